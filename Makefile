@@ -1,0 +1,34 @@
+# dynsql: `make run` starts the shell on the demo tables, `make test` runs the suite.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test conformance bench install clean java
+
+java:
+	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
+
+$(STAMP): setup.cfg pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "dynsql needs Python 3.10 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: java $(STAMP)
+	$(BIN)/dynsql --demo
+
+test: java $(STAMP)
+	$(BIN)/python -m pytest -q tests
+
+conformance: java $(STAMP)
+	$(BIN)/python ../shared/conformance/run.py --dynsql $(BIN)/dynsql
+
+bench: java $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info
