@@ -1,0 +1,86 @@
+"""The bottom toolbar of the prompt and the status line of the full-screen views.
+
+Shows the Spark session's state (starting / ready / failed), the result mode, and the running (or
+last) query with its counters: changes received, per-op counts, watermark, time of the last batch.
+It only formats what the client and the ChangeStream already hold: no Spark calls, nothing slow."""
+
+import time
+
+
+def short_text(text, width):
+    """`text` on one line, cut to `width` characters with an ellipsis."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def session_state(status, since=None, now=None):
+    """('class:toolbar.<state>', text) for `client.status()`: 'starting' | 'ready' | 'failed: ...'."""
+    now = time.time() if now is None else now
+    if status == "ready":
+        return ("class:toolbar.ready", "Spark: ready")
+    if status.startswith("failed"):
+        reason = status.partition(":")[2].strip()
+        return ("class:toolbar.failed", "Spark: failed" + (" (%s)" % short_text(reason, 60) if reason else ""))
+    waited = " %ds" % (now - since) if since is not None else ""
+    return ("class:toolbar.starting", "Spark: %s%s" % (status, waited))
+
+
+def stream_counters(stream, now=None):
+    """'12 changes (+I 10 -U 1 +U 1) | watermark ... | last batch 3 s ago | running' for a ChangeStream."""
+    now = time.time() if now is None else now
+    stats = stream.stats
+    per_op = " ".join("%s %d" % (op, n) for op, n in stats.per_op.items() if n)
+    parts = ["%d change%s" % (stats.rows, "" if stats.rows == 1 else "s") + (" (%s)" % per_op if per_op else "")]
+    if stats.late_rows:
+        parts.append("%d late row%s dropped" % (stats.late_rows, "" if stats.late_rows == 1 else "s"))
+    if stats.watermark is not None:
+        parts.append("watermark %s" % stats.watermark)
+    if stats.last_batch_at is not None:
+        parts.append("last batch %s ago" % _duration(now - stats.last_batch_at))
+    if stream.error is not None:
+        parts.append("failed")
+    elif stream.finished:
+        parts.append("finished")
+    else:
+        parts.append("running %s" % _duration(now - stream.started_at))
+    return " | ".join(parts)
+
+
+def _duration(seconds):
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return "%d s" % seconds
+    if seconds < 3600:
+        return "%d min %d s" % divmod(seconds, 60)
+    return "%d h %d min" % (seconds // 3600, seconds % 3600 // 60)
+
+
+class ShellToolbar:
+    """Callable for PromptSession(bottom_toolbar=...): re-evaluated on every refresh."""
+
+    def __init__(self, client):
+        self.client = client
+        self.started_at = time.time()
+        self.last_stream = None        # the running or last ChangeStream, set by the shell
+
+    def __call__(self):
+        status = _client_status(self.client)
+        mode = self.client.settings.get("sql-client.execution.result-mode")
+        runtime_mode = self.client.settings.get("execution.runtime-mode")
+        fragments = [session_state(status, self.started_at),
+                     ("class:toolbar", " | result mode: %s | %s" % (mode, runtime_mode))]
+        stream = self.last_stream
+        if stream is not None:
+            label = "query" if not stream.finished else "last query"
+            desc = short_text(stream.description or "", 40)
+            fragments.append(("class:toolbar", " | %s%s: %s" % (label, (" " + desc) if desc else "",
+                                                                 stream_counters(stream))))
+        fragments.append(("class:toolbar.hint", "  [Enter after ; runs, HELP, Ctrl-D quits]"))
+        return fragments
+
+
+def _client_status(client):
+    try:
+        return client.status()
+    except Exception as e:  # the toolbar must never take the prompt down
+        return "failed: %s" % e

@@ -1,0 +1,270 @@
+"""What the two full-screen result views share: a prompt_toolkit Application with a title line, a
+grid body, a status line, scrolling keys, Q / Ctrl-C to leave, and a task that drains the query's
+ChangeStream into the view while it runs.
+
+A view subclass decides what a change does to its rows (`apply`) and which rows it shows
+(`visible_rows`). This module does not stop Spark by itself: leaving calls `stream.stop()`, the
+runtime's stopper does the rest."""
+
+import asyncio
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.styles import Style
+
+from ..toolbar import stream_counters
+
+NULL_TEXT = "<NULL>"
+
+VIEW_STYLE = Style.from_dict({
+    "title": "reverse bold",
+    "header": "bold underline",
+    "status": "reverse",
+    "status.finished": "reverse ansigreen",
+    "status.failed": "reverse ansired",
+    "op.insert": "ansigreen",
+    "op.retract": "ansired",
+    "op.update": "ansiyellow",
+})
+
+OP_STYLES = {"+I": "class:op.insert", "+U": "class:op.update", "-U": "class:op.retract",
+             "-D": "class:op.retract"}
+
+
+def _value_formatter():
+    """`repl.render.format_value(value, flink_type)` (the tableau printer's), or a plain fallback."""
+    try:
+        from ..render import format_value
+        return format_value
+    except ImportError:
+        return lambda value, flink_type: NULL_TEXT if value is None else str(value)
+
+
+def fit(text, width):
+    """`text` on one line, cut (with `…`) or padded to `width`."""
+    text = text.replace("\n", " ")
+    if len(text) > width:
+        return text[:max(width - 1, 0)] + "…"
+    return text
+
+
+class StreamScreen:
+    """A full-screen view of one running query. `run()` returns when the user leaves."""
+
+    view_name = "view"
+    shows_op = False           # an `op` column before the result's columns
+    poll_interval = 0.1
+
+    def __init__(self, stream, max_column_width=30):
+        self.stream = stream
+        self.max_column_width = max(int(max_column_width), 4)
+        self.columns = list(stream.columns)
+        self.format_value = _value_formatter()
+        self.top = 0               # first row shown
+        self.left = 0              # first character shown (horizontal scroll)
+        self.follow = True         # keep the last rows in view as changes arrive
+        self.application = None
+        self.stopped_by_user = False   # the user left while the query still ran
+
+    # --- what subclasses define
+    def apply(self, op, row):
+        raise NotImplementedError
+
+    def row_count(self):
+        raise NotImplementedError
+
+    def visible_rows(self, start, stop):
+        """[(op or None, row tuple)] for rows start..stop."""
+        raise NotImplementedError
+
+    def header_cells(self):
+        return [c.name for c in self.columns]
+
+    def status_extra(self):
+        return ""
+
+    # --- change intake
+    def drain(self, limit=50000):
+        """Apply every change waiting in the stream (at most `limit`); True if any arrived."""
+        applied = 0
+        while applied < limit:
+            batch = self.stream.poll(0)
+            if batch is None:
+                break
+            for op, row in batch.changes:
+                self.apply(op, row)
+            applied += max(len(batch.changes), 1)
+        return applied > 0
+
+    async def _pump(self):
+        announced_end = False
+        while True:
+            changed = self.drain()
+            if changed:
+                self.application.invalidate()
+            if self.stream.finished and not announced_end:
+                announced_end = True
+                self.application.invalidate()
+            await asyncio.sleep(self.poll_interval)
+
+    # --- drawing
+    def _size(self):
+        if self.application is None:
+            return 24, 80
+        size = self.application.output.get_size()
+        return size.rows, size.columns
+
+    def body_height(self):
+        rows, _ = self._size()
+        return max(rows - 4, 1)       # title, header, rule, status
+
+    def _cell_texts(self, op, row):
+        cells = [op] if self.shows_op else []
+        for column, value in zip(self.columns, row):
+            cells.append(self.format_value(value, column.type))
+        return cells
+
+    def _grid(self):
+        height = self.body_height()
+        count = self.row_count()
+        if self.follow:
+            self.top = max(count - height, 0)
+        self.top = max(min(self.top, max(count - height, 0)), 0)
+        shown = self.visible_rows(self.top, self.top + height)
+        headers = (["op"] if self.shows_op else []) + self.header_cells()
+        texts = [self._cell_texts(op, row) for op, row in shown]
+        widths = [min(max([len(h)] + [len(t[i]) for t in texts]), self.max_column_width)
+                  for i, h in enumerate(headers)]
+        return headers, shown, texts, widths
+
+    def _line(self, cells, widths, numeric):
+        parts = []
+        for cell, width, right in zip(cells, widths, numeric):
+            cell = fit(cell, width)
+            parts.append(cell.rjust(width) if right else cell.ljust(width))
+        return " " + " | ".join(parts)
+
+    def _numeric_columns(self):
+        flags = [False] if self.shows_op else []
+        for c in self.columns:
+            t = c.type.upper()
+            flags.append(t.startswith(("TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE",
+                                       "DECIMAL", "DEC", "NUMERIC", "REAL")))
+        return flags
+
+    def _body_fragments(self):
+        _, width = self._size()
+        headers, shown, texts, widths = self._grid()
+        numeric = self._numeric_columns()
+        header = self._line(headers, widths, [False] * len(headers))
+        rule = "-" * min(len(header) + 1, 10000)
+        out = [("class:header", self._clip(header, width)), ("", "\n"),
+               ("", self._clip(rule, width)), ("", "\n")]
+        for (op, _row), cells in zip(shown, texts):
+            line = self._clip(self._line(cells, widths, numeric), width)
+            if self.shows_op and op in OP_STYLES:
+                out.append((OP_STYLES[op], line[:4]))
+                out.append(("", line[4:]))
+            else:
+                out.append(("", line))
+            out.append(("", "\n"))
+        if not shown:
+            out.append(("class:status", " (no rows yet)") if not self.stream.finished
+                       else ("", " (empty result)"))
+        return out
+
+    def _clip(self, line, width):
+        return line[self.left:self.left + width]
+
+    def _title_fragments(self):
+        desc = " ".join((self.stream.description or "").split())
+        keys = "Q quit  ↑↓ PgUp PgDn Home End scroll  ←→ pan"
+        _, width = self._size()
+        text = " dynsql %s | %s" % (self.view_name, desc)
+        room = max(width - len(keys) - 2, 10)
+        return [("class:title", fit(text, room).ljust(room) + "  " + keys)]
+
+    def _status_fragments(self):
+        stream = self.stream
+        text = " " + stream_counters(stream)
+        extra = self.status_extra()
+        if extra:
+            text += " | " + extra
+        if stream.error is not None:
+            message = getattr(stream.error, "render", lambda: str(stream.error))()
+            return [("class:status.failed", text + " | [ERROR] " + " ".join(message.split()))]
+        if stream.finished:
+            return [("class:status.finished", text + " | press Q to return to the prompt")]
+        return [("class:status", text)]
+
+    # --- keys
+    def _key_bindings(self):
+        kb = KeyBindings()
+
+        @kb.add("q")
+        @kb.add("Q")
+        @kb.add("c-c")
+        @kb.add("escape", eager=True)
+        def _leave(event):
+            event.app.exit()
+
+        def scroll(delta):
+            self.follow = False
+            self.top = max(self.top + delta, 0)
+            if self.top >= max(self.row_count() - self.body_height(), 0):
+                self.follow = True
+
+        kb.add("up")(lambda e: scroll(-1))
+        kb.add("down")(lambda e: scroll(1))
+        kb.add("pageup")(lambda e: scroll(-self.body_height()))
+        kb.add("pagedown")(lambda e: scroll(self.body_height()))
+
+        @kb.add("home")
+        @kb.add("g")
+        def _home(event):
+            self.follow = False
+            self.top = 0
+
+        @kb.add("end")
+        @kb.add("G")
+        def _end(event):
+            self.follow = True
+
+        @kb.add("left")
+        def _left(event):
+            self.left = max(self.left - 8, 0)
+
+        @kb.add("right")
+        def _right(event):
+            self.left += 8
+
+        return kb
+
+    # --- running
+    def build_application(self, **io):
+        layout = Layout(HSplit([
+            Window(FormattedTextControl(self._title_fragments), height=1),
+            Window(FormattedTextControl(self._body_fragments), wrap_lines=False),
+            Window(FormattedTextControl(self._status_fragments), height=1),
+        ]))
+        self.application = Application(layout=layout, key_bindings=self._key_bindings(),
+                                       style=VIEW_STYLE, full_screen=True, refresh_interval=0.5,
+                                       mouse_support=False, **io)
+        return self.application
+
+    def run(self, **io):
+        """Show the view until Q / Ctrl-C; stop the query if it still runs. `io`: input=/output=."""
+        app = self.build_application(**io)
+        try:
+            app.run(pre_run=lambda: app.create_background_task(self._pump()))
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.drain()
+            if not self.stream.finished:
+                self.stopped_by_user = True
+                self.stream.stop()
+                self.drain()           # what arrived before the stop, and the end marker
+        return self
