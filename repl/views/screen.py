@@ -188,16 +188,14 @@ class StreamScreen:
 
     def _status_fragments(self):
         stream = self.stream
-        text = " " + stream_counters(stream)
-        extra = self.status_extra()
-        if extra:
-            text += " | " + extra
+        parts = [self.status_extra(), stream_counters(stream)]
         if stream.error is not None:
             message = getattr(stream.error, "render", lambda: str(stream.error))()
-            return [("class:status.failed", text + " | [ERROR] " + " ".join(message.split()))]
+            return [("class:status.failed", " [ERROR] %s | %s" % (" ".join(message.split()),
+                                                                  " | ".join(p for p in parts if p)))]
         if stream.finished:
-            return [("class:status.finished", text + " | press Q to return to the prompt")]
-        return [("class:status", text)]
+            return [("class:status.finished", " Q returns to the prompt | " + " | ".join(p for p in parts if p))]
+        return [("class:status", " " + " | ".join(p for p in parts if p))]
 
     # --- keys
     def _key_bindings(self):

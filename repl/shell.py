@@ -1,0 +1,346 @@
+"""The interactive shell: `run_shell(client)` reads statements at a `Flink SQL>` prompt and shows
+their results until QUIT, EXIT or Ctrl-D.
+
+The prompt has highlighting (FlinkSqlLexer), completion (SqlCompleter over a metadata snapshot taken
+after each statement), auto-suggestion and Ctrl-R search over a history file (`~/.dynsql_history`,
+or `$DYNSQL_HISTORY`), and a bottom toolbar refreshed twice a second. Enter runs the buffer once it
+holds complete statements. Results go to `repl.render.print_result` (messages, listings, `tableau`
+mode) or to a full-screen view (`table`, `changelog` modes). Errors print as `[ERROR] ...` and the
+shell carries on. Executing SQL is the client's job (`repl.client.Client`); this module never touches
+Spark, so the prompt is up before the SparkSession is; a statement sent meanwhile waits for it with
+a status line."""
+
+import os
+import sys
+import threading
+import time
+import traceback
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.lexers import PygmentsLexer
+from prompt_toolkit.shortcuts import clear as clear_screen
+from prompt_toolkit.styles import Style, merge_styles, style_from_pygments_cls
+from pygments.styles import get_style_by_name
+
+from planner.errors import DynsqlError
+from runtime.results import ChangeBatch, ChangeStream, TableResult
+
+from .completer import MetadataSnapshot, SqlCompleter, load_function_names, load_set_keys
+from .key_bindings import is_shell_command, shell_key_bindings
+from .lexer import FlinkSqlLexer
+from .toolbar import ShellToolbar, stream_counters
+from .views.changelog_view import ChangelogView
+from .views.table_view import TableView
+
+PROMPT = "Flink SQL> "
+CONTINUATION = "> "
+RESULT_MODE_KEY = "sql-client.execution.result-mode"
+MAX_WIDTH_KEY = "table.display.max-column-width"
+WAIT_STATUS_AFTER = 0.3      # seconds a statement may take before the wait line appears
+
+HELP_TEXT = """\
+Statements (each ends with `;` and may span lines):
+  SELECT ... ;                         run a query (continuous in streaming mode)
+  INSERT INTO t SELECT ... ;           run a query into a table as a background job
+  CREATE TABLE t (...) WITH (...) ;    define a table (filesystem, datagen, print, blackhole)
+  CREATE [TEMPORARY] VIEW v AS ... ;   define a view
+  DROP TABLE|VIEW [IF EXISTS] x ;      remove a table or view
+  SHOW TABLES | VIEWS | FUNCTIONS | JOBS | CREATE TABLE x ;
+  DESCRIBE x ;                         columns, types, primary key, watermark
+  EXPLAIN [CHANGELOG_MODE] query ;     the plan (and Spark's physical plan)
+  SET 'key' = 'value' ;  SET ;  RESET ['key'] ;
+      'sql-client.execution.result-mode' = 'table' | 'changelog' | 'tableau'
+      'execution.runtime-mode' = 'streaming' | 'batch'
+  STOP JOB 'id' ;                      stop a background job
+Shell commands (with or without `;`): HELP, CLEAR, QUIT, EXIT
+
+Keys at the prompt:
+  Enter        run the statement once it ends with `;` (otherwise a new line)
+  Tab          complete keywords, tables, columns, functions, SET keys and values
+  Ctrl-R       search the history;   → (or Ctrl-E) take the grey suggestion
+  Ctrl-C       clear the line;       Ctrl-D (empty line) leave
+Keys in the table and changelog views:
+  Q, Ctrl-C    stop the query and return to the prompt
+  ↑ ↓ PgUp PgDn Home End   scroll;   ← →  pan"""
+
+SHELL_STYLE = Style.from_dict({
+    "prompt": "bold",
+    "continuation": "",
+    "bottom-toolbar": "noreverse bg:#303030 #d0d0d0",
+    "toolbar.ready": "bg:#303030 ansigreen",
+    "toolbar.starting": "bg:#303030 ansiyellow",
+    "toolbar.failed": "bg:#303030 ansired",
+    "toolbar.hint": "bg:#303030 #808080",
+    "pygments.keyword.streaming": "bold ansimagenta",
+})
+
+
+def history_path():
+    return os.environ.get("DYNSQL_HISTORY") or os.path.join(os.path.expanduser("~"), ".dynsql_history")
+
+
+def run_shell(client, init_statements=None, input=None, output=None, out=None):
+    """Run the interactive shell until the user leaves. `init_statements`: SQL text (a string, or a
+    list of strings) run first, its results shown. `input`/`output`: prompt_toolkit I/O (tests);
+    `out`: where results and messages go (default sys.stdout). Returns 0."""
+    shell = Shell(client, input=input, output=output, out=out)
+    return shell.run(init_statements)
+
+
+class Shell:
+    def __init__(self, client, input=None, output=None, out=None):
+        self.client = client
+        self.out = out or sys.stdout
+        self.io = {k: v for k, v in (("input", input), ("output", output)) if v is not None}
+        self.toolbar = ShellToolbar(client)
+        self.functions = load_function_names()
+        self.set_keys = load_set_keys()
+        self.snapshot = MetadataSnapshot()
+        self.refresh_snapshot()
+        self.session = PromptSession(
+            message=[("class:prompt", PROMPT)],
+            prompt_continuation=lambda width, line_number, wrap_count: [("class:continuation",
+                                                                         CONTINUATION)],
+            multiline=True,
+            lexer=PygmentsLexer(FlinkSqlLexer),
+            completer=SqlCompleter(lambda: self.snapshot),
+            complete_while_typing=True,
+            auto_suggest=AutoSuggestFromHistory(),
+            history=self._history(),
+            key_bindings=shell_key_bindings(),
+            bottom_toolbar=self.toolbar,
+            refresh_interval=0.5,
+            style=merge_styles([style_from_pygments_cls(get_style_by_name("native")), SHELL_STYLE]),
+            include_default_pygments_style=False,
+            **self.io,
+        )
+
+    # --- the loop
+    def run(self, init_statements=None):
+        if isinstance(init_statements, str):
+            init_statements = [init_statements]
+        for text in init_statements or ():
+            if not self.run_text(text):
+                return 0
+        while True:
+            try:
+                text = self.session.prompt()
+            except KeyboardInterrupt:
+                continue                      # Ctrl-C: the line is dropped, a fresh prompt
+            except EOFError:
+                break                         # Ctrl-D on an empty line
+            if not text.strip():
+                continue
+            if not self.run_text(text):
+                break
+        self.say("Goodbye!")
+        return 0
+
+    def run_text(self, text):
+        """Run every statement in `text`; stop at the first error. False when the user leaves."""
+        if is_shell_command(text):
+            return self.run_shell_command(text)
+        try:
+            statements = self.client.split(text)
+        except DynsqlError as error:
+            self.error(error.render())
+            return True
+        for statement in statements:
+            if is_shell_command(statement.text):
+                if not self.run_shell_command(statement.text):
+                    return False
+                continue
+            ok = self.execute(statement)
+            self.refresh_snapshot()
+            if not ok:
+                break
+        return True
+
+    def run_shell_command(self, text):
+        command = text.strip().rstrip(";").strip().upper()
+        if command in ("QUIT", "EXIT"):
+            return False
+        if command == "CLEAR":
+            clear_screen()
+        elif command == "HELP":
+            self.say(HELP_TEXT)
+        return True
+
+    # --- one statement
+    def execute(self, statement):
+        """Execute one statement and show its result. False when it failed or was cancelled."""
+        try:
+            result = self._execute_waiting_for_spark(statement)
+        except KeyboardInterrupt:
+            self.say("[INFO] Cancelled.")
+            return False
+        except DynsqlError as error:
+            self.error(error.render())
+            return False
+        except Exception as error:  # a bug or a failure nobody wrapped: one line, never a crash
+            self.unexpected(error)
+            return False
+        try:
+            return self.show(result)
+        except DynsqlError as error:
+            self.error(error.render())
+        except Exception as error:
+            self.unexpected(error)
+        return False
+
+    def _execute_waiting_for_spark(self, statement):
+        """`client.execute` in a worker thread; while it waits (for the SparkSession to start, or
+        for a long statement) the main thread shows a status line and stays interruptible."""
+        outcome = {}
+
+        def work():
+            try:
+                outcome["result"] = self.client.execute(statement)
+            except BaseException as error:  # handed to the main thread below
+                outcome["error"] = error
+
+        worker = threading.Thread(target=work, name="dynsql-execute", daemon=True)
+        started = time.time()
+        worker.start()
+        status_shown = False
+        try:
+            while worker.is_alive():
+                worker.join(0.1)
+                if worker.is_alive() and time.time() - started >= WAIT_STATUS_AFTER:
+                    self._wait_status(time.time() - started)
+                    status_shown = True
+        except KeyboardInterrupt:
+            if status_shown:
+                self._clear_status()
+            self._discard_when_done(worker, outcome)
+            raise
+        if status_shown:
+            self._clear_status()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome.get("result")
+
+    def _wait_status(self, waited):
+        status = self.client.status()
+        if status == "starting":
+            text = "Waiting for the Spark session to start... %ds (Ctrl-C cancels)" % waited
+        elif status.startswith("failed"):
+            text = "Spark session %s" % status
+        else:
+            text = "Running... %ds (Ctrl-C cancels)" % waited
+        self.out.write("\r\x1b[2K" + text)
+        self.out.flush()
+
+    def _clear_status(self):
+        self.out.write("\r\x1b[2K")
+        self.out.flush()
+
+    def _discard_when_done(self, worker, outcome):
+        """A cancelled statement may still return a running query later: stop it then."""
+        def reap():
+            worker.join()
+            result = outcome.get("result")
+            if isinstance(result, ChangeStream):
+                result.stop()
+        threading.Thread(target=reap, name="dynsql-cancelled", daemon=True).start()
+
+    # --- results
+    def show(self, result):
+        mode = self.client.settings.get(RESULT_MODE_KEY)
+        if isinstance(result, ChangeStream):
+            self.toolbar.last_stream = result
+            if mode in ("table", "changelog"):
+                return self.show_in_view(result, mode)
+            return self.show_tableau(result)
+        if isinstance(result, TableResult) and result.is_query and mode in ("table", "changelog"):
+            return self.show_in_view(finished_stream(result), mode)
+        if result is not None:
+            self.print_result(result)
+        return True
+
+    def show_in_view(self, stream, mode):
+        view_class = TableView if mode == "table" else ChangelogView
+        width = self.client.settings.get(MAX_WIDTH_KEY) or 30
+        view = view_class(stream, max_column_width=int(width))
+        view.run(**self.io)
+        if stream.error is not None:
+            self.stream_error(stream.error)
+            return False
+        self.say("[INFO] %s: %s" % ("Query stopped" if view.stopped_by_user else "Query finished",
+                                    stream_counters(stream)))
+        return True
+
+    def show_tableau(self, stream):
+        try:
+            self.print_result(stream)
+        except KeyboardInterrupt:
+            stream.stop()
+            self.say("\n[INFO] Query stopped: %s" % stream_counters(stream))
+            return True
+        if stream.error is not None:
+            self.stream_error(stream.error)
+            return False
+        return True
+
+    def print_result(self, result):
+        from .render import print_result
+        print_result(result, self.out, self.client.settings)
+        self.out.flush()
+
+    # --- messages
+    def say(self, text):
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def error(self, text):
+        self.say("[ERROR] " + text)
+
+    def stream_error(self, error):
+        if isinstance(error, DynsqlError):
+            self.error(error.render())
+        else:
+            self.unexpected(error)
+
+    def unexpected(self, error):
+        message = (str(error).strip().splitlines() or [""])[0]
+        self.error("%s%s" % (type(error).__name__, (": " + message) if message else ""))
+        if self._verbose():
+            self.say("".join(traceback.format_exception(type(error), error, error.__traceback__)).rstrip())
+
+    def _verbose(self):
+        try:
+            return bool(self.client.settings.verbose)
+        except Exception:
+            return False
+
+    # --- metadata for completion
+    def refresh_snapshot(self):
+        try:
+            self.snapshot = MetadataSnapshot.from_catalog(self.client.catalog, self.functions,
+                                                          self.set_keys)
+        except Exception:
+            pass  # completion keeps the previous snapshot; it must never break the shell
+
+    def _history(self):
+        path = history_path()
+        try:
+            with open(path, "a"):
+                pass
+            return FileHistory(path)
+        except OSError:
+            self.say("[WARNING] cannot write the history file %s: history is kept for this session only"
+                     % path)
+            return InMemoryHistory()
+
+
+def finished_stream(table_result):
+    """A batch query's final rows as a finished ChangeStream of +I changes, for the full-screen views."""
+    from runtime.results import Column
+    columns = [c if isinstance(c, Column) else Column(*c) if isinstance(c, (tuple, list)) else Column(str(c), "")
+               for c in table_result.columns]
+    stream = ChangeStream(columns, description="batch query")
+    stream.publish(ChangeBatch([("+I", tuple(row)) for row in table_result.rows]))
+    stream.finish()
+    return stream
