@@ -1,0 +1,322 @@
+"""Result types of MATCH_RECOGNIZE: `output_columns(spec, input_columns)` and expression type inference.
+
+Types are Flink type texts as Flink's SQL client prints them (`BIGINT`, `BIGINT NOT NULL`,
+`TIMESTAMP(3) *ROWTIME*`): AVG of a BIGINT is a BIGINT, COUNT is `BIGINT NOT NULL`, a measure that
+reads the event-time attribute (START_ROW.rowtime, FIRST(rowtime), MATCH_ROWTIME()) keeps *ROWTIME*.
+Scalar functions usable inside MEASURES/DEFINE are listed in SCALAR_FUNCTIONS (the runtime evaluator
+implements exactly these)."""
+
+import re
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from planner.errors import SqlError, UnsupportedError
+from planner.match_recognize.expressions import SEMANTICS_MARKERS, call_args, func_name
+
+_INT_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4}
+_NUM_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4, "DECIMAL": 5, "FLOAT": 6, "DOUBLE": 7}
+
+# name -> result rule: 'arg' (type of first argument), 'double', 'int', 'bigint', 'string', 'boolean',
+# 'common' (common type of the arguments)
+SCALAR_FUNCTIONS = {
+    "ABS": "arg", "CEIL": "arg", "CEILING": "arg", "FLOOR": "arg", "ROUND": "arg", "MOD": "arg", "SIGN": "arg",
+    "POWER": "double", "POW": "double", "SQRT": "double", "LN": "double", "LOG10": "double", "EXP": "double",
+    "UPPER": "string", "LOWER": "string", "CONCAT": "string", "SUBSTRING": "string", "SUBSTR": "string",
+    "TRIM": "string", "CHAR_LENGTH": "int", "CHARACTER_LENGTH": "int", "LENGTH": "int",
+    "COALESCE": "common", "IFNULL": "common", "NULLIF": "arg", "GREATEST": "common", "LEAST": "common",
+    "TIMESTAMPDIFF": "int",
+}
+
+
+@dataclass
+class TypeInfo:
+    base: str                  # e.g. 'BIGINT', 'TIMESTAMP(3)', 'DECIMAL(10, 2)', 'STRING'
+    nullable: bool = True
+    time_attr: str = None      # None | 'ROWTIME' | 'PROCTIME'
+
+    def text(self):
+        s = self.base + ("" if self.nullable else " NOT NULL")
+        if self.time_attr:
+            s += " *%s*" % self.time_attr
+        return s
+
+    @property
+    def name(self):
+        return re.match(r"[A-Z_]+", self.base).group(0)
+
+
+def parse_type_text(text):
+    """'TIMESTAMP(3) NOT NULL *ROWTIME*' -> TypeInfo."""
+    t = text.strip()
+    time_attr = None
+    m = re.search(r"\*(ROWTIME|PROCTIME)\*", t, re.I)
+    if m:
+        time_attr = m.group(1).upper()
+        t = (t[:m.start()] + t[m.end():]).strip()
+    nullable = True
+    if re.search(r"\bNOT\s+NULL\b", t, re.I):
+        nullable = False
+        t = re.sub(r"\s*\bNOT\s+NULL\b", "", t, flags=re.I).strip()
+    t = re.sub(r"\s*\bNULL\b$", "", t, flags=re.I).strip() or "NULL"
+    base = _normalize_base(t)
+    return TypeInfo(base, nullable, time_attr)
+
+
+def _normalize_base(t):
+    u = t.upper()
+    if u in ("VARCHAR(2147483647)", "STRING"):
+        return "STRING"
+    if u == "INTEGER":
+        return "INT"
+    if u == "TIMESTAMP":
+        return "TIMESTAMP(6)"
+    if u == "TIMESTAMP_LTZ":
+        return "TIMESTAMP_LTZ(6)"
+    if u.startswith("TIMESTAMP(") and "WITH LOCAL TIME ZONE" in u:
+        return "TIMESTAMP_LTZ" + u[len("TIMESTAMP"):u.index(")") + 1]
+    if u in ("DECIMAL", "DEC", "NUMERIC"):
+        return "DECIMAL(10, 0)"
+    return re.sub(r"\s*,\s*", ", ", u)
+
+
+class TypeScope:
+    """What an expression's columns refer to: input column types and the time attributes."""
+
+    def __init__(self, input_columns, rowtime=None, proctime=None):
+        self.types = {name: parse_type_text(t) for name, t in input_columns}
+        self.rowtime = rowtime
+        self.proctime = proctime
+
+    def column(self, name):
+        t = self.types.get(name)
+        if t is None:
+            return None
+        attr = t.time_attr
+        if name == self.rowtime:
+            attr = "ROWTIME"
+        elif name == self.proctime:
+            attr = "PROCTIME"
+        return TypeInfo(t.base, t.nullable, attr)
+
+
+def _decimal_params(base):
+    m = re.match(r"DECIMAL\((\d+), (\d+)\)", base)
+    return (int(m.group(1)), int(m.group(2))) if m else (10, 0)
+
+
+def _as_decimal(t):
+    if t.name == "DECIMAL":
+        return _decimal_params(t.base)
+    return {"TINYINT": (3, 0), "SMALLINT": (5, 0), "INT": (10, 0), "BIGINT": (19, 0)}.get(t.name, (38, 18))
+
+
+def numeric_result(a, b, op):
+    """Flink's result type of a op b for numeric a, b (op in + - * / %)."""
+    nullable = a.nullable or b.nullable
+    if a.name == "NULL":
+        return TypeInfo(b.base, True)
+    if b.name == "NULL":
+        return TypeInfo(a.base, True)
+    if a.name not in _NUM_RANK or b.name not in _NUM_RANK:
+        if a.name.startswith("TIMESTAMP") and b.name.startswith("INTERVAL"):
+            return TypeInfo(a.base, nullable)
+        raise SqlError("Cannot apply '%s' to %s and %s" % (op, a.base, b.base))
+    if "DOUBLE" in (a.name, b.name) or "FLOAT" in (a.name, b.name):
+        return TypeInfo("DOUBLE" if "DOUBLE" in (a.name, b.name) else "FLOAT", nullable)
+    if a.name == "DECIMAL" or b.name == "DECIMAL":
+        p1, s1 = _as_decimal(a)
+        p2, s2 = _as_decimal(b)
+        if op in ("+", "-"):
+            s = max(s1, s2)
+            p = min(38, max(p1 - s1, p2 - s2) + s + 1)
+        elif op == "*":
+            s = s1 + s2
+            p = min(38, p1 + p2)
+        elif op == "%":
+            s = max(s1, s2)
+            p = min(38, min(p1 - s1, p2 - s2) + s)
+        else:
+            s = max(6, s1 + p2 + 1)
+            p = min(38, p1 - s1 + s2 + s)
+            s = min(s, 38)
+        return TypeInfo("DECIMAL(%d, %d)" % (p, min(s, p)), nullable)
+    wide = a if _INT_RANK[a.name] >= _INT_RANK[b.name] else b
+    return TypeInfo(wide.name, nullable)
+
+
+def common_type(types):
+    types = [t for t in types if t.name != "NULL"]
+    if not types:
+        return TypeInfo("NULL", True)
+    out = types[0]
+    for t in types[1:]:
+        if out.name in _NUM_RANK and t.name in _NUM_RANK:
+            r = numeric_result(out, t, "+") if (out.name == "DECIMAL" or t.name == "DECIMAL") else \
+                (out if _NUM_RANK[out.name] >= _NUM_RANK[t.name] else t)
+            out = TypeInfo(r.base, out.nullable or t.nullable)
+        elif out.name in ("CHAR", "VARCHAR", "STRING") and t.name in ("CHAR", "VARCHAR", "STRING"):
+            out = TypeInfo("STRING" if "STRING" in (out.name, t.name) or out.base != t.base else out.base,
+                           out.nullable or t.nullable)
+        else:
+            out = TypeInfo(out.base, out.nullable or t.nullable)
+    return out
+
+
+def infer(node, scope):
+    """TypeInfo of a MEASURES/DEFINE expression (sqlglot tree)."""
+    if isinstance(node, exp.Paren):
+        return infer(node.this, scope)
+    if isinstance(node, exp.Column):
+        if isinstance(node.this, exp.Star):
+            return TypeInfo("BIGINT", False)
+        t = scope.column(node.name)
+        if t is None:
+            raise SqlError("Column '%s' not found in the input of MATCH_RECOGNIZE" % node.name)
+        return TypeInfo(t.base, True, t.time_attr)
+    if isinstance(node, exp.Literal):
+        if node.is_string:
+            return TypeInfo("CHAR(%d)" % max(1, len(node.this)), False)
+        text = node.this
+        if re.fullmatch(r"\d+", text):
+            return TypeInfo("INT" if int(text) <= 2147483647 else "BIGINT", False)
+        if re.fullmatch(r"\d*\.\d*", text):
+            digits = text.replace(".", "").lstrip("0") or "0"
+            scale = len(text.split(".")[1])
+            return TypeInfo("DECIMAL(%d, %d)" % (max(len(digits), scale, 1), scale), False)
+        return TypeInfo("DOUBLE", False)
+    if isinstance(node, exp.Boolean):
+        return TypeInfo("BOOLEAN", False)
+    if isinstance(node, exp.Null):
+        return TypeInfo("NULL", True)
+    if isinstance(node, exp.Neg):
+        t = infer(node.this, scope)
+        return TypeInfo(t.base, t.nullable)
+    if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod)):
+        op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "%"}[type(node)]
+        a, b = infer(node.this, scope), infer(node.expression, scope)
+        if isinstance(node.expression, exp.Interval):
+            return TypeInfo(a.base, a.nullable)
+        return numeric_result(a, b, op)
+    if isinstance(node, exp.Interval):
+        return TypeInfo("INTERVAL", False)
+    if isinstance(node, exp.DPipe):
+        a, b = infer(node.this, scope), infer(node.expression, scope)
+        return TypeInfo("STRING", a.nullable or b.nullable)
+    if isinstance(node, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.And, exp.Or, exp.Like, exp.ILike,
+                         exp.Between, exp.In)):
+        ts = [infer(c, scope) for c in node.iter_expressions()]
+        return TypeInfo("BOOLEAN", any(t.nullable for t in ts))
+    if isinstance(node, exp.Not):
+        t = infer(node.this, scope)
+        return TypeInfo("BOOLEAN", t.nullable)
+    if isinstance(node, exp.Is):
+        infer(node.this, scope)
+        return TypeInfo("BOOLEAN", False)
+    if isinstance(node, exp.Cast):
+        t = infer(node.this, scope)
+        target = parse_type_text(node.to.sql(dialect="spark").upper().replace("LONG", "BIGINT")
+                                 .replace("INTEGER", "INT"))
+        if node.to.this == exp.DataType.Type.TEXT or node.to.this == exp.DataType.Type.VARCHAR and \
+                not node.to.expressions:
+            target = TypeInfo("STRING")
+        return TypeInfo(target.base, t.nullable)
+    if isinstance(node, exp.Case):
+        branches = [infer(i.args["true"], scope) for i in node.args.get("ifs") or []]
+        for i in node.args.get("ifs") or []:
+            infer(i.this, scope)
+        default = node.args.get("default")
+        branches.append(infer(default, scope) if default is not None else TypeInfo("NULL", True))
+        return common_type(branches)
+    if isinstance(node, exp.If):
+        infer(node.this, scope)
+        return common_type([infer(node.args["true"], scope),
+                            infer(node.args["false"], scope) if node.args.get("false") else TypeInfo("NULL")])
+    if isinstance(node, exp.Count):
+        return TypeInfo("BIGINT", False)
+    if isinstance(node, (exp.Sum, exp.Avg, exp.Min, exp.Max)):
+        arg = node.this
+        if isinstance(arg, exp.Distinct):
+            arg = arg.expressions[0]
+        t = infer(arg, scope)
+        if isinstance(node, exp.Sum) and t.name == "DECIMAL":
+            return TypeInfo("DECIMAL(38, %d)" % _decimal_params(t.base)[1], True)
+        if isinstance(node, exp.Avg) and t.name == "DECIMAL":
+            return TypeInfo("DECIMAL(38, %d)" % max(6, _decimal_params(t.base)[1]), True)
+        if isinstance(node, (exp.Sum, exp.Avg)) and t.name not in _NUM_RANK:
+            raise SqlError("%s needs a numeric argument, not %s" % (func_name(node), t.base))
+        return TypeInfo(t.base, True, None)
+    name = func_name(node)
+    args = call_args(node) if isinstance(node, exp.Func) else []
+    if name in SEMANTICS_MARKERS:
+        return infer(args[0], scope)
+    if name in ("FIRST", "LAST", "PREV", "NEXT"):
+        t = infer(args[0], scope)
+        for a in args[1:]:
+            infer(a, scope)
+        return TypeInfo(t.base, True, t.time_attr)
+    if name == "MATCH_ROWTIME":
+        if args:
+            t = infer(args[0], scope)
+            return TypeInfo(t.base, True, "ROWTIME")
+        if scope.rowtime is None:
+            raise SqlError("MATCH_ROWTIME() needs an input with an event-time attribute")
+        t = scope.column(scope.rowtime)
+        return TypeInfo(t.base, False, "ROWTIME")
+    if name == "MATCH_PROCTIME":
+        return TypeInfo("TIMESTAMP_LTZ(3)", False, "PROCTIME")
+    if name == "MATCH_NUMBER":
+        return TypeInfo("BIGINT", False)
+    if name == "CLASSIFIER":
+        return TypeInfo("STRING", False)
+    if isinstance(node, exp.Coalesce) or name in ("COALESCE", "IFNULL"):
+        ts = [infer(a, scope) for a in args]
+        c = common_type(ts)
+        return TypeInfo(c.base, all(t.nullable for t in ts))
+    if isinstance(node, exp.TimestampDiff) or name == "TIMESTAMPDIFF":
+        return TypeInfo("INT", True)
+    if isinstance(node, exp.Length):
+        infer(node.this, scope)
+        return TypeInfo("INT", True)
+    if isinstance(node, exp.Pow):
+        return TypeInfo("DOUBLE", True)
+    if name in SCALAR_FUNCTIONS:
+        ts = [infer(a, scope) for a in args]
+        rule = SCALAR_FUNCTIONS[name]
+        nullable = any(t.nullable for t in ts) if ts else True
+        if rule == "arg":
+            return TypeInfo(ts[0].base, nullable)
+        if rule == "common":
+            return TypeInfo(common_type(ts).base, nullable)
+        return TypeInfo({"double": "DOUBLE", "int": "INT", "bigint": "BIGINT", "string": "STRING",
+                         "boolean": "BOOLEAN"}[rule], nullable)
+    raise UnsupportedError("Function %s is not supported inside MATCH_RECOGNIZE" % (name or node.sql()))
+
+
+def output_columns(spec, input_columns):
+    """[(name, flink type text)] of the MATCH_RECOGNIZE result.
+
+    ONE ROW PER MATCH: partition columns, then measures. ALL ROWS PER MATCH (the standard): partition
+    columns, ORDER BY columns, measures, then the remaining input columns in input order."""
+    scope = TypeScope(input_columns, spec.rowtime, spec.proctime)
+    given = dict(input_columns)
+    out = []
+    for p in spec.partition_by:
+        out.append((p, parse_type_text(given[p]).text()))
+    if spec.rows_per_match == "ALL":
+        for k in spec.order_by:
+            if k.column not in spec.partition_by:
+                out.append((k.column, scope.column(k.column).text()))
+    for m in spec.measures:
+        t = infer(m.expr, scope)
+        if spec.rows_per_match == "ALL":   # unmatched rows and empty matches give NULL measures
+            t = TypeInfo(t.base, True, t.time_attr)
+        if t.name == "NULL":
+            t = TypeInfo("NULL", True)
+        out.append((m.name, t.text()))
+    if spec.rows_per_match == "ALL":
+        used = {c for c, _ in out}
+        for name, t in input_columns:
+            if name not in used:
+                out.append((name, scope.column(name).text()))
+    return out
