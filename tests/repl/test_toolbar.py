@@ -1,0 +1,36 @@
+"""Toolbar and status-line text from the session state and a real ChangeStream's counters."""
+
+from runtime.results import ChangeBatch, ChangeStream, Column
+from repl.toolbar import session_state, short_text, stream_counters
+
+
+def test_session_states():
+    assert session_state("ready") == ("class:toolbar.ready", "Spark: ready")
+    assert session_state("starting", since=100.0, now=103.4) == ("class:toolbar.starting", "Spark: starting 3s")
+    style, text = session_state("failed: JAVA_HOME is not set")
+    assert style == "class:toolbar.failed" and text == "Spark: failed (JAVA_HOME is not set)"
+
+
+def test_counters_of_a_running_then_finished_stream():
+    stream = ChangeStream([Column("a", "INT")])
+    stream.publish(ChangeBatch([("+I", (1,)), ("+I", (2,))], watermark="2024-01-01 00:00:05"))
+    stream.publish(ChangeBatch([("-U", (2,)), ("+U", (3,))]))
+    stream.poll(0)
+    stream.poll(0)
+    now = stream.stats.last_batch_at + 2
+    text = stream_counters(stream, now=now)
+    assert text.startswith("4 changes (+I 2 -U 1 +U 1) | watermark 2024-01-01 00:00:05 | last batch 2 s ago")
+    assert "running" in text
+    stream.finish()
+    stream.poll(0)
+    assert stream_counters(stream, now=now).endswith("| finished")
+
+
+def test_an_empty_stream():
+    stream = ChangeStream([Column("a", "INT")])
+    assert stream_counters(stream, now=stream.started_at + 75).startswith("0 changes | running 1 min 15 s")
+
+
+def test_short_text():
+    assert short_text("SELECT a,\n   b FROM t", 100) == "SELECT a, b FROM t"
+    assert short_text("x" * 50, 10) == "x" * 9 + "…"
