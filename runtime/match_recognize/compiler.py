@@ -17,22 +17,7 @@ from sqlglot import exp
 
 from planner.match_recognize.expressions import call_args, func_name, qualifier
 from runtime.match_recognize import functions as fn
-from runtime.match_recognize.paths import Step
-
-
-class EmptyStep:
-    """Stands for 'no row' in an empty match: every reference reads NULL, counts are 0."""
-    row = None
-    var = None
-    parent = None
-    excluded = False
-    length = 0
-
-    def __init__(self, n_vars, agg_init):
-        self.last = (None,) * n_vars
-        self.first = (None,) * n_vars
-        self.cnt = (0,) * n_vars
-        self.aggs = agg_init
+from runtime.match_recognize.paths import Root, Step
 
 
 class AggregateSlot:
@@ -126,6 +111,21 @@ def nav_set_first(step, vars, n):
     return rows[n] if n < len(rows) else None
 
 
+def cand_set_last(step, r, vars, n, cand_in):
+    if cand_in:
+        if n == 0:
+            return r
+        n -= 1
+    return nav_set_last(step, vars, n)
+
+
+def cand_set_first(step, r, vars, n, cand_in):
+    rows = _rows_in(step, vars)
+    if cand_in:
+        rows.append(r)
+    return rows[n] if n < len(rows) else None
+
+
 def last_of(step, vars):
     best = None
     for v in vars:
@@ -155,6 +155,7 @@ class ExpressionCompiler:
         self._slot_keys = {}
         self._n = 0
         self.max_prev = 0          # farthest PREV offset: rows a streaming buffer keeps before a match
+        self._cand = None          # compiling a DEFINE: the variable id of the candidate row r
 
     # -- public
     def compile(self, node, label="expr"):
@@ -163,6 +164,19 @@ class ExpressionCompiler:
         self._cols = set()
         body = self.gen(node, "N", None)
         return self._build("N, S, M, F, D", body, label)
+
+    def compile_define(self, node, var, label="define"):
+        """A DEFINE condition for `var`, evaluated before the row is added to the path:
+        -> f(P, r, S, M, D) with P the Step of the previous row of the match (ROOT at the start) and r the
+        candidate row; the code reads r where the standard reads 'the current row mapped to var'."""
+        self._consts = {}
+        self._cols = set()
+        self._cand = self.var_ids[var]
+        try:
+            body = self.gen(node, "P", None)
+        finally:
+            self._cand = None
+        return self._build("P, r, S, M, D", body, label)
 
     def compile_row(self, node, label="row_expr"):
         """An expression evaluated at one row (aggregate arguments) -> f(r, D)"""
@@ -180,7 +194,8 @@ class ExpressionCompiler:
         ns = dict(self._consts)
         ns.update(fn=fn, nav_last=nav_last, nav_first=nav_first, nav_all_last=nav_all_last,
                   nav_all_first=nav_all_first, nav_set_last=nav_set_last, nav_set_first=nav_set_first,
-                  last_of=last_of, physical=physical, VN=self.var_names, SLOTS=self.slots,
+                  last_of=last_of, physical=physical, cand_set_last=cand_set_last,
+                  cand_set_first=cand_set_first, VN=self.var_names, SLOTS=self.slots,
                   Decimal=Decimal, _dt=_dt)
         exec(compile(src, "<match_recognize %s>" % label, "exec"), ns)
         f = ns[label]
@@ -308,6 +323,8 @@ class ExpressionCompiler:
             return self.navigation(name, args, step)
         if name in ("PREV", "NEXT"):
             return self.physical(name, args, step, rowvar)
+        if name == "CLASSIFIER" and self._cand is not None:
+            return repr(self.var_names[self._cand])
         if name == "CLASSIFIER":
             t = self.tmp()
             return "(None if (%s := %s.var) is None else VN[%s])" % (t, step, t)
@@ -354,6 +371,10 @@ class ExpressionCompiler:
         if rowvar is not None:                       # inside an aggregate or navigation: the given row
             return "%s[%s]" % (self.col(name), rowvar)
         q = qualifier(node)
+        cand = self._cand
+        if cand is not None and (q is None or (q in self.var_ids and self.var_ids[q] == cand)
+                                 or (q in self.subsets and cand in self.subsets[q])):
+            return "%s[r]" % self.col(name)
         if q is None:
             return self.at_row(name, "%s.row" % step)
         if q in self.subsets:
@@ -370,14 +391,34 @@ class ExpressionCompiler:
         arg = args[0]
         n = int(args[1].this) if len(args) > 1 else 0
         q = self._single_var(arg)
+        r = self.tmp()
+        if self._cand is not None:
+            row = self._cand_nav(name, q, n)
+            return "(None if (%s := %s) is None else %s)" % (r, row, self.gen(arg, step, r))
         if q is None:
             row = "nav_all_%s(%s, S, %d)" % (name.lower(), step, n)
         elif q in self.subsets:
             row = "nav_set_%s(%s, %s, %d)" % (name.lower(), step, self.const(self.subsets[q]), n)
         else:
             row = "nav_%s(%s, %d, %d)" % (name.lower(), step, self.var_ids[q], n)
-        r = self.tmp()
         return "(None if (%s := %s) is None else %s)" % (r, row, self.gen(arg, step, r))
+
+    def _cand_nav(self, name, q, n):
+        """Row index expression of FIRST/LAST(q..., n) while r is the candidate row of self._cand."""
+        cand = self._cand
+        if q is None:
+            return "(r - %d if r - %d >= S else None)" % (n, n) if name == "LAST" else \
+                "(S + %d if S + %d <= r else None)" % (n, n)
+        if q in self.subsets:
+            vs = self.subsets[q]
+            fn_name = "cand_set_last" if name == "LAST" else "cand_set_first"
+            return "%s(P, r, %s, %d, %s)" % (fn_name, self.const(vs), n, cand in vs)
+        v = self.var_ids[q]
+        if v != cand:
+            return "nav_%s(P, %d, %d)" % (name.lower(), v, n)
+        if name == "LAST":
+            return "r" if n == 0 else "nav_last(P, %d, %d)" % (v, n - 1)
+        return "(r if P.cnt[%d] == %d else nav_first(P, %d, %d))" % (v, n, v, n)
 
     def physical(self, name, args, step, rowvar):
         arg = args[0]
@@ -397,11 +438,16 @@ class ExpressionCompiler:
                 base = "nav_all_%s(%s, S, %d)" % (func_name(arg).lower(), step, k)
             elif q in self.subsets:
                 base = "nav_set_%s(%s, %s, %d)" % (func_name(arg).lower(), step, self.const(self.subsets[q]), k)
+            elif self._cand is not None:
+                base = self._cand_nav(func_name(arg), q, k)
             else:
                 base = "nav_%s(%s, %d, %d)" % (func_name(arg).lower(), step, self.var_ids[q], k)
         else:
             q = self._single_var(arg)
-            if q is None:
+            if self._cand is not None and (q is None or self.var_ids.get(q) == self._cand
+                                           or (q in self.subsets and self._cand in self.subsets[q])):
+                base = "r"
+            elif q is None:
                 base = "%s.row" % step
             elif q in self.subsets:
                 base = "last_of(%s, %s)" % (step, self.const(self.subsets[q]))
@@ -431,7 +477,9 @@ class ExpressionCompiler:
             k = len(self.slots)
             self.slots.append(AggregateSlot(kind, vars, arg_fn, star))
             self._slot_keys[key] = k
+        if self._cand is not None and (vars is None or self._cand in vars):
+            return "SLOTS[%d].final(SLOTS[%d].add(P.aggs[%d], r, D))" % (k, k, k)
         return "SLOTS[%d].final(%s.aggs[%d])" % (k, step, k)
 
 
-__all__ = ["ExpressionCompiler", "EmptyStep", "AggregateSlot", "Step"]
+__all__ = ["ExpressionCompiler", "AggregateSlot", "Root", "Step"]

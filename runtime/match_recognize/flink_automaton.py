@@ -14,13 +14,14 @@ TAKE, PROCEED = 0, 1
 
 
 class State:
-    __slots__ = ("var", "edges", "final", "name")
+    __slots__ = ("var", "edges", "final", "name", "opts")
 
     def __init__(self, var=None, final=False, name=""):
         self.var = var          # variable id this state takes rows for
         self.edges = []         # [Edge]
         self.final = final
         self.name = name
+        self.opts = None        # flattened decisions, filled by FlinkMatcher
 
 
 class Edge:
@@ -80,17 +81,55 @@ def _element(var, lo, hi, greedy, sink):
     return _single(var, last, sink if optional else None)
 
 
+def _proceed_closure(state):
+    """[(state reached, greedy NOT-vars collected on the way)] through PROCEED edges, state itself first."""
+    out = []
+    stack = [(state, ())]
+    seen = set()
+    while stack:
+        st, nots = stack.pop()
+        key = (id(st), nots)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((st, nots))
+        for e in st.edges:
+            if e.action == PROCEED:
+                stack.append((e.target, nots + e.not_vars))
+    return out
+
+
+def _options(state):
+    """Flattened decisions of a state: [(take var, NOT-vars, target state, [NOT-vars of each way on to the
+    final state right after the take])]."""
+    out = []
+    for st, nots in _proceed_closure(state):
+        for e in st.edges:
+            if e.action == TAKE:
+                finals = [n for t, n in _proceed_closure(e.target) if t.final]
+                out.append((e.var, tuple(dict.fromkeys(nots + e.not_vars)), e.target, finals))
+    return out
+
+
 class FlinkMatcher:
     """Runs Flink's automaton from one start row over rows start, start+1, ..."""
 
     def __init__(self, start_state, defines, factory):
         self.start = start_state
-        self.defines = defines          # var id -> f(N, S, M, F, D) or None (always true)
+        self.defines = defines          # var id -> f(P, r, S, M, D) or None (always true)
         self.factory = factory
+        stack = [start_state]
+        while stack:
+            st = stack.pop()
+            if st.opts is not None:
+                continue
+            st.opts = _options(st)
+            stack.extend(o[2] for o in st.opts)
 
     def match_from(self, s, n, data, ts, within, match_number):
         """-> ('match', last Step) | ('fail', None) | ('pending', None) (rows ran out with paths alive)."""
-        paths = [(self.start, None)]
+        root = self.factory.root
+        paths = [(self.start, root)]
         defines = self.defines
         extend = self.factory.extend
         t0 = ts[s] if ts is not None else None
@@ -99,55 +138,36 @@ class FlinkMatcher:
                 return "fail", None
             new_paths = []
             for state, parent in paths:
-                cands = {}
-
-                def holds(var, _parent=parent, _cands=cands, _r=r):
-                    step = _cands.get(var)
-                    if step is None:
-                        step = extend(_parent, _r, var, data)
-                        _cands[var] = step
-                    f = defines[var]
-                    return f is None or f(step, s, match_number, step, data) is True
-
-                takes = []
-                stack = [state]
-                while stack:
-                    st = stack.pop()
-                    for e in st.edges:
-                        ok = True
-                        for g in e.not_vars:
-                            if holds(g):
-                                ok = False
-                                break
-                        if not ok:
+                memo = {}
+                for var, nots, target, finals in state.opts:
+                    if nots and not _all_fail(nots, memo, defines, parent, r, s, match_number, data):
+                        continue
+                    if var in memo:
+                        if not memo[var]:
                             continue
-                        if e.action == PROCEED:
-                            stack.append(e.target)
-                        elif holds(e.var):
-                            takes.append(e)
-                for e in takes:
-                    step = cands[e.var]
-                    if self._final_after_proceed(e.target, holds):
-                        return "match", step
-                    new_paths.append((e.target, step))
+                    else:
+                        f = defines[var]
+                        h = memo[var] = f is None or f(parent, r, s, match_number, data) is True
+                        if not h:
+                            continue
+                    step = extend(parent, r, var, data)
+                    for fnots in finals:
+                        if not fnots or _all_fail(fnots, memo, defines, parent, r, s, match_number, data):
+                            return "match", step
+                    new_paths.append((target, step))
             if not new_paths:
                 return "fail", None
             paths = new_paths
         return "pending", None
 
-    @staticmethod
-    def _final_after_proceed(state, holds):
-        if state.final:
-            return True
-        stack = [state]
-        while stack:
-            st = stack.pop()
-            for e in st.edges:
-                if e.action != PROCEED:
-                    continue
-                if any(holds(g) for g in e.not_vars):
-                    continue
-                if e.target.final:
-                    return True
-                stack.append(e.target)
-        return False
+
+def _all_fail(nots, memo, defines, parent, r, s, m, data):
+    """True when none of the variables' DEFINEs holds for row r (Flink's greedy NOT conditions)."""
+    for g in nots:
+        h = memo.get(g)
+        if h is None:
+            f = defines[g]
+            h = memo[g] = f is None or f(parent, r, s, m, data) is True
+        if h:
+            return False
+    return True

@@ -11,7 +11,7 @@ Plain Python: no Spark here."""
 from planner.errors import RuntimeFailure
 from planner.match_recognize.pattern import flat_elements
 from runtime.match_recognize import flink_automaton
-from runtime.match_recognize.compiler import EmptyStep, ExpressionCompiler
+from runtime.match_recognize.compiler import ExpressionCompiler
 from runtime.match_recognize.paths import PathFactory
 from runtime.match_recognize.standard_vm import Program, StandardMatcher
 
@@ -27,10 +27,10 @@ class CompiledMatch:
         self.defines = []
         for v in self.variables:
             d = spec.definition(v)
-            self.defines.append(None if d is None else comp.compile(d.expr, "define_%d" % len(self.defines)))
+            self.defines.append(None if d is None else comp.compile_define(d.expr, v, "define_%d" % len(self.defines)))
         self.measures = [comp.compile(m.expr, "measure_%d" % i) for i, m in enumerate(spec.measures)]
         self.factory = PathFactory(len(self.variables), comp.slots)
-        self.empty = EmptyStep(len(self.variables), self.factory.agg_init)
+        self.empty = self.factory.root
         self.max_prev = comp.max_prev
         var_ids = {v: i for i, v in enumerate(self.variables)}
         self.var_ids = var_ids

@@ -32,6 +32,24 @@ class Step:
         return out
 
 
+class Root:
+    """The path before its first row (and the 'no row' of an empty match): every reference reads NULL."""
+    row = None
+    var = None
+    parent = None
+    excluded = False
+    length = 0
+
+    def __init__(self, n_vars, agg_init):
+        self.last = (None,) * n_vars
+        self.first = (None,) * n_vars
+        self.cnt = (0,) * n_vars
+        self.aggs = agg_init
+
+    def steps(self):
+        return []
+
+
 class PathFactory:
     """Creates Steps for a fixed number of variables and a fixed list of aggregate slots."""
 
@@ -41,19 +59,30 @@ class PathFactory:
         self.zero = (0,) * n_vars
         self.slots = agg_slots
         self.agg_init = tuple(s.initial for s in agg_slots)
+        self.root = Root(n_vars, self.agg_init)
 
     def extend(self, parent, row, var, data, excluded=False):
-        if parent is None:
+        if parent.row is None:
+            parent = None
             last, first, cnt, aggs, length = self.none, self.none, self.zero, self.agg_init, 1
             prev_same = None
         else:
             last, first, cnt, aggs, length = parent.last, parent.first, parent.cnt, parent.aggs, parent.length + 1
             prev_same = last[var]
         step = Step(row, var, parent, None, None, None, None, prev_same, excluded, length)
-        step.last = last[:var] + (step,) + last[var + 1:]
+        lst = list(last)
+        lst[var] = step
+        step.last = tuple(lst)
         c = cnt[var]
-        step.first = first if c else first[:var] + (step,) + first[var + 1:]
-        step.cnt = cnt[:var] + (c + 1,) + cnt[var + 1:]
+        if c:
+            step.first = first
+        else:
+            lst = list(first)
+            lst[var] = step
+            step.first = tuple(lst)
+        lst = list(cnt)
+        lst[var] = c + 1
+        step.cnt = tuple(lst)
         if self.slots:
             new = list(aggs)
             for k, slot in enumerate(self.slots):

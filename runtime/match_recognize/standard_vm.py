@@ -151,8 +151,9 @@ class StandardMatcher:
         zero = (0,) * self.n_loops
         threads = []
         matched = None
-        if self._closure(0, None, zero, zero, 0, s, final and s >= n, threads, set()):
-            matched = ("match", threads.pop()[1])
+        root = self.factory.root
+        if self._closure(0, root, zero, zero, 0, s, final and s >= n, threads, set()):
+            matched = ("match", _real(threads.pop()[1]))
         t0 = ts[s] if (ts is not None and s < n) else None
         defines = self.defines
         extend = self.factory.extend
@@ -167,7 +168,7 @@ class StandardMatcher:
                     if code[pc][0] == AEND:
                         out = []
                         if self._closure(pc + 1, step, cnts, marks, excl, r, True, out, set()):
-                            return "match", out[-1][1]
+                            return "match", _real(out[-1][1])
                 return matched or ("fail", None)
             if within is not None and ts[r] - t0 >= within:
                 return matched or ("fail", None)
@@ -178,16 +179,21 @@ class StandardMatcher:
                 if ins[0] != VAR:
                     continue            # AEND before the last row: dies
                 v = ins[1]
-                cand = extend(step, r, v, data, excl > 0)
                 f = defines[v]
-                if f is None or f(cand, s, match_number, cand, data) is True:
+                if f is None or f(step, r, s, match_number, data) is True:
+                    cand = extend(step, r, v, data, excl > 0)
                     out = []
                     hit = self._closure(pc + 1, cand, cnts, marks, excl, r + 1, final and r + 1 >= n, out, set())
                     if hit:
-                        matched = ("match", out.pop()[1])
+                        matched = ("match", _real(out.pop()[1]))
                         nxt.extend(out)
                         break
                     nxt.extend(out)
             threads = nxt
             r += 1
         return matched or ("fail", None)
+
+
+def _real(step):
+    """The last Step of a match, or None for an empty match."""
+    return None if step is None or step.row is None else step
