@@ -1,0 +1,414 @@
+"""Flink DDL: `CREATE TABLE` (columns with Flink types, computed and metadata columns, WATERMARK FOR,
+PRIMARY KEY ... NOT ENFORCED, WITH options) into a catalog `TableDef`.
+
+Expressions (computed columns, the watermark) are kept as Flink SQL text and checked with sqlglot;
+the runtime evaluates them on Spark."""
+
+import re
+
+import sqlglot
+from sqlglot.errors import ParseError
+from sqlglot.tokens import TokenType
+
+from .catalog import ColumnDef, TableDef, WatermarkSpec
+from .dialect import Flink
+from .errors import SqlError
+from .types import parse_type
+
+_DIALECT = Flink()
+
+
+class _Cursor:
+    """Tokens of one statement with positions mapped to the user's input."""
+
+    def __init__(self, sql, line0, col0):
+        self.sql = sql
+        self.line0, self.col0 = line0, col0
+        try:
+            self.toks = _split_multiword(_DIALECT.tokenize(sql))
+        except Exception as e:  # sqlglot TokenError
+            raise SqlError("Cannot read the statement: %s" % e, line0, col0)
+        self.i = 0
+
+    def pos(self, tok=None):
+        tok = tok or (self.toks[self.i] if self.i < len(self.toks) else self.toks[-1])
+        return position(self.sql, tok.start, self.line0, self.col0)
+
+    def error(self, message, tok=None, hint=None):
+        line, col = self.pos(tok)
+        return SqlError(message, line, col, hint)
+
+    @property
+    def cur(self):
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def at_end(self):
+        return self.i >= len(self.toks)
+
+    def word(self, *words):
+        t = self.cur
+        if t is not None and t.text.upper() in words and t.token_type not in (TokenType.STRING,
+                                                                             TokenType.IDENTIFIER):
+            self.i += 1
+            return t.text.upper()
+        return None
+
+    def words(self, *seq):
+        save = self.i
+        for w in seq:
+            if not self.word(w):
+                self.i = save
+                return False
+        return True
+
+    def expect(self, *seq, what=None):
+        if not self.words(*seq):
+            got = self.cur.text if self.cur else "end of statement"
+            raise self.error("Expected %s but found '%s'" % (what or " ".join(seq), got))
+
+    def sym(self, token_type):
+        if self.cur is not None and self.cur.token_type == token_type:
+            self.i += 1
+            return True
+        return False
+
+    def name(self, what="a name"):
+        t = self.cur
+        if t is None or t.token_type in (TokenType.STRING, TokenType.L_PAREN, TokenType.R_PAREN,
+                                         TokenType.COMMA, TokenType.SEMICOLON):
+            raise self.error("Expected %s but found '%s'" % (what, t.text if t else "end of statement"))
+        self.i += 1
+        parts = [t.text]
+        while self.cur is not None and self.cur.token_type == TokenType.DOT:
+            self.i += 1
+            parts.append(self.cur.text)
+            self.i += 1
+        return ".".join(parts)
+
+    def string(self, what="a string"):
+        t = self.cur
+        if t is None or t.token_type != TokenType.STRING:
+            raise self.error("Expected %s in single quotes but found '%s'"
+                             % (what, t.text if t else "end of statement"))
+        self.i += 1
+        return t.text
+
+    def text_between(self, first, last):
+        return self.sql[self.toks[first].start:self.toks[last].end + 1]
+
+
+def position(sql, offset, line0=1, col0=1):
+    """Offset in a statement -> (line, column) in the user's input, the statement starting at line0:col0."""
+    line = sql.count("\n", 0, offset)
+    col = offset - (sql.rfind("\n", 0, offset) + 1) + 1
+    return line0 + line, (col0 + col - 1) if line == 0 else col
+
+
+def _split_multiword(toks):
+    """sqlglot reads `PRIMARY KEY`, `ORDER BY`, ... as one token: give each word its own."""
+    from sqlglot.tokens import Token
+    out = []
+    for t in toks:
+        if " " in t.text and t.token_type not in (TokenType.STRING, TokenType.IDENTIFIER):
+            offset = t.start
+            for w in t.text.split():
+                at = offset + t.text[offset - t.start:].index(w)
+                out.append(Token(TokenType.VAR, w, t.line, t.col, at, at + len(w) - 1))
+                offset = at + len(w)
+        else:
+            out.append(t)
+    return out
+
+
+def parse_create_table(sql, line=1, column=1):
+    c = _Cursor(sql, line, column)
+    c.expect("CREATE")
+    c.word("TEMPORARY")
+    c.expect("TABLE")
+    if_not_exists = c.words("IF", "NOT", "EXISTS")
+    name = c.name("a table name")
+    if not c.sym(TokenType.L_PAREN):
+        if c.word("LIKE") or (c.cur and c.cur.text.upper() == "AS"):
+            raise c.error("CREATE TABLE ... LIKE / AS SELECT is not supported yet",
+                          hint="declare the columns: CREATE TABLE t (a INT, ...) WITH (...)")
+        raise c.error("Expected '(' and the column list after the table name")
+    columns, watermark, pk = [], None, []
+    for item in _split_items(c):
+        first, last = item
+        sub = _Cursor.__new__(_Cursor)
+        sub.sql, sub.line0, sub.col0, sub.toks, sub.i = c.sql, c.line0, c.col0, c.toks[:last + 1], first
+        head = sub.cur.text.upper() if sub.cur.token_type != TokenType.IDENTIFIER else None
+        if head == "WATERMARK":
+            if watermark is not None:
+                raise sub.error("A table can have only one WATERMARK")
+            watermark = _watermark(sub, last)
+        elif head in ("PRIMARY", "CONSTRAINT"):
+            if pk:
+                raise sub.error("A table can have only one PRIMARY KEY")
+            pk = _primary_key(sub, last)
+        else:
+            col, col_pk = _column(sub, last)
+            if any(x.name == col.name for x in columns):
+                raise sub.error("Duplicate column '%s'" % col.name)
+            columns.append(col)
+            if col_pk:
+                pk = [col.name]
+    if not columns:
+        raise c.error("A table needs at least one column")
+    comment = None
+    if c.word("COMMENT"):
+        comment = c.string("a comment")
+    if c.words("PARTITIONED", "BY"):
+        _skip_parens(c)
+    options = {}
+    if c.word("WITH"):
+        options = _options(c)
+    if not c.at_end():
+        raise c.error("Unexpected '%s' after the table definition" % c.cur.text)
+    names = {x.name for x in columns}
+    for k in pk:
+        if k not in names:
+            raise SqlError("PRIMARY KEY column '%s' is not a column of '%s'" % (k, name), line, column)
+        col = next(x for x in columns if x.name == k)
+        if not col.is_physical:
+            raise SqlError("PRIMARY KEY column '%s' must be a physical column" % k, line, column)
+        col.nullable = False
+        if not col.type.endswith("NOT NULL"):
+            col.type += " NOT NULL"
+    if watermark is not None:
+        wcol = next((x for x in columns if x.name == watermark.column), None)
+        if wcol is None:
+            raise SqlError("The rowtime attribute '%s' of the WATERMARK is not a column of '%s'"
+                           % (watermark.column, name), line, column)
+        if not re.match(r"TIMESTAMP(_LTZ)?\b", wcol.type):
+            raise SqlError("The rowtime attribute '%s' must be of type TIMESTAMP or TIMESTAMP_LTZ, not %s"
+                           % (wcol.name, wcol.type), line, column,
+                           hint="declare it TIMESTAMP(3), or compute one: ts AS TO_TIMESTAMP(...)")
+    return TableDef(name=name, columns=columns, options=options, watermark=watermark,
+                    primary_key=pk, comment=comment, ddl=sql), if_not_exists
+
+
+def _split_items(c):
+    """Top-level comma-separated items of the column list, as (first, last) token indexes; leaves the
+    cursor after the closing parenthesis."""
+    items, depth, angle, start = [], 0, 0, c.i
+    type_mode = None
+    while True:
+        t = c.cur
+        if t is None:
+            raise c.error("The column list is not closed: expected ')'")
+        tt = t.token_type
+        if c.i == start + 1:
+            prev = c.toks[start]
+            type_mode = prev.text.upper() not in ("WATERMARK", "PRIMARY", "CONSTRAINT") and t.text.upper() != "AS"
+        if tt == TokenType.L_PAREN:
+            depth += 1
+        elif tt == TokenType.R_PAREN:
+            if depth == 0:
+                if c.i > start:
+                    items.append((start, c.i - 1))
+                c.i += 1
+                return items
+            depth -= 1
+        elif type_mode and tt == TokenType.LT:
+            angle += 1
+        elif type_mode and tt == TokenType.GT:
+            angle -= 1
+        elif type_mode and tt == TokenType.GTE:  # sqlglot reads `>>` of nested types as tokens too
+            angle -= 1
+        elif tt == TokenType.COMMA and depth == 0 and angle <= 0:
+            if c.i == start:
+                raise c.error("Expected a column definition before ','")
+            items.append((start, c.i - 1))
+            start = c.i + 1
+            angle = 0
+        c.i += 1
+
+
+def _column(c, last):
+    name_tok = c.cur
+    name = c.name("a column name")
+    if c.cur is None or c.i > last:
+        raise c.error("Column '%s' needs a type" % name, name_tok)
+    if c.cur.text.upper() == "AS":
+        c.i += 1
+        first = c.i
+        end = last
+        comment = None
+        # trailing COMMENT 'x'
+        if last - first >= 1 and c.toks[last].token_type == TokenType.STRING and \
+                c.toks[last - 1].text.upper() == "COMMENT":
+            comment = c.toks[last].text
+            end = last - 2
+        if end < first:
+            raise c.error("Computed column '%s' needs an expression after AS" % name, name_tok)
+        expr = c.text_between(first, end)
+        _check_expression(expr, c, c.toks[first])
+        return ColumnDef(name=name, type=_computed_type(expr), computed=expr, comment=comment), False
+    # physical or metadata column: the type runs until a constraint keyword
+    first = c.i
+    stops = {"NOT", "NULL", "PRIMARY", "COMMENT", "METADATA", "CONSTRAINT"}
+    j = first
+    angle = 0
+    while j <= last:
+        tt = c.toks[j].token_type
+        word = c.toks[j].text.upper()
+        if tt == TokenType.LT:
+            angle += 1
+        elif tt == TokenType.GT:
+            angle -= 1
+        if angle == 0 and word in stops and j > first and tt not in (TokenType.STRING, TokenType.IDENTIFIER):
+            # `NOT NULL` is part of the column, not of the type
+            break
+        j += 1
+    type_text = c.text_between(first, j - 1)
+    try:
+        ftype = parse_type(type_text)
+    except SqlError as e:
+        raise SqlError(e.message, *c.pos(c.toks[first]), hint=e.hint)
+    c.i = j
+    nullable, pk, metadata, comment = True, False, None, None
+    while c.i <= last:
+        if c.words("NOT", "NULL"):
+            nullable = False
+        elif c.word("NULL"):
+            nullable = True
+        elif c.words("PRIMARY", "KEY"):
+            if not c.words("NOT", "ENFORCED"):
+                raise c.error("Flink supports only PRIMARY KEY ... NOT ENFORCED",
+                              hint="write PRIMARY KEY NOT ENFORCED")
+            pk = True
+        elif c.word("COMMENT"):
+            comment = c.string("a comment")
+        elif c.word("METADATA"):
+            metadata = name
+            if c.word("FROM"):
+                metadata = c.string("a metadata key")
+            c.word("VIRTUAL")
+        else:
+            raise c.error("Unexpected '%s' in the definition of column '%s'" % (c.cur.text, name))
+    ftype.nullable = nullable and ftype.nullable
+    return ColumnDef(name=name, type=ftype.text(), nullable=ftype.nullable, metadata=metadata,
+                     comment=comment), pk
+
+
+def _computed_type(expr):
+    e = expr.strip().upper().replace(" ", "")
+    if e == "PROCTIME()":
+        return "TIMESTAMP_LTZ(3) NOT NULL"
+    return ""  # filled in by the runtime from the evaluated expression
+
+
+def _watermark(c, last):
+    c.expect("WATERMARK")
+    c.expect("FOR")
+    col = c.name("the rowtime column")
+    c.expect("AS", what="AS and the watermark expression")
+    if c.i > last:
+        raise c.error("WATERMARK FOR %s AS needs an expression" % col)
+    expr = c.text_between(c.i, last)
+    _check_expression(expr, c, c.cur)
+    return WatermarkSpec(column=col, expression=expr, delay_ms=watermark_delay_ms(col, expr))
+
+
+def watermark_delay_ms(col, expr):
+    """`col` -> 0, `col - INTERVAL 'n' unit` -> n in ms; another shape -> None (strategy not bounded)."""
+    try:
+        e = sqlglot.parse_one(expr, read=Flink)
+    except ParseError:
+        return None
+    from sqlglot import exp
+    if isinstance(e, exp.Column) and e.name == col:
+        return 0
+    if isinstance(e, exp.Sub) and isinstance(e.this, exp.Column) and e.this.name == col:
+        iv = e.expression
+        if isinstance(iv, exp.Interval):
+            return interval_ms(iv)
+    return None
+
+
+_UNIT_MS = {"MILLISECOND": 1, "SECOND": 1000, "MINUTE": 60000, "HOUR": 3600000, "DAY": 86400000}
+
+
+def interval_ms(iv):
+    """sqlglot Interval (INTERVAL '5' SECOND, INTERVAL '1:30' HOUR TO MINUTE, INTERVAL '1.5' SECOND) -> ms."""
+    from sqlglot import exp
+    text = iv.this.name if isinstance(iv.this, exp.Literal) else iv.this.sql()
+    unit = iv.args.get("unit")
+    if isinstance(unit, exp.IntervalSpan):
+        hi, lo = unit.this.name.upper().rstrip("S"), unit.expression.name.upper().rstrip("S")
+        parts = re.split(r"[: ]", text.strip())
+        order = ["DAY", "HOUR", "MINUTE", "SECOND"]
+        units = order[order.index(hi):order.index(lo) + 1]
+        if len(parts) != len(units):
+            raise SqlError("Invalid interval literal '%s' for %s TO %s" % (text, hi, lo))
+        return int(sum(float(p) * _UNIT_MS[u] for p, u in zip(parts, units)))
+    name = (unit.name if unit is not None else "SECOND").upper()
+    if name.endswith("S"):
+        name = name[:-1]
+    if name not in _UNIT_MS:
+        raise SqlError("Unsupported interval unit %s" % name, hint="use MILLISECOND, SECOND, MINUTE, HOUR or DAY")
+    try:
+        value = float(text)
+    except ValueError:
+        raise SqlError("Invalid interval literal '%s'" % text)
+    return int(round(value * _UNIT_MS[name]))
+
+
+def _primary_key(c, last):
+    if c.word("CONSTRAINT"):
+        c.name("a constraint name")
+    c.expect("PRIMARY", "KEY")
+    if not c.sym(TokenType.L_PAREN):
+        raise c.error("Expected '(' and the key columns after PRIMARY KEY")
+    cols = []
+    while True:
+        cols.append(c.name("a key column"))
+        if c.sym(TokenType.R_PAREN):
+            break
+        if not c.sym(TokenType.COMMA):
+            raise c.error("Expected ',' or ')' in the PRIMARY KEY column list")
+    if not c.words("NOT", "ENFORCED"):
+        raise c.error("Flink supports only PRIMARY KEY (...) NOT ENFORCED", hint="add NOT ENFORCED")
+    if c.i <= last:
+        raise c.error("Unexpected '%s' after the PRIMARY KEY" % c.cur.text)
+    return cols
+
+
+def _options(c):
+    if not c.sym(TokenType.L_PAREN):
+        raise c.error("Expected '(' after WITH")
+    options = {}
+    while not c.sym(TokenType.R_PAREN):
+        key = c.string("an option key")
+        if not c.sym(TokenType.EQ):
+            raise c.error("Expected '=' after option '%s'" % key)
+        value = c.string("the value of option '%s'" % key)
+        if key in options:
+            raise c.error("Option '%s' is given twice" % key)
+        options[key] = value
+        if not c.sym(TokenType.COMMA):
+            if not c.sym(TokenType.R_PAREN):
+                raise c.error("Expected ',' or ')' in the WITH options")
+            break
+    return options
+
+
+def _skip_parens(c):
+    if not c.sym(TokenType.L_PAREN):
+        raise c.error("Expected '('")
+    depth = 1
+    while depth and c.cur is not None:
+        if c.cur.token_type == TokenType.L_PAREN:
+            depth += 1
+        elif c.cur.token_type == TokenType.R_PAREN:
+            depth -= 1
+        c.i += 1
+
+
+def _check_expression(expr, c, tok):
+    try:
+        sqlglot.parse_one(expr, read=Flink)
+    except ParseError as e:
+        err = e.errors[0] if e.errors else {}
+        raise c.error("Invalid expression '%s': %s" % (expr, err.get("description", str(e))), tok)

@@ -1,0 +1,228 @@
+"""Flink built-in functions and how each maps to Spark SQL: one table, each mapping tested.
+
+`FLINK_FUNCTIONS` maps a Flink function name to a `FunctionMapping`: either the same call in Spark
+(`same`), a renamed call (`spark=NAME`), or a rewrite of the sqlglot call node (`rewrite`). A call to
+a function that is neither here nor known to Flink gets an error naming it."""
+
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from .errors import SqlError, UnsupportedError
+
+
+@dataclass(frozen=True)
+class FunctionMapping:
+    category: str
+    spark: str = None        # Spark function name when it differs only by name
+    rewrite: object = None   # callable(args: list[exp.Expression]) -> exp.Expression
+    aggregate: bool = False
+    doc: str = ""
+
+
+def _call(name, *args):
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+def _lit(v):
+    return exp.Literal.number(v) if isinstance(v, (int, float)) else exp.Literal.string(v)
+
+
+def _to_timestamp_ltz(args):
+    if len(args) == 1:
+        return _call("TIMESTAMP_MILLIS", args[0])
+    precision = args[1]
+    p = int(precision.name) if isinstance(precision, exp.Literal) else 3
+    fn = {0: "TIMESTAMP_SECONDS", 3: "TIMESTAMP_MILLIS", 6: "TIMESTAMP_MICROS"}.get(p)
+    if fn is None:
+        raise SqlError("TO_TIMESTAMP_LTZ precision must be 0, 3 or 6, not %s" % precision.sql())
+    return _call(fn, args[0])
+
+
+def _to_timestamp(args):
+    if len(args) == 1:
+        return _call("TO_TIMESTAMP", args[0], _lit("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]"))
+    return _call("TO_TIMESTAMP", *args)
+
+
+def _split_index(args):
+    # Flink: 0-based index, NULL when out of range
+    s, sep, idx = args
+    return _call("TRY_ELEMENT_AT", _call("SPLIT", s, _call("CONCAT", _lit("\\\\Q"), sep, _lit("\\\\E"))),
+                 exp.Add(this=idx, expression=_lit(1)))
+
+
+def _timestampadd(args):
+    unit, n, ts = args
+    return _call("TIMESTAMPADD", exp.var(unit.name.upper()), n, ts)
+
+
+def _unix_timestamp(args):
+    if not args:
+        return _call("UNIX_TIMESTAMP")
+    return _call("UNIX_TIMESTAMP", *args)
+
+
+def _listagg(args):
+    sep = args[1] if len(args) > 1 else _lit(",")
+    return _call("ARRAY_JOIN", _call("COLLECT_LIST", args[0]), sep)
+
+
+def _json_value(args):
+    return _call("GET_JSON_OBJECT", args[0], args[1])
+
+
+def _from_unixtime(args):
+    return _call("FROM_UNIXTIME", *args)
+
+
+def _now(args):
+    return exp.CurrentTimestamp()
+
+
+def _proctime(args):
+    return exp.CurrentTimestamp()
+
+
+def _date_format(args):
+    return _call("DATE_FORMAT", *args)
+
+
+def _truncate(args):
+    # toward zero to `d` decimals: SIGN(x) * FLOOR(ABS(x) * 10^d) / 10^d
+    x, d = args[0], (args[1] if len(args) > 1 else _lit(0))
+    scale = _call("POWER", _lit(10), d)
+    return exp.Div(this=exp.Mul(this=_call("SIGN", x), expression=_call(
+        "FLOOR", exp.Mul(this=_call("ABS", x), expression=scale))), expression=scale)
+
+
+def _element(args):
+    arr = args[0]
+    return exp.Case(ifs=[exp.If(this=exp.EQ(this=_call("SIZE", arr), expression=_lit(1)),
+                                true=_call("ELEMENT_AT", arr, _lit(1)))],
+                    default=exp.Null())
+
+
+_SAME = "same"
+
+FLINK_FUNCTIONS = {
+    # comparison / logic
+    "COALESCE": FunctionMapping("conditional"), "IF": FunctionMapping("conditional"),
+    "NULLIF": FunctionMapping("conditional"), "IFNULL": FunctionMapping("conditional"),
+    "IS_DIGIT": FunctionMapping("string", rewrite=lambda a: exp.RegexpLike(this=a[0], expression=_lit("^[0-9]+$"))),
+    "IS_ALPHA": FunctionMapping("string", rewrite=lambda a: exp.RegexpLike(this=a[0], expression=_lit("^[A-Za-z]+$"))),
+    "GREATEST": FunctionMapping("conditional"), "LEAST": FunctionMapping("conditional"),
+    # arithmetic
+    "ABS": FunctionMapping("math"), "MOD": FunctionMapping("math"), "POWER": FunctionMapping("math"),
+    "POW": FunctionMapping("math", spark="POWER"), "SQRT": FunctionMapping("math"),
+    "EXP": FunctionMapping("math"), "LN": FunctionMapping("math"), "LOG10": FunctionMapping("math"),
+    "LOG2": FunctionMapping("math"), "LOG": FunctionMapping("math"), "CEIL": FunctionMapping("math"),
+    "CEILING": FunctionMapping("math", spark="CEIL"), "FLOOR": FunctionMapping("math"),
+    "ROUND": FunctionMapping("math"), "TRUNCATE": FunctionMapping("math", rewrite=lambda a: _truncate(a)),
+    "SIGN": FunctionMapping("math"), "SIN": FunctionMapping("math"), "COS": FunctionMapping("math"),
+    "TAN": FunctionMapping("math"), "ASIN": FunctionMapping("math"), "ACOS": FunctionMapping("math"),
+    "ATAN": FunctionMapping("math"), "ATAN2": FunctionMapping("math"), "DEGREES": FunctionMapping("math"),
+    "RADIANS": FunctionMapping("math"), "PI": FunctionMapping("math"), "E": FunctionMapping("math"),
+    "RAND": FunctionMapping("math"), "RAND_INTEGER": FunctionMapping("math", rewrite=lambda a: exp.Cast(
+        this=_call("FLOOR", exp.Mul(this=_call("RAND"), expression=a[-1])), to=exp.DataType.build("INT"))),
+    "UUID": FunctionMapping("math"), "BIN": FunctionMapping("math"), "HEX": FunctionMapping("math"),
+    # strings
+    "CHAR_LENGTH": FunctionMapping("string"), "CHARACTER_LENGTH": FunctionMapping("string"),
+    "UPPER": FunctionMapping("string"), "LOWER": FunctionMapping("string"), "INITCAP": FunctionMapping("string"),
+    "CONCAT": FunctionMapping("string"), "CONCAT_WS": FunctionMapping("string"),
+    "SUBSTRING": FunctionMapping("string"), "SUBSTR": FunctionMapping("string"),
+    "TRIM": FunctionMapping("string"), "LTRIM": FunctionMapping("string"), "RTRIM": FunctionMapping("string"),
+    "REPLACE": FunctionMapping("string"), "REPEAT": FunctionMapping("string"), "REVERSE": FunctionMapping("string"),
+    "LPAD": FunctionMapping("string"), "RPAD": FunctionMapping("string"), "LEFT": FunctionMapping("string"),
+    "RIGHT": FunctionMapping("string"), "POSITION": FunctionMapping("string"), "LOCATE": FunctionMapping("string"),
+    "INSTR": FunctionMapping("string"), "ASCII": FunctionMapping("string"), "CHR": FunctionMapping("string"),
+    "REGEXP_REPLACE": FunctionMapping("string"), "REGEXP_EXTRACT": FunctionMapping("string"),
+    "REGEXP": FunctionMapping("string", spark="REGEXP_LIKE"),
+    "SPLIT_INDEX": FunctionMapping("string", rewrite=_split_index),
+    "MD5": FunctionMapping("string"), "SHA1": FunctionMapping("string"),
+    "SHA256": FunctionMapping("string", rewrite=lambda a: _call("SHA2", a[0], _lit(256))),
+    "TO_BASE64": FunctionMapping("string", spark="BASE64"), "FROM_BASE64": FunctionMapping("string", spark="UNBASE64"),
+    "JSON_VALUE": FunctionMapping("json", rewrite=_json_value),
+    "STR_TO_MAP": FunctionMapping("string"),
+    # temporal
+    "DATE_FORMAT": FunctionMapping("temporal", rewrite=_date_format),
+    "TO_TIMESTAMP_LTZ": FunctionMapping("temporal", rewrite=_to_timestamp_ltz),
+    "TO_TIMESTAMP": FunctionMapping("temporal", rewrite=_to_timestamp),
+    "TO_DATE": FunctionMapping("temporal"),
+    "TIMESTAMPADD": FunctionMapping("temporal", rewrite=_timestampadd),
+    "TIMESTAMPDIFF": FunctionMapping("temporal"),
+    "UNIX_TIMESTAMP": FunctionMapping("temporal", rewrite=_unix_timestamp),
+    "FROM_UNIXTIME": FunctionMapping("temporal", rewrite=_from_unixtime),
+    "NOW": FunctionMapping("temporal", rewrite=_now),
+    "CURRENT_TIMESTAMP": FunctionMapping("temporal"), "LOCALTIMESTAMP": FunctionMapping("temporal"),
+    "CURRENT_DATE": FunctionMapping("temporal"), "CURRENT_ROW_TIMESTAMP": FunctionMapping("temporal", rewrite=_now),
+    "PROCTIME": FunctionMapping("temporal", rewrite=_proctime),
+    "YEAR": FunctionMapping("temporal"), "QUARTER": FunctionMapping("temporal"), "MONTH": FunctionMapping("temporal"),
+    "WEEK": FunctionMapping("temporal", spark="WEEKOFYEAR"), "DAYOFYEAR": FunctionMapping("temporal"),
+    "DAYOFMONTH": FunctionMapping("temporal"), "DAYOFWEEK": FunctionMapping("temporal"),
+    "HOUR": FunctionMapping("temporal"), "MINUTE": FunctionMapping("temporal"), "SECOND": FunctionMapping("temporal"),
+    "EXTRACT": FunctionMapping("temporal"), "CONVERT_TZ": FunctionMapping("temporal", rewrite=lambda a: _call(
+        "CONVERT_TIMEZONE", a[1], a[2], _call("TO_TIMESTAMP", a[0]))),
+    # collections
+    "CARDINALITY": FunctionMapping("collection", spark="SIZE"),
+    "ELEMENT": FunctionMapping("collection", rewrite=_element),
+    "ARRAY_CONTAINS": FunctionMapping("collection"), "ARRAY_DISTINCT": FunctionMapping("collection"),
+    "ARRAY_JOIN": FunctionMapping("collection"), "MAP_KEYS": FunctionMapping("collection"),
+    "MAP_VALUES": FunctionMapping("collection"),
+    # aggregates
+    "COUNT": FunctionMapping("aggregate", aggregate=True), "SUM": FunctionMapping("aggregate", aggregate=True),
+    "AVG": FunctionMapping("aggregate", aggregate=True), "MIN": FunctionMapping("aggregate", aggregate=True),
+    "MAX": FunctionMapping("aggregate", aggregate=True),
+    "STDDEV_POP": FunctionMapping("aggregate", aggregate=True), "STDDEV_SAMP": FunctionMapping("aggregate", aggregate=True),
+    "VAR_POP": FunctionMapping("aggregate", aggregate=True), "VAR_SAMP": FunctionMapping("aggregate", aggregate=True),
+    "COLLECT": FunctionMapping("aggregate", aggregate=True, rewrite=lambda a: _call("COLLECT_LIST", *a)),
+    "LISTAGG": FunctionMapping("aggregate", aggregate=True, rewrite=_listagg),
+    "FIRST_VALUE": FunctionMapping("aggregate", aggregate=True), "LAST_VALUE": FunctionMapping("aggregate", aggregate=True),
+    # window / ranking
+    "ROW_NUMBER": FunctionMapping("window"), "RANK": FunctionMapping("window"),
+    "DENSE_RANK": FunctionMapping("window"), "LAG": FunctionMapping("window"), "LEAD": FunctionMapping("window"),
+    "NTILE": FunctionMapping("window"), "PERCENT_RANK": FunctionMapping("window"), "CUME_DIST": FunctionMapping("window"),
+    # group windows and window TVFs (planned by the window operators)
+    "TUMBLE": FunctionMapping("window-tvf"), "HOP": FunctionMapping("window-tvf"),
+    "CUMULATE": FunctionMapping("window-tvf"), "SESSION": FunctionMapping("window-tvf"),
+    "TUMBLE_START": FunctionMapping("group-window"), "TUMBLE_END": FunctionMapping("group-window"),
+    "TUMBLE_ROWTIME": FunctionMapping("group-window"), "HOP_START": FunctionMapping("group-window"),
+    "HOP_END": FunctionMapping("group-window"), "SESSION_START": FunctionMapping("group-window"),
+    "SESSION_END": FunctionMapping("group-window"), "DESCRIPTOR": FunctionMapping("window-tvf"),
+    # MATCH_RECOGNIZE
+    "MATCH_ROWTIME": FunctionMapping("match_recognize"), "MATCH_PROCTIME": FunctionMapping("match_recognize"),
+    "CLASSIFIER": FunctionMapping("match_recognize"), "MATCH_NUMBER": FunctionMapping("match_recognize"),
+    "PREV": FunctionMapping("match_recognize"), "NEXT": FunctionMapping("match_recognize"),
+    "FIRST": FunctionMapping("match_recognize"), "LAST": FunctionMapping("match_recognize"),
+    # casts
+    "CAST": FunctionMapping("conversion"), "TRY_CAST": FunctionMapping("conversion"),
+    "TYPEOF": FunctionMapping("conversion"),
+}
+
+# Functions Flink has that dynsql does not map (yet): named in the error so the user knows it is Flink's.
+FLINK_UNMAPPED = {
+    "JSON_QUERY", "JSON_OBJECT", "JSON_ARRAY", "JSON_EXISTS", "JSON_STRING", "URL_DECODE", "URL_ENCODE",
+    "PARSE_URL", "SOURCE_WATERMARK", "CURRENT_WATERMARK", "ENCODE", "DECODE", "OVERLAY", "TRANSLATE",
+}
+
+_AGGREGATE_NAMES = {n for n, m in FLINK_FUNCTIONS.items() if m.aggregate}
+
+
+def is_aggregate_name(name):
+    return name.upper() in _AGGREGATE_NAMES
+
+
+def map_anonymous(node):
+    """Rewrite an `exp.Anonymous` Flink call into Spark's form; raise for unknown functions."""
+    name = node.name.upper()
+    mapping = FLINK_FUNCTIONS.get(name)
+    if mapping is None:
+        if name in FLINK_UNMAPPED:
+            raise UnsupportedError("Flink function %s is not supported by dynsql yet" % name)
+        raise SqlError("No match found for function signature %s(...)" % name,
+                       hint="SHOW FUNCTIONS lists the functions dynsql knows")
+    if mapping.rewrite is not None:
+        return mapping.rewrite(list(node.expressions))
+    if mapping.spark:
+        return _call(mapping.spark, *node.expressions)
+    return node

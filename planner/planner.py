@@ -1,0 +1,245 @@
+"""The planner: one statement's text -> a typed plan (see plans.py), applying DDL and SET as it goes.
+
+Knows every statement kind dynsql runs: CREATE TABLE / VIEW, DROP, SHOW, DESCRIBE, SET, RESET, EXPLAIN,
+INSERT INTO, SELECT (and WITH / VALUES), SHOW JOBS, STOP JOB."""
+
+import re
+
+from sqlglot import exp
+
+from . import plans
+from .catalog import Catalog, TableDef, ViewDef
+from .connectors import check_table_options
+from .ddl import parse_create_table
+from .errors import SqlError, UnsupportedError
+from .functions import FLINK_FUNCTIONS
+from .query import QueryPlanner, parse_sql
+from .settings import KNOWN_KEYS, Settings
+from .splitter import split
+
+OK = "[INFO] Execute statement succeeded."
+
+
+def _strip_quotes(s):
+    s = s.strip()
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in "'`\"":
+        return s[1:-1].replace(s[0] * 2, s[0])
+    return s
+
+
+class Planner:
+    def __init__(self, catalog=None, settings=None):
+        self.catalog = catalog or Catalog()
+        self.settings = settings or Settings()
+
+    def split(self, text):
+        return split(text)
+
+    def plan(self, statement):
+        """A `planner.splitter.Statement` (or plain text) -> a plan."""
+        if isinstance(statement, str):
+            stmts = split(statement)
+            if len(stmts) != 1:
+                raise SqlError("Expected one statement, found %d" % len(stmts))
+            statement = stmts[0]
+        text, line, col = statement.text, statement.line, statement.column
+        words = re.findall(r"[A-Za-z_]+", text[:200].upper())
+        head = " ".join(words[:3])
+        first = words[0] if words else ""
+        if first == "CREATE":
+            if re.match(r"CREATE\s+(TEMPORARY\s+)?TABLE\b", text, re.I):
+                return self._create_table(text, line, col)
+            if re.match(r"CREATE\s+(OR\s+REPLACE\s+)?(TEMPORARY\s+)?VIEW\b", text, re.I):
+                return self._create_view(text, line, col)
+            raise UnsupportedError("Unsupported CREATE statement", line, col,
+                                   hint="CREATE TABLE and CREATE VIEW are supported")
+        if first == "DROP":
+            return self._drop(text, line, col)
+        if first == "SHOW":
+            return self._show(text, line, col)
+        if first in ("DESCRIBE", "DESC"):
+            return self._describe(text, line, col)
+        if first == "SET":
+            return self._set(text, line, col)
+        if first == "RESET":
+            return self._reset(text, line, col)
+        if first == "EXPLAIN":
+            return self._explain(text, line, col)
+        if first == "INSERT":
+            return self._insert(text, line, col)
+        if first == "STOP" and words[1:2] == ["JOB"]:
+            m = re.match(r"\s*STOP\s+JOB\s+'([^']+)'\s*(WITH\s+SAVEPOINT\s*)?(WITH\s+DRAIN\s*)?$", text, re.I)
+            if not m:
+                raise SqlError("Expected STOP JOB '<job id>'", line, col, hint="SHOW JOBS lists the ids")
+            return plans.StopJob(m.group(1))
+        if first in ("SELECT", "WITH", "VALUES") or text.lstrip().startswith("("):
+            q = QueryPlanner(self.catalog, self.settings).plan(text, line, col)
+            return plans.QueryRun(q, self.settings.batch)
+        if first in ("USE", "ALTER", "LOAD", "UNLOAD", "ADD", "REMOVE", "ANALYZE", "TRUNCATE", "DELETE", "UPDATE"):
+            raise UnsupportedError("%s statements are not supported by dynsql" % first, line, col)
+        raise SqlError("Unknown statement starting with '%s'" % (text.split()[0] if text.split() else text),
+                       line, col, hint="type HELP for the statements dynsql knows")
+
+    # ------------------------------------------------------------------ DDL
+    def _create_table(self, text, line, col):
+        table, if_not_exists = parse_create_table(text, line, col)
+        check_table_options(table, line, col)
+        self.catalog.add_table(table, if_not_exists)
+        return plans.MessagePlan(OK)
+
+    def _create_view(self, text, line, col):
+        m = re.match(r"\s*CREATE\s+(OR\s+REPLACE\s+)?(TEMPORARY\s+)?VIEW\s+(IF\s+NOT\s+EXISTS\s+)?"
+                     r"(`(?:[^`]|``)+`|[\w.]+)\s*(\(([^)]*)\))?\s+AS\s+", text, re.I | re.S)
+        if not m:
+            raise SqlError("Expected CREATE VIEW <name> AS <query>", line, col)
+        name = _strip_quotes(m.group(4))
+        body = text[m.end():]
+        body_line = line + text.count("\n", 0, m.end())
+        body_col = (col + m.end()) if body_line == line else m.end() - text.rfind("\n", 0, m.end())
+        q = QueryPlanner(self.catalog, self.settings).plan(body, body_line, body_col)
+        view = ViewDef(name=name, query=body, temporary=bool(m.group(2)), ddl=text)
+        view.columns = [(n, q.column_types.get(n, "")) for n in _select_names(body)]
+        if m.group(6):
+            raise UnsupportedError("CREATE VIEW with a column list is not supported yet", line, col,
+                                   hint="alias the columns in the query instead")
+        self.catalog.add_view(view, if_not_exists=bool(m.group(3)), or_replace=bool(m.group(1)))
+        return plans.MessagePlan(OK)
+
+    def _drop(self, text, line, col):
+        m = re.match(r"\s*DROP\s+(TEMPORARY\s+)?(TABLE|VIEW)\s+(IF\s+EXISTS\s+)?(`(?:[^`]|``)+`|[\w.]+)\s*$",
+                     text, re.I)
+        if not m:
+            raise SqlError("Expected DROP TABLE|VIEW [IF EXISTS] <name>", line, col)
+        self.catalog.drop(m.group(2).upper(), _strip_quotes(m.group(4)), bool(m.group(3)))
+        return plans.MessagePlan(OK)
+
+    # ------------------------------------------------------------------ SHOW / DESCRIBE
+    def _show(self, text, line, col):
+        m = re.match(r"\s*SHOW\s+(.*?)\s*$", text, re.I | re.S)
+        what = m.group(1)
+        up = what.upper()
+        if up == "TABLES":
+            return plans.ListingPlan([("table name", "STRING")], [(n,) for n in sorted(self.catalog.tables)]
+                                     + [(n,) for n in sorted(self.catalog.views)])
+        if up == "VIEWS":
+            return plans.ListingPlan([("view name", "STRING")], [(n,) for n in sorted(self.catalog.views)])
+        if up in ("FUNCTIONS", "USER FUNCTIONS"):
+            names = [] if up.startswith("USER") else sorted(FLINK_FUNCTIONS)
+            return plans.ListingPlan([("function name", "STRING")], [(n,) for n in names])
+        if up == "CATALOGS":
+            return plans.ListingPlan([("catalog name", "STRING")], [("default_catalog",)])
+        if up == "DATABASES":
+            return plans.ListingPlan([("database name", "STRING")], [("default_database",)])
+        if up in ("CURRENT CATALOG",):
+            return plans.ListingPlan([("current catalog name", "STRING")], [("default_catalog",)])
+        if up in ("CURRENT DATABASE",):
+            return plans.ListingPlan([("current database name", "STRING")], [("default_database",)])
+        if up == "JOBS":
+            return plans.ShowJobs()
+        m2 = re.match(r"CREATE\s+(TABLE|VIEW)\s+(`(?:[^`]|``)+`|[\w.]+)$", what, re.I)
+        if m2:
+            obj = self.catalog.require(_strip_quotes(m2.group(2)), line, col)
+            return plans.ListingPlan([("result", "STRING")], [(show_create(obj),)])
+        raise SqlError("Unsupported SHOW %s" % what, line, col,
+                       hint="SHOW TABLES | VIEWS | FUNCTIONS | JOBS | CREATE TABLE <name>")
+
+    def _describe(self, text, line, col):
+        m = re.match(r"\s*DESC(?:RIBE)?\s+(?:EXTENDED\s+)?(`(?:[^`]|``)+`|[\w.]+)\s*$", text, re.I)
+        if not m:
+            raise SqlError("Expected DESCRIBE <table or view>", line, col)
+        obj = self.catalog.require(_strip_quotes(m.group(1)), line, col)
+        cols = [("name", "STRING"), ("type", "STRING"), ("null", "BOOLEAN"), ("key", "STRING"),
+                ("extras", "STRING"), ("watermark", "STRING")]
+        rows = []
+        if isinstance(obj, TableDef):
+            for c in obj.columns:
+                t = c.type.replace(" NOT NULL", "")
+                if c.name == obj.rowtime:
+                    t += " *ROWTIME*"
+                elif c.is_proctime:
+                    t = "TIMESTAMP_LTZ(3) *PROCTIME*"
+                extras = ("AS " + c.computed) if c.computed else \
+                    ("METADATA FROM '%s'" % c.metadata) if c.metadata else None
+                key = ("PRI(%s)" % ", ".join(obj.primary_key)) if c.name in obj.primary_key else None
+                wm = obj.watermark.expression if obj.watermark and obj.watermark.column == c.name else None
+                rows.append((c.name, t, c.nullable and not c.is_proctime, key, extras, wm))
+        else:
+            for n, t in obj.columns:
+                rows.append((n, t or "", True, None, None, None))
+        return plans.ListingPlan(cols, rows)
+
+    # ------------------------------------------------------------------ SET / RESET
+    def _set(self, text, line, col):
+        body = text.strip()[3:].strip()
+        if not body:
+            return plans.ListingPlan([("key", "STRING"), ("value", "STRING")],
+                                     [(k, v) for k, v in self.settings.items()])
+        m = re.match(r"^('(?:[^']|'')*'|[\w.\-]+)\s*=\s*('(?:[^']|'')*'|[^\s']+)$", body, re.S)
+        if not m:
+            raise SqlError("Expected SET 'key' = 'value'", line, col)
+        key, value = _strip_quotes(m.group(1)), _strip_quotes(m.group(2))
+        self.settings.set(key, value)
+        conf = {key: value} if key.startswith("spark.") else {}
+        return plans.MessagePlan("[INFO] Execute statement succeeded.", spark_conf=conf)
+
+    def _reset(self, text, line, col):
+        body = text.strip()[5:].strip()
+        if not body:
+            unset = [k for k in self.settings.explicit() if k.startswith("spark.")]
+            self.settings.reset()
+            return plans.MessagePlan("[INFO] Execute statement succeeded.", spark_conf_unset=unset)
+        key = _strip_quotes(body)
+        self.settings.reset(key)
+        return plans.MessagePlan("[INFO] Execute statement succeeded.",
+                                 spark_conf_unset=[key] if key.startswith("spark.") else [])
+
+    # ------------------------------------------------------------------ EXPLAIN / INSERT
+    def _explain(self, text, line, col):
+        m = re.match(r"\s*EXPLAIN\s+((?:PLAN\s+FOR\s+)|(?:CHANGELOG_MODE\s+)|(?:ESTIMATED_COST\s+)|"
+                     r"(?:JSON_EXECUTION_PLAN\s+))?", text, re.I)
+        body = text[m.end():]
+        detail = (m.group(1) or "").strip().upper()
+        body_col = col + m.end() if "\n" not in text[:m.end()] else 1
+        body_line = line + text.count("\n", 0, m.end())
+        q = QueryPlanner(self.catalog, self.settings).plan(body, body_line, body_col)
+        return plans.ExplainRun(q, detail == "CHANGELOG_MODE", self.settings.batch)
+
+    def _insert(self, text, line, col):
+        m = re.match(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(`(?:[^`]|``)+`|[\w.]+)\s*(\(([^)]*)\))?\s*", text, re.I)
+        if not m:
+            raise SqlError("Expected INSERT INTO <table> SELECT ...", line, col)
+        target = self.catalog.require(_strip_quotes(m.group(2)), line, col)
+        if not isinstance(target, TableDef):
+            raise SqlError("Cannot INSERT INTO view '%s'" % target.name, line, col)
+        body = text[m.end():]
+        body_line = line + text.count("\n", 0, m.end())
+        body_col = col + m.end() if body_line == line else m.end() - text.rfind("\n", 0, m.end())
+        q = QueryPlanner(self.catalog, self.settings).plan(body, body_line, body_col)
+        return plans.InsertRun(target, q, self.settings.batch, text)
+
+
+def _select_names(body):
+    tree = parse_sql(body)
+    sel = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    out = []
+    for i, e in enumerate(sel.expressions if sel is not None else []):
+        out.append(e.alias_or_name if isinstance(e, (exp.Alias, exp.Column)) else "EXPR$%d" % i)
+    return out
+
+
+def show_create(obj):
+    if isinstance(obj, ViewDef):
+        return "CREATE VIEW `default_catalog`.`default_database`.`%s` AS\n%s" % (obj.name, obj.query.strip())
+    lines = []
+    for c in obj.columns:
+        if c.computed:
+            lines.append("  `%s` AS %s" % (c.name, c.computed))
+        else:
+            lines.append("  `%s` %s%s" % (c.name, c.type, (" METADATA FROM '%s'" % c.metadata) if c.metadata else ""))
+    if obj.watermark:
+        lines.append("  WATERMARK FOR `%s` AS %s" % (obj.watermark.column, obj.watermark.expression))
+    if obj.primary_key:
+        lines.append("  PRIMARY KEY (%s) NOT ENFORCED" % ", ".join("`%s`" % k for k in obj.primary_key))
+    opts = ",\n".join("  '%s' = '%s'" % (k, v.replace("'", "''")) for k, v in obj.options.items())
+    return "CREATE TABLE `default_catalog`.`default_database`.`%s` (\n%s\n) WITH (\n%s\n)" % (
+        obj.name, ",\n".join(lines), opts)

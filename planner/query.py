@@ -1,0 +1,430 @@
+"""Queries: Flink SQL text -> a `QueryPlan` the runtime can run on Spark.
+
+The query's syntax tree (sqlglot, Flink dialect) is checked against the catalog, views are expanded,
+Flink functions and types are mapped to Spark's, operators that Spark SQL cannot express with Flink's
+semantics (MATCH_RECOGNIZE, window TVFs, ...) become `DerivedSource`s the runtime builds, and the
+rest becomes one Spark SQL text over temporary views named after the tables. Each query gets the
+changelog mode Flink infers for it."""
+
+import re
+from dataclasses import dataclass, field
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
+
+from . import changelog
+from .catalog import TableDef, ViewDef
+from .dialect import Flink, MatchRecognizeClause, TableArgument
+from .errors import SqlError, UnsupportedError
+from .functions import FLINK_FUNCTIONS, is_aggregate_name, map_anonymous
+from .types import base_name, parse_type
+
+_INTEGRAL = {"TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT"}
+
+
+@dataclass
+class SourceRef:
+    """A catalog table read by the query, registered for Spark SQL under `view`.
+
+    `computed` holds the table's computed columns as Spark SQL expressions, in column order."""
+    table: TableDef
+    view: str
+    computed: dict = field(default_factory=dict)
+
+
+@dataclass
+class DerivedSource:
+    """An operator the runtime builds itself (its result registered as a temporary view `view`)."""
+    view: str
+    kind: str                 # "match_recognize", ...
+    input: SourceRef
+    spec: object              # the operator's own spec (e.g. a MatchRecognizeSpec)
+    columns: list             # [(name, flink type)] of its output
+    mode: object = changelog.INSERT_ONLY
+
+
+@dataclass
+class PlanNode:
+    """One node of the plan tree EXPLAIN prints."""
+    name: str
+    detail: str
+    mode: changelog.ChangelogMode
+    children: list = field(default_factory=list)
+
+    def render(self, with_modes=True, indent=0):
+        line = "%s%s(%s%s)" % ("+- " if indent else "", self.name, self.detail,
+                               (", " + str(self.mode)) if with_modes else "")
+        out = ["   " * max(indent - 1, 0) + line]
+        for c in self.children:
+            out.extend(c.render(with_modes, indent + 1))
+        return out
+
+
+@dataclass
+class QueryPlan:
+    text: str
+    spark_sql: str
+    sources: list                    # [SourceRef]
+    derived: list                    # [DerivedSource], in build order
+    mode: changelog.ChangelogMode
+    root: PlanNode
+    features: set                    # {"aggregate", "join", "distinct", "window_function", "order", ...}
+    column_types: dict               # result column name -> declared Flink type, where known
+    needs_end_of_input: bool = False  # event-time operators: the source must end with a final watermark
+    line: int = 1
+    column: int = 1
+
+
+def parse_sql(text, line=1, column=1):
+    """Flink SQL text -> sqlglot tree, syntax errors with the user's line and column."""
+    try:
+        trees = sqlglot.parse(text, read=Flink)
+    except ParseError as e:
+        err = e.errors[0] if e.errors else {}
+        el, ec = err.get("line"), err.get("col")
+        if el is not None:
+            ec = max((ec or 1) - len(err.get("highlight") or "") + 1, 1)
+            al, ac = (line + el - 1, (column + ec - 1) if el == 1 else ec)
+        else:
+            al, ac = line, column
+        near = err.get("highlight") or ""
+        desc = err.get("description") or str(e).splitlines()[0]
+        raise SqlError("SQL parse failed. %s%s" % (desc, (" near '%s'" % near) if near else ""), al, ac)
+    except TokenError as e:
+        raise SqlError("SQL parse failed. %s" % e, line, column)
+    trees = [t for t in trees if t is not None]
+    if len(trees) != 1:
+        raise SqlError("Expected one statement", line, column)
+    return trees[0]
+
+
+class QueryPlanner:
+    def __init__(self, catalog, settings):
+        self.catalog = catalog
+        self.settings = settings
+        self._n = 0
+
+    # ------------------------------------------------------------------ entry
+    def plan(self, text, line=1, column=1, tree=None):
+        self.line, self.column, self.text = line, column, text
+        tree = tree if tree is not None else parse_sql(text, line, column)
+        if not isinstance(tree, (exp.Select, exp.Union, exp.Intersect, exp.Except, exp.Subquery, exp.Values)):
+            raise SqlError("Expected a query (SELECT ...)", line, column)
+        self.sources, self.derived = {}, []
+        tree = self._expand_views(tree, depth=0)
+        tree = self._resolve_tables(tree)
+        column_types = self._column_types()
+        tree = self._map_functions(tree, column_types)
+        tree = self._name_columns(tree)
+        features = self._features(tree)
+        mode = self._mode(tree, features)
+        spark_sql = tree.sql(dialect="spark")
+        root = self._explain_tree(tree, features, mode)
+        return QueryPlan(text=text, spark_sql=spark_sql, sources=list(self.sources.values()),
+                         derived=self.derived, mode=mode, root=root, features=features,
+                         column_types=self._result_types(tree),
+                         needs_end_of_input=any(d.kind in ("match_recognize",) for d in self.derived)
+                         or "event_time" in features,
+                         line=line, column=column)
+
+    # ------------------------------------------------------------------ helpers
+    def _pos(self, node):
+        meta = getattr(node, "meta", None) or {}
+        if "line" in meta:
+            el, ec = meta["line"], meta.get("col", 1)
+            ident = node.this if isinstance(node, exp.Column) else node
+            width = len(node.name) if hasattr(node, "name") and node.name else 1
+            ec = max(ec - width + 1, 1)
+            return (self.line + el - 1, (self.column + ec - 1) if el == 1 else ec)
+        ident = node.find(exp.Identifier)
+        if ident is not None and ident is not node and getattr(ident, "meta", None):
+            return self._pos(ident)
+        return self.line, self.column
+
+    def _fresh(self, stem):
+        self._n += 1
+        return "__%s_%d" % (stem, self._n)
+
+    def _cte_names(self, tree):
+        return {c.alias_or_name for c in tree.find_all(exp.CTE)}
+
+    # ------------------------------------------------------------------ views
+    def _expand_views(self, tree, depth):
+        if depth > 20:
+            raise SqlError("Views nest too deeply (a view refers to itself?)", self.line, self.column)
+        ctes = self._cte_names(tree)
+        for table in list(tree.find_all(exp.Table)):
+            if not isinstance(table.this, exp.Identifier) or table.name in ctes:
+                continue
+            obj = self.catalog.get(_table_path(table))
+            if isinstance(obj, ViewDef):
+                body = parse_sql(obj.query)
+                body = self._expand_views(body, depth + 1)
+                alias = table.alias or obj.name
+                sub = exp.Subquery(this=body, alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+                if table.args.get("match"):
+                    raise UnsupportedError("MATCH_RECOGNIZE over a view is not supported yet", *self._pos(table))
+                if table is tree:
+                    return body
+                table.replace(sub)
+        return tree
+
+    # ------------------------------------------------------------------ tables
+    def _resolve_tables(self, tree):
+        ctes = self._cte_names(tree)
+        for table in list(tree.find_all(exp.Table)):
+            if isinstance(table.this, exp.Anonymous) or isinstance(table.this, exp.Func):
+                self._table_function(table)
+                continue
+            if table.name in ctes:
+                continue
+            path = _table_path(table)
+            obj = self.catalog.require(path, *self._pos(table))
+            if isinstance(obj, ViewDef):  # expanded before; a view inside MATCH_RECOGNIZE input
+                raise UnsupportedError("View '%s' cannot be used here" % obj.name, *self._pos(table))
+            ref = self._source(obj)
+            match = table.args.get("match")
+            version = table.args.get("version")
+            if version is not None:
+                raise UnsupportedError("FOR SYSTEM_TIME AS OF (temporal join) is not supported yet",
+                                       *self._pos(table))
+            alias = table.alias
+            if isinstance(match, MatchRecognizeClause):
+                derived = self._match_recognize(ref, match)
+                mr_alias = match.args.get("alias")
+                new = exp.Table(this=exp.to_identifier(derived.view, quoted=True))
+                out_alias = (mr_alias.name if mr_alias is not None else None)
+                if out_alias:
+                    new.set("alias", exp.TableAlias(this=exp.to_identifier(out_alias, quoted=True)))
+                table.replace(new)
+                continue
+            table.set("this", exp.to_identifier(ref.view, quoted=True))
+            table.set("db", None)
+            table.set("catalog", None)
+            if not alias:
+                table.set("alias", exp.TableAlias(this=exp.to_identifier(obj.name, quoted=True)))
+        return tree
+
+    def _source(self, table):
+        if table.name not in self.sources:
+            computed = {c.name: self.translate_expression(c.computed, table) for c in table.columns if c.computed}
+            self.sources[table.name] = SourceRef(table=table, view=table.name, computed=computed)
+        return self.sources[table.name]
+
+    def translate_expression(self, text, table):
+        """A Flink SQL expression over `table`'s columns -> Spark SQL text."""
+        tree = parse_sql("SELECT " + text)
+        types = {c.name: c.type for c in table.columns}
+        tree = self._map_functions(tree, types)
+        return tree.expressions[0].sql(dialect="spark")
+
+    def _table_function(self, table):
+        fn = table.this
+        name = (fn.name or "").upper()
+        raise UnsupportedError("Table function %s(...) is not supported yet" % name, *self._pos(table))
+
+    def _match_recognize(self, ref, clause):
+        from . import match_recognize as mr
+        spec = mr.parse_match_recognize(clause.args["raw"], clause.args.get("line") + self.line - 1,
+                                        clause.args.get("col"))
+        input_columns = [(n, t) for n, t in self._table_columns(ref.table)]
+        extensions = self.settings.get("dynsql.match-recognize.extensions") == "true"
+        mr.validate(spec, input_columns, ref.table.rowtime, extensions=extensions,
+                    proctime=ref.table.proctime)
+        columns = mr.output_columns(spec, input_columns)
+        d = DerivedSource(view=self._fresh("match"), kind="match_recognize", input=ref, spec=spec,
+                          columns=columns)
+        self.derived.append(d)
+        return d
+
+    def _table_columns(self, table):
+        out = []
+        for name, t in table.column_types():
+            out.append((name, t))
+        return out
+
+    def _column_types(self):
+        types = {}
+        for ref in self.sources.values():
+            for c in ref.table.columns:
+                types.setdefault(c.name, c.type)
+        for d in self.derived:
+            for n, t in d.columns:
+                types.setdefault(n, t)
+        return types
+
+    # ------------------------------------------------------------------ functions and types
+    def _map_functions(self, tree, column_types):
+        def integral(e):
+            if isinstance(e, exp.Paren):
+                return integral(e.this)
+            if isinstance(e, exp.Neg):
+                return integral(e.this)
+            if isinstance(e, exp.Literal):
+                return not e.is_string and re.fullmatch(r"\d+", e.name) is not None
+            if isinstance(e, exp.Column):
+                return base_name(column_types.get(e.name, "")) in _INTEGRAL
+            if isinstance(e, exp.Cast):
+                return e.to.this.name.upper() in ("TINYINT", "SMALLINT", "INT", "BIGINT")
+            if isinstance(e, (exp.Add, exp.Sub, exp.Mul, exp.Mod)):
+                return integral(e.this) and integral(e.expression)
+            if isinstance(e, (exp.Count,)):
+                return True
+            if isinstance(e, (exp.Sum, exp.Min, exp.Max)):
+                return integral(e.this)
+            return False
+
+        def is_float(e):
+            if isinstance(e, exp.Paren):
+                return is_float(e.this)
+            if isinstance(e, exp.Column):
+                return base_name(column_types.get(e.name, "")) == "FLOAT"
+            if isinstance(e, exp.Cast):
+                return e.to.this.name.upper() == "FLOAT"
+            if isinstance(e, (exp.Add, exp.Sub, exp.Mul, exp.Div)):
+                return (is_float(e.this) and (is_float(e.expression) or integral(e.expression))) or \
+                    (is_float(e.expression) and integral(e.this))
+            return False
+
+        def rewrite(node):
+            if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div)) and is_float(node) \
+                    and not isinstance(node.parent, exp.Cast):
+                # Spark widens FLOAT arithmetic to DOUBLE; Flink keeps FLOAT
+                return exp.Cast(this=node.copy(), to=exp.DataType.build("FLOAT"))
+            if isinstance(node, exp.Anonymous):
+                try:
+                    return map_anonymous(node)
+                except SqlError as err:
+                    if err.line is None:
+                        err.line, err.column = self._pos(node)
+                    raise
+            if isinstance(node, exp.Div) and integral(node.this) and integral(node.expression):
+                return exp.IntDiv(this=node.this, expression=node.expression)
+            if isinstance(node, exp.Avg) and integral(node.this):
+                return exp.Cast(this=node, to=exp.DataType.build("BIGINT"))
+            if isinstance(node, (exp.Cast, exp.TryCast)):
+                return _cast(node)
+            if isinstance(node, exp.TimestampDiff):
+                unit = node.args.get("unit")
+                return exp.Anonymous(this="TIMESTAMPDIFF", expressions=[
+                    exp.var(unit.name.upper() if unit is not None else "SECOND"), node.expression, node.this])
+            if isinstance(node, exp.Floor) and node.args.get("to") is not None:
+                return exp.Anonymous(this="DATE_TRUNC", expressions=[
+                    exp.Literal.string(node.args["to"].name.upper()), node.this])
+            if isinstance(node, exp.Ceil) and node.args.get("to") is not None:
+                unit = node.args["to"].name.upper()
+                trunc = exp.Anonymous(this="DATE_TRUNC", expressions=[exp.Literal.string(unit), node.this])
+                return exp.If(this=exp.EQ(this=trunc.copy(), expression=node.this.copy()), true=trunc.copy(),
+                              false=exp.Add(this=trunc, expression=exp.Interval(
+                                  this=exp.Literal.string("1"), unit=exp.var(unit))))
+            return node
+
+        return tree.transform(rewrite)
+
+    def _name_columns(self, tree):
+        """Flink names an unnamed result column EXPR$<index>."""
+        selects = [tree] if isinstance(tree, exp.Select) else \
+            [s for s in (tree.this, tree.expression) if isinstance(s, exp.Select)] \
+            if isinstance(tree, exp.Union) else []
+        for sel in selects[:1]:
+            for i, e in enumerate(sel.expressions):
+                if isinstance(e, (exp.Alias, exp.Column, exp.Star)):
+                    continue
+                sel.expressions[i].replace(exp.alias_(e.copy(), "EXPR$%d" % i, quoted=True))
+        return tree
+
+    def _result_types(self, tree):
+        types = {}
+        declared = self._column_types()
+        sel = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+        if sel is None:
+            return types
+        for e in sel.expressions:
+            inner = e.this if isinstance(e, exp.Alias) else e
+            if isinstance(inner, exp.Column) and inner.name in declared:
+                types[e.alias_or_name] = declared[inner.name]
+        return types
+
+    # ------------------------------------------------------------------ features and modes
+    def _features(self, tree):
+        f = set()
+        for sel in tree.find_all(exp.Select):
+            if sel.args.get("group") or any(_is_aggregate(x) for x in sel.expressions) or sel.args.get("having"):
+                f.add("aggregate")
+            if sel.args.get("distinct"):
+                f.add("distinct")
+            if sel.args.get("joins"):
+                f.add("join")
+            if sel.args.get("order"):
+                f.add("order")
+            if sel.args.get("limit"):
+                f.add("limit")
+        if list(tree.find_all(exp.Window)):
+            f.add("window_function")
+        if isinstance(tree, (exp.Intersect, exp.Except)) or tree.find(exp.Intersect) or tree.find(exp.Except):
+            f.add("set_operation")
+        if isinstance(tree, exp.Union) and tree.args.get("distinct"):
+            f.add("distinct")
+        if self.derived:
+            f.add("derived")
+        return f
+
+    def _mode(self, tree, features):
+        if features & {"aggregate", "distinct", "window_function", "set_operation", "order", "limit"}:
+            return changelog.RETRACT
+        return changelog.INSERT_ONLY
+
+    def _explain_tree(self, tree, features, mode):
+        leaves = []
+        for ref in self.sources.values():
+            leaves.append(PlanNode("TableSourceScan", "table=[[default_catalog, default_database, %s]], "
+                                   "fields=[%s]" % (ref.table.name, ", ".join(c.name for c in ref.table.columns)),
+                                   changelog.INSERT_ONLY if not _is_changelog_table(ref.table)
+                                   else changelog.RETRACT))
+        for d in self.derived:
+            leaves = [PlanNode("Match", "partition=%s" % getattr(d.spec, "partition_by", ""), d.mode, leaves)]
+        node = PlanNode("Calc", "select=[%s]" % ", ".join(_result_names(tree)), mode, leaves)
+        return PlanNode("Sink", "table=[*anonymous_collect*]", mode, [node])
+
+
+def _is_changelog_table(table):
+    return table.options.get("format") in ("debezium-json", "canal-json")
+
+
+def _result_names(tree):
+    sel = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    return [e.alias_or_name for e in sel.expressions] if sel is not None else []
+
+
+def _is_aggregate(e):
+    for node in e.find_all(exp.AggFunc, exp.Anonymous):
+        if isinstance(node, exp.AggFunc):
+            if node.find_ancestor(exp.Window) is None:
+                return True
+        elif is_aggregate_name(node.name) and node.find_ancestor(exp.Window) is None:
+            return True
+    return False
+
+
+def _table_path(table):
+    parts = [p for p in (table.args.get("catalog"), table.args.get("db"), table.this) if p is not None]
+    return ".".join(p.name for p in parts)
+
+
+def _cast(node):
+    """Flink CAST targets -> Spark: VARCHAR(n)/CHAR(n) are STRING; TIMESTAMP(p) truncates to p digits."""
+    to = node.to
+    name = to.this.name.upper() if hasattr(to.this, "name") else str(to.this).upper()
+    if name in ("VARCHAR", "CHAR", "NCHAR", "NVARCHAR", "TEXT"):
+        node.set("to", exp.DataType.build("STRING"))
+        return node
+    if name in ("TIMESTAMP", "TIMESTAMPLTZ", "TIMESTAMP_LTZ", "TIMESTAMPTZ"):
+        params = to.expressions
+        p = int(params[0].name) if params else 6
+        node.set("to", exp.DataType.build("TIMESTAMP"))
+        if p < 6:
+            unit = "SECOND" if p == 0 else "MILLISECOND" if p <= 3 else "MICROSECOND"
+            return exp.Anonymous(this="DATE_TRUNC", expressions=[exp.Literal.string(unit), node])
+        return node
+    return node

@@ -1,0 +1,138 @@
+"""The `dynsql` command: the interactive shell, or a script / statement run without one.
+
+  dynsql                       the shell
+  dynsql --demo                the shell, after demo_data/demo.sql created the demo tables
+  dynsql -f script.sql         run a script; stop at the first error with a non-zero exit
+  dynsql -i init.sql           run a script, then the shell
+  dynsql -e 'SELECT ...;'      run statements given on the command line
+  --output tableau|jsonl|csv   how non-interactive runs print results (jsonl: one change per line)
+  --master URL                 Spark master (default local[*])
+  -D key=value                 a session setting (Flink keys, spark.* keys)"""
+
+import argparse
+import os
+import shutil
+import signal
+import sys
+
+from . import __version__
+
+DEMO_SQL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "demo_data", "demo.sql")
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(prog="dynsql", description="Flink SQL's streaming semantics on Apache Spark.")
+    ap.add_argument("-f", "--file", help="run the statements of FILE, then exit")
+    ap.add_argument("-i", "--init", help="run the statements of FILE, then start the shell")
+    ap.add_argument("-e", "--execute", help="run the given statements, then exit")
+    ap.add_argument("--output", choices=("tableau", "jsonl", "csv"), default="tableau",
+                    help="result format of -f / -e runs (default tableau)")
+    ap.add_argument("--demo", action="store_true", help="create the demo tables first (demo_data/demo.sql)")
+    ap.add_argument("--master", help="Spark master URL (default local[*])")
+    ap.add_argument("-D", dest="defines", action="append", default=[], metavar="KEY=VALUE",
+                    help="a session setting, e.g. -D execution.runtime-mode=batch or -D spark.driver.memory=4g")
+    ap.add_argument("--version", action="version", version="dynsql %s" % __version__)
+    return ap.parse_args(argv)
+
+
+def _defines(items):
+    conf = {}
+    for item in items:
+        if "=" not in item:
+            raise SystemExit("dynsql: -D takes key=value, got %r" % item)
+        k, v = item.split("=", 1)
+        conf[k.strip()] = v.strip()
+    return conf
+
+
+def check_java():
+    if os.environ.get("JAVA_HOME") and os.path.exists(os.path.join(os.environ["JAVA_HOME"], "bin", "java")):
+        return None
+    if shutil.which("java"):
+        return None
+    return "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') or set JAVA_HOME"
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    problem = check_java()
+    if problem:
+        print("[ERROR] " + problem, file=sys.stderr)
+        return 2
+    try:
+        conf = _defines(args.defines)
+    except SystemExit as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    from planner.errors import DynsqlError
+    from .client import Client
+    try:
+        client = Client(master=args.master, conf=conf).start()
+    except DynsqlError as e:
+        print("[ERROR] " + e.render(), file=sys.stderr)
+        return 2
+    try:
+        if args.demo:
+            code = run_script(client, _read(DEMO_SQL), "tableau", quiet=True)
+            if code:
+                return code
+        if args.file or args.execute:
+            text = _read(args.file) if args.file else args.execute
+            if text is None:
+                return 2
+            return run_script(client, text, args.output)
+        init = None
+        if args.init:
+            init = _read(args.init)
+            if init is None:
+                return 2
+        from .shell import run_shell
+        return run_shell(client, init_statements=init) or 0
+    finally:
+        try:
+            client.close()
+        except Exception:
+            pass
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        print("[ERROR] Cannot read %s: %s" % (path, e.strerror), file=sys.stderr)
+        return None
+
+
+def run_script(client, text, output="tableau", quiet=False):
+    """Run every statement; stop at the first error (exit 1). Messages go to stderr in jsonl/csv."""
+    from planner.errors import DynsqlError
+    from .render import print_result
+    from .errors import error_text
+    interrupted = {"flag": False}
+
+    def on_sigint(signum, frame):
+        interrupted["flag"] = True
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    out = sys.stdout
+    try:
+        for stmt in client.split(text):
+            try:
+                result = client.execute(stmt)
+                if quiet and not hasattr(result, "poll"):
+                    continue
+                print_result(result, out, client.settings, output, stop_check=lambda: interrupted["flag"])
+            except Exception as e:  # every failure is reported, never a traceback unless verbose
+                print(error_text(e, client.settings.verbose, stmt), file=sys.stderr)
+                return 1
+            if interrupted["flag"]:
+                print("[INFO] Interrupted.", file=sys.stderr)
+                return 130
+        client.engine.jobs.wait_all()
+        return 0
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

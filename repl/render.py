@@ -1,0 +1,234 @@
+"""Rendering results: Flink's tableau layout, JSON lines (the conformance contract), csv, and messages.
+
+`format_value(value, flink_type)` is the text a cell shows; `json_value(value, flink_type)` the JSON a
+jsonl line carries (see ../shared/conformance/README.md)."""
+
+import csv
+import datetime as dt
+import json
+import math
+import sys
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from wcwidth import wcswidth
+
+from planner.types import base_name
+from runtime.results import ChangeStream, MessageResult, TableResult
+from runtime.values_text import timestamp_text, value_text
+
+
+def _float32_text(v):
+    import numpy as np
+    return str(np.float32(v))
+
+
+def _local(v, tz):
+    if tz and tz not in ("UTC", "Z") and isinstance(v, dt.datetime):
+        return v.replace(tzinfo=dt.timezone.utc).astimezone(ZoneInfo(tz)).replace(tzinfo=None)
+    return v
+
+
+def format_value(v, flink_type="", tz="UTC"):
+    """A cell's text, as Flink's SQL client prints it (NULL as <NULL>)."""
+    if v is None:
+        return "<NULL>"
+    t = base_name(flink_type)
+    if t == "FLOAT" and isinstance(v, float):
+        return _float32_text(v)
+    if t == "TIMESTAMP_LTZ":
+        v = _local(v, tz)
+    return value_text(v)
+
+
+def json_value(v, flink_type="", tz="UTC"):
+    if v is None:
+        return None
+    t = base_name(flink_type)
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "NaN"
+        if math.isinf(v):
+            return "Infinity" if v > 0 else "-Infinity"
+        if t == "FLOAT":
+            return float(_float32_text(v))
+        return v
+    if isinstance(v, Decimal):
+        return format(v, "f")
+    if isinstance(v, dt.datetime):
+        return timestamp_text(_local(v, tz) if t == "TIMESTAMP_LTZ" else v)
+    if isinstance(v, dt.date):
+        return "%04d-%02d-%02d" % (v.year, v.month, v.day)
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    if isinstance(v, dict):
+        pairs = [[json_value(k), json_value(x)] for k, x in v.items()]
+        return sorted(pairs, key=lambda p: json.dumps(p, ensure_ascii=False))
+    if hasattr(v, "asDict"):  # a Spark Row (ROW type)
+        return [json_value(x) for x in v]
+    if isinstance(v, (list, tuple)):
+        return [json_value(x) for x in v]
+    return v if isinstance(v, str) else str(v)
+
+
+def jsonl_line(op, row, columns, tz="UTC"):
+    return json.dumps({"op": op, "row": [json_value(v, c.type, tz) for v, c in zip(row, columns)]},
+                      ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------- tableau
+def _width(s):
+    w = wcswidth(s)
+    return len(s) if w < 0 else w
+
+
+def _cut(s, max_width):
+    if _width(s) <= max_width:
+        return s
+    out = ""
+    for ch in s:
+        if _width(out + ch) > max_width - 3:
+            break
+        out += ch
+    return out + "..."
+
+
+class TableauPrinter:
+    """Flink's tableau layout: a boxed header, rows as they come, then a summary line."""
+
+    def __init__(self, columns, out, max_width=30, with_op=True, tz="UTC"):
+        self.columns = columns
+        self.out = out
+        self.max_width = max_width
+        self.with_op = with_op
+        self.tz = tz
+        names = (["op"] if with_op else []) + [c.name for c in columns]
+        self.widths = [min(max(_width(n), _type_width(c)), max_width)
+                       for n, c in zip(names, ([None] if with_op else []) + list(columns))]
+        self.count = 0
+
+    def _line(self):
+        return "+" + "+".join("-" * (w + 2) for w in self.widths) + "+"
+
+    def _cells(self, cells, right):
+        parts = []
+        for text, w, r in zip(cells, self.widths, right):
+            text = _cut(text, w)
+            pad = " " * (w - _width(text))
+            parts.append(" " + (pad + text if r else text + pad) + " ")
+        return "|" + "|".join(parts) + "|"
+
+    def header(self):
+        names = (["op"] if self.with_op else []) + [c.name for c in self.columns]
+        self.out.write(self._line() + "\n" + self._cells(names, [False] * len(names)) + "\n" + self._line() + "\n")
+        self.out.flush()
+
+    def row(self, op, row):
+        cells = ([op] if self.with_op else []) + [format_value(v, c.type, self.tz) for v, c in zip(row, self.columns)]
+        right = ([False] if self.with_op else []) + [_is_numeric(c.type) for c in self.columns]
+        self.out.write(self._cells(cells, right) + "\n")
+        self.count += 1
+
+    def footer(self, streaming):
+        self.out.write(self._line() + "\n")
+        if streaming:
+            self.out.write("Received a total of %d row%s\n" % (self.count, "" if self.count == 1 else "s"))
+        else:
+            self.out.write("%d row%s in set\n" % (self.count, "" if self.count == 1 else "s"))
+        self.out.flush()
+
+
+def _type_width(c):
+    if c is None:
+        return 2
+    t = base_name(c.type)
+    return {"TIMESTAMP": 23, "TIMESTAMP_LTZ": 23, "DATE": 10, "BOOLEAN": 5, "BIGINT": 6, "INT": 6}.get(t, 6)
+
+
+def _is_numeric(t):
+    return base_name(t) in ("TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL")
+
+
+# ---------------------------------------------------------------------- results
+def print_result(result, out=None, settings=None, output="tableau", stop_check=None):
+    """Print a MessageResult, TableResult or (draining it) a ChangeStream. Returns the row count."""
+    out = out or sys.stdout
+    tz = settings.get("table.local-time-zone") if settings is not None else "UTC"
+    max_width = int(settings.get("table.display.max-column-width")) if settings is not None else 30
+    if isinstance(result, MessageResult):
+        if output == "tableau":
+            out.write(result.text + "\n")
+        else:
+            sys.stderr.write(result.text + "\n")
+        return 0
+    if isinstance(result, TableResult):
+        if output == "jsonl":
+            if result.is_query:
+                for row in result.rows:
+                    out.write(jsonl_line("+I", row, result.columns, tz) + "\n")
+            else:
+                _listing_to_stderr(result, tz)
+            return len(result.rows)
+        if output == "csv":
+            w = csv.writer(out, lineterminator="\n")
+            w.writerow([c.name for c in result.columns])
+            for row in result.rows:
+                w.writerow(["" if v is None else format_value(v, c.type, tz) for v, c in zip(row, result.columns)])
+            return len(result.rows)
+        if not result.rows and not result.is_query:
+            out.write("Empty set\n")
+            return 0
+        p = TableauPrinter(result.columns, out, max_width, with_op=False, tz=tz)
+        p.header()
+        for row in result.rows:
+            p.row("+I", row)
+        p.footer(streaming=False)
+        return len(result.rows)
+    if isinstance(result, ChangeStream):
+        return print_stream(result, out, output, tz, max_width, stop_check)
+    raise TypeError("cannot print %r" % (result,))
+
+
+def print_stream(stream, out, output, tz="UTC", max_width=30, stop_check=None):
+    p = None
+    w = None
+    n = 0
+    if output == "tableau":
+        p = TableauPrinter(stream.columns, out, max_width, with_op=True, tz=tz)
+        p.header()
+    elif output == "csv":
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["op"] + [c.name for c in stream.columns])
+    while not stream.finished:
+        if stop_check is not None and stop_check():
+            stream.stop()
+            break
+        batch = stream.poll(0.1)
+        if batch is None:
+            continue
+        for op, row in batch.changes:
+            n += 1
+            if p is not None:
+                p.row(op, row)
+            elif w is not None:
+                w.writerow([op] + ["" if v is None else format_value(v, c.type, tz) for v, c in zip(row, stream.columns)])
+            else:
+                out.write(jsonl_line(op, row, stream.columns, tz) + "\n")
+        out.flush()
+    if p is not None:
+        p.footer(streaming=True)
+    if stream.error is not None:
+        raise stream.error
+    return n
+
+
+def _listing_to_stderr(result, tz):
+    p = TableauPrinter(result.columns, sys.stderr, 60, with_op=False, tz=tz)
+    p.header()
+    for row in result.rows:
+        p.row("+I", row)
+    p.footer(streaming=False)

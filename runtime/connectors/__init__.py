@@ -1,0 +1,1 @@
+"""Connectors: table sources (filesystem, datagen) and sinks (print, blackhole, filesystem)."""

@@ -1,0 +1,145 @@
+"""The runtime's entry point: executes planner plans on the one SparkSession and returns results.
+
+MessagePlan / ListingPlan -> MessageResult / TableResult; QueryRun -> a ChangeStream (streaming) or a
+TableResult (batch); ExplainRun -> the plan tree and Spark's physical plan; InsertRun -> a background job."""
+
+from planner import plans
+from planner.errors import DynsqlError, UnsupportedError
+from planner.types import from_spark as flink_type_of
+
+from . import jobs
+from .errors import from_spark
+from .results import ChangeStream, Column, MessageResult, TableResult
+from .session import SparkRuntime
+from .streaming import AppendSink, ChangelogSink, StreamingRun
+from .tables import is_bounded, is_paced, table_frame
+
+
+class Engine:
+    def __init__(self, spark_runtime=None, settings=None):
+        self.spark_runtime = spark_runtime or SparkRuntime()
+        self.settings = settings
+        self.jobs = jobs.JobRegistry()
+
+    def status(self):
+        return self.spark_runtime.status()
+
+    @property
+    def spark(self):
+        return self.spark_runtime.session()
+
+    # ------------------------------------------------------------------ dispatch
+    def execute(self, plan):
+        if isinstance(plan, plans.MessagePlan):
+            if plan.spark_conf or plan.spark_conf_unset:
+                spark = self.spark
+                for k, v in plan.spark_conf.items():
+                    try:
+                        spark.conf.set(k, v)
+                    except Exception as e:
+                        raise from_spark(e)
+                for k in plan.spark_conf_unset:
+                    spark.conf.unset(k)
+            return MessageResult(plan.text)
+        if isinstance(plan, plans.ListingPlan):
+            return TableResult([Column(n, t) for n, t in plan.columns], plan.rows)
+        if isinstance(plan, plans.QueryRun):
+            return self.run_query(plan.query, plan.batch)
+        if isinstance(plan, plans.ExplainRun):
+            return self.explain(plan)
+        if isinstance(plan, plans.InsertRun):
+            return self.jobs.submit(self, plan)
+        if isinstance(plan, plans.ShowJobs):
+            return TableResult([Column("job id", "STRING"), Column("job name", "STRING"),
+                                Column("status", "STRING"), Column("start time", "STRING")], self.jobs.rows())
+        if isinstance(plan, plans.StopJob):
+            self.jobs.stop(plan.job_id)
+            return MessageResult("[INFO] The specified job is stopped.")
+        raise UnsupportedError("Cannot run a %s" % type(plan).__name__)
+
+    # ------------------------------------------------------------------ queries
+    def build(self, query, streaming):
+        """Register the query's sources and derived operators, return the result DataFrame."""
+        spark = self.spark
+        frames = {}
+        event_time = query.needs_end_of_input
+        try:
+            for ref in query.sources:
+                df = table_frame(spark, ref, streaming, event_time=event_time)
+                frames[ref.table.name] = df
+                cols = ["`%s`" % c.name for c in ref.table.columns]
+                if _is_changelog(ref.table):
+                    cols += ["__op", "__seq"]
+                df.selectExpr(*cols).createOrReplaceTempView(ref.view)
+            for d in query.derived:
+                df = self._derived(d, frames[d.input.table.name], streaming)
+                df.createOrReplaceTempView(d.view)
+            return spark.sql(query.spark_sql)
+        except DynsqlError:
+            raise
+        except Exception as e:
+            raise from_spark(e, query.line, query.column)
+
+    def _derived(self, d, input_df, streaming):
+        if d.kind == "match_recognize":
+            from . import match_recognize as mr
+            rowtime = d.input.table.rowtime
+            input_columns = d.input.table.column_types()
+            if streaming:
+                return mr.match_stream(input_df, d.spec, input_columns, rowtime)
+            return mr.match_batch(input_df, d.spec, input_columns)
+        raise UnsupportedError("Operator %s is not supported yet" % d.kind)
+
+    def columns_of(self, query, df):
+        out = []
+        for f in df.schema.fields:
+            if f.name.startswith("__"):
+                continue
+            out.append(Column(f.name, query.column_types.get(f.name) or flink_type_of(f.dataType, f.nullable)))
+        return out
+
+    def run_query(self, query, batch):
+        df = self.build(query, streaming=not batch)
+        columns = self.columns_of(query, df)
+        names = [c.name for c in columns]
+        if batch:
+            try:
+                rows = df.collect()
+            except Exception as e:
+                raise from_spark(e, query.line, query.column)
+            return TableResult(columns, [tuple(r[n] for n in names) for r in rows], is_query=True)
+        if not query.mode.insert_only and "__op" not in df.columns:
+            raise UnsupportedError(
+                "Queries that update their result (%s) are not supported in streaming mode yet"
+                % ", ".join(sorted(query.features)) or "updates",
+                query.line, query.column,
+                hint="SET 'execution.runtime-mode' = 'batch'; gives the final rows")
+        sink = ChangelogSink(names) if "__op" in df.columns else AppendSink(names)
+        stream = ChangeStream(columns, description=query.text)
+        bounded = all(is_bounded(r.table) for r in query.sources)
+        paced = any(is_paced(r.table) for r in query.sources)
+        try:
+            StreamingRun(self.spark, df, sink, stream, bounded=bounded, paced=paced).start()
+        except Exception as e:
+            raise from_spark(e, query.line, query.column)
+        return stream
+
+    def explain(self, plan):
+        q = plan.query
+        lines = ["== Abstract Syntax Tree ==" if not plan.changelog_mode else "== Optimized Physical Plan =="]
+        lines += q.root.render(with_modes=plan.changelog_mode)
+        df = self.build(q, streaming=not plan.batch)
+        try:
+            physical = df._jdf.queryExecution().simpleString()
+        except Exception:
+            physical = ""
+        lines += ["", "== Spark SQL ==", q.spark_sql, "", physical.strip()]
+        return MessageResult("\n".join(lines))
+
+    def shutdown(self):
+        self.jobs.stop_all()
+        self.spark_runtime.stop()
+
+
+def _is_changelog(table):
+    return table.options.get("format") in ("debezium-json", "canal-json")

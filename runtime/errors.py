@@ -1,0 +1,55 @@
+"""Spark's and Python workers' failures -> dynsql errors a user can act on (no stack trace)."""
+
+import re
+
+from planner.errors import DynsqlError, RuntimeFailure, SqlError
+
+_CLASS = re.compile(r"\[([A-Z_.]+)\]\s*(.*)", re.S)
+
+
+def from_spark(e, sql_line=None, sql_column=None):
+    """Any exception raised by Spark or our workers -> a DynsqlError (kept as the `cause`)."""
+    if isinstance(e, DynsqlError):
+        return e
+    text = str(e)
+    # a Python worker's own error (bad data in a source file, a matcher error...)
+    for kind in ("FormatError", "BadValue", "MatchRecognizeRuntimeError", "FileNotFoundError", "ValueError"):
+        m = re.search(r"%s: (.+)" % kind, text)
+        if m:
+            msg = m.group(1).strip().splitlines()[0]
+            err = RuntimeFailure(msg if kind != "FileNotFoundError" else msg)
+            err.cause = e
+            return err
+    m = _CLASS.search(text)
+    if m:
+        cls, msg = m.group(1), m.group(2).strip()
+        msg = msg.split("\n")[0]
+        msg = re.sub(r"\s*SQLSTATE: \w+\.?", "", msg)
+        if cls.startswith("UNRESOLVED_COLUMN"):
+            name = re.search(r"name `?([^`\s]+)`? cannot be resolved", msg)
+            sugg = re.search(r"one of the following\? \[(.*?)\]", msg)
+            hint = ("columns in scope: " + sugg.group(1).replace("`", "")) if sugg else None
+            err = SqlError("Column '%s' not found in any table" % (name.group(1) if name else "?"),
+                           sql_line, sql_column, hint)
+        elif cls.startswith("UNRESOLVED_ROUTINE"):
+            err = SqlError("No match found for function %s" % msg, sql_line, sql_column)
+        elif cls.startswith(("DATATYPE_MISMATCH", "CAST_INVALID_INPUT", "INVALID_")) or "TYPE" in cls:
+            err = SqlError(_clean(msg), sql_line, sql_column) if not cls.startswith("CAST_INVALID_INPUT") \
+                else RuntimeFailure(_clean(msg), hint="use TRY_CAST to get NULL for values that do not fit")
+        elif cls.startswith("DIVIDE_BY_ZERO"):
+            err = RuntimeFailure("Division by zero", hint="guard the divisor: CASE WHEN d <> 0 THEN n / d END")
+        elif cls.startswith(("MISSING_AGGREGATION", "GROUP_BY")) or "AGGREGAT" in cls:
+            err = SqlError(_clean(msg), sql_line, sql_column)
+        else:
+            err = RuntimeFailure("%s" % _clean(msg))
+    else:
+        first = text.strip().splitlines()[0] if text.strip() else type(e).__name__
+        err = RuntimeFailure(first[:500])
+    err.cause = e
+    return err
+
+
+def _clean(msg):
+    msg = re.sub(r"\s*;\s*line \d+ pos \d+", "", msg)
+    msg = re.sub(r"'__[a-z]+_\d+'", "", msg)
+    return msg.strip()

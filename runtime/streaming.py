@@ -1,0 +1,180 @@
+"""Running a streaming query into a `ChangeStream`: Spark Structured Streaming with a `foreachBatch`
+sink in the driver that turns each micro-batch into labelled changes.
+
+Sinks by changelog: `append` (every row is +I), `changelog` (rows carry `__op`), and `upsert`
+(a native update-mode aggregate: the sink keeps each key's last row and emits -U/+U or +I, and -D
+when a row leaves a HAVING filter). A bounded input ends the query by itself (`availableNow`), or, for
+paced and watched sources, when every source reports it is done."""
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+
+from .connectors.filesystem import OP_NAMES
+from .results import ChangeBatch
+
+_CHECKPOINTS = None
+
+
+def checkpoint_root():
+    global _CHECKPOINTS
+    if _CHECKPOINTS is None:
+        _CHECKPOINTS = tempfile.mkdtemp(prefix="dynsql-checkpoints-")
+    return _CHECKPOINTS
+
+
+class AppendSink:
+    def __init__(self, names):
+        self.names = names
+
+    def changes(self, rows):
+        return [("+I", tuple(r[n] for n in self.names)) for r in rows]
+
+
+class ChangelogSink:
+    """Rows with an `__op` column (a changelog source passed through projections and filters)."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def changes(self, rows):
+        return [(OP_NAMES[r["__op"]], tuple(r[n] for n in self.names)) for r in sorted(rows, key=_seq_key)]
+
+
+def _seq_key(r):
+    try:
+        return r["__seq"]
+    except (KeyError, IndexError, ValueError):
+        return 0
+
+
+class UpsertSink:
+    """Update-mode rows of a keyed result -> a retract changelog, holding each key's last row.
+    `visible(row)` (HAVING) decides whether a row is in the result; a key whose row stops being
+    visible is retracted."""
+
+    def __init__(self, names, key, visible=None, present=None):
+        self.names = names
+        self.key = key
+        self.visible = visible or (lambda r: True)
+        self.present = present or (lambda r: True)
+        self.last = {}
+
+    def changes(self, rows):
+        out = []
+        for r in rows:
+            row = tuple(r[n] for n in self.names)
+            k = tuple(r[n] for n in self.key)
+            old = self.last.get(k)
+            if not self.present(r) or not self.visible(r):
+                if old is not None:
+                    out.append(("-D" if self.present(r) is False else "-U", old))
+                    del self.last[k]
+                continue
+            if old is None:
+                out.append(("+I", row))
+            elif old != row:
+                out.append(("-U", old))
+                out.append(("+U", row))
+            else:
+                continue
+            self.last[k] = row
+        return out
+
+
+class StreamingRun:
+    """One running streaming query feeding a ChangeStream."""
+
+    def __init__(self, spark, frame, sink, stream, bounded, paced, name="dynsql", output_mode="append",
+                 order_column=None):
+        self.spark = spark
+        self.frame = frame
+        self.sink = sink
+        self.stream = stream
+        self.bounded = bounded
+        self.paced = paced
+        self.name = name
+        self.output_mode = output_mode
+        self.order_column = order_column
+        self.query = None
+        self.checkpoint = os.path.join(checkpoint_root(), "%s-%d" % (name, int(time.time() * 1000)))
+        self._stopping = False
+
+    def _on_batch(self, batch_df, batch_id):
+        if self._stopping:
+            return
+        rows = batch_df.collect()
+        if self.order_column is not None:
+            rows.sort(key=lambda r: (r[self.order_column] is None, r[self.order_column]))
+        changes = self.sink.changes(rows)
+        self.stream.publish(ChangeBatch(changes, batch_id))
+
+    def start(self):
+        writer = (self.frame.writeStream
+                  .foreachBatch(self._on_batch).outputMode(self.output_mode)
+                  .option("checkpointLocation", self.checkpoint))
+        if self.bounded and not self.paced:
+            writer = writer.trigger(availableNow=True)
+        else:
+            writer = writer.trigger(processingTime="200 milliseconds")
+        self.query = writer.start()
+        self.stream.set_stopper(self.stop)
+        threading.Thread(target=self._watch, name="dynsql-watch", daemon=True).start()
+        return self
+
+    def _watch(self):
+        from .errors import from_spark
+        q = self.query
+        done_polls = 0
+        try:
+            while True:
+                if not q.isActive:
+                    break
+                if self.bounded and self.paced and _sources_done(q):
+                    status = q.status
+                    if not status.get("isDataAvailable") and not status.get("isTriggerActive"):
+                        done_polls += 1
+                        if done_polls >= 3:
+                            q.stop()
+                            break
+                    else:
+                        done_polls = 0
+                time.sleep(0.2)
+            q.awaitTermination()
+            exc = q.exception()
+            if exc is not None and not self._stopping:
+                self.stream.fail(from_spark(exc))
+                return
+        except Exception as e:  # a failure while stopping
+            if not self._stopping:
+                self.stream.fail(from_spark(e))
+                return
+        finally:
+            shutil.rmtree(self.checkpoint, ignore_errors=True)
+        self.stream.finish()
+
+    def stop(self):
+        self._stopping = True
+        if self.query is not None:
+            try:
+                self.query.stop()
+            except Exception:
+                pass
+
+
+def _sources_done(q):
+    progress = q.lastProgress
+    if not progress:
+        return False
+    for src in progress.get("sources", []):
+        end = src.get("endOffset")
+        try:
+            end = json.loads(end) if isinstance(end, str) else end
+        except ValueError:
+            return False
+        if not isinstance(end, dict) or not end.get("done"):
+            return False
+    return True

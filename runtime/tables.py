@@ -1,0 +1,99 @@
+"""Catalog tables as Spark DataFrames (batch or streaming), with the hidden columns operators need.
+
+`table_frame` gives the table's columns in declared order (physical, computed, metadata) plus
+`__seq`, `__wm`, `__op` (see connectors/filesystem.py). In streaming, when the query has event-time
+operators, the rowtime gets Spark's watermark and the end-of-input sentinel row is dropped right after
+the watermark node."""
+
+import json
+import time
+
+from pyspark.sql import functions as F
+from pyspark.sql import types as st
+
+from planner.errors import RuntimeFailure, UnsupportedError
+from planner.types import parse_type, to_spark
+
+from .connectors.filesystem import END_OF_INPUT, HIDDEN_COLUMNS
+
+HIDDEN_SCHEMA = [st.StructField("__seq", st.LongType()), st.StructField("__wm", st.TimestampType()),
+                 st.StructField("__op", st.ByteType())]
+
+
+def source_schema(table):
+    fields = [st.StructField(c.name, to_spark(parse_type(c.type)), True) for c in table.physical_columns]
+    return st.StructType(fields + HIDDEN_SCHEMA)
+
+
+def is_bounded(table):
+    o = table.options
+    if o["connector"] == "filesystem":
+        return "source.monitor-interval" not in o
+    if o["connector"] == "datagen":
+        return "number-of-rows" in o or any(k.endswith(".kind") and v == "sequence" for k, v in o.items())
+    return True
+
+
+def is_paced(table):
+    o = table.options
+    return "replay.rows-per-second" in o or o["connector"] == "datagen" or "source.monitor-interval" in o
+
+
+def _spec(table, sentinel):
+    physical = table.physical_columns
+    rowtime_index = None
+    delay = None
+    if table.watermark is not None:
+        names = [c.name for c in physical]
+        if table.watermark.column in names:
+            rowtime_index = names.index(table.watermark.column)
+            delay = table.watermark.delay_ms
+    o = table.options
+    if o["connector"] == "datagen":
+        return json.dumps({"columns": [(c.name, c.type) for c in physical], "options": o, "created": time.time()})
+    return json.dumps({
+        "path": o["path"], "format": o["format"], "columns": [(c.name, c.type) for c in physical],
+        "options": o, "rowtime_index": rowtime_index, "delay_ms": delay,
+        "sentinel": bool(sentinel and rowtime_index is not None),
+        "monitor": "source.monitor-interval" in o,
+        "rows_per_second": o.get("replay.rows-per-second"),
+        "rows_per_batch": o.get("scan.rows-per-batch"),
+    })
+
+
+def table_frame(spark, ref, streaming, event_time=False):
+    """SourceRef -> DataFrame with the table's columns and the hidden columns."""
+    table = ref.table
+    conn = table.options["connector"]
+    if conn not in ("filesystem", "datagen"):
+        raise UnsupportedError("Table '%s' (connector '%s') is a sink: it cannot be read" % (table.name, conn))
+    fmt = "dynsql_filesystem" if conn == "filesystem" else "dynsql_datagen"
+    if conn == "filesystem":
+        import os
+        if not os.path.exists(table.options["path"]):
+            raise RuntimeFailure("Table '%s': no file or directory at path '%s'" % (table.name, table.options["path"]),
+                                 hint="check the 'path' option (absolute, or relative to where dynsql runs)")
+    spec = _spec(table, sentinel=streaming and event_time)
+    reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table)).option("spec", spec)
+    df = reader.load()
+    if table.options.get("source.monitor-interval") and streaming:
+        pass  # the reader rescans the directory whenever Spark asks for new offsets
+    cols = []
+    for c in table.columns:
+        if c.computed is not None:
+            cols.append(F.expr(ref.computed[c.name]).alias(c.name))
+        elif c.metadata is not None:
+            cols.append(F.lit(None).cast(to_spark(parse_type(c.type))).alias(c.name))
+        else:
+            cols.append(F.col("`%s`" % c.name))
+    df = df.select(*cols, *[F.col(h) for h in HIDDEN_COLUMNS])
+    if streaming and event_time and table.watermark is not None:
+        delay = table.watermark.delay_ms or 0
+        rowtime = table.watermark.column
+        df = df.withWatermark(rowtime, "%d milliseconds" % delay)
+        df = df.filter(F.col("`%s`" % rowtime) < F.lit(END_OF_INPUT))
+    return df
+
+
+def user_columns(table):
+    return [c.name for c in table.columns]

@@ -1,0 +1,31 @@
+"""One SparkSession for the whole pytest run, started the way dynsql starts it (local[2], 2 shuffle
+partitions, UTC, RocksDB state store); `client` gives each test a fresh catalog and settings on it."""
+
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
+
+
+@pytest.fixture(scope="session")
+def spark_runtime():
+    from runtime.session import SparkRuntime
+    rt = SparkRuntime(master="local[2]").start()
+    yield rt
+    rt.stop()
+
+
+@pytest.fixture(scope="session")
+def spark(spark_runtime):
+    return spark_runtime.session()
+
+
+@pytest.fixture
+def client(spark_runtime):
+    from repl.client import Client
+    c = Client(spark_runtime=spark_runtime)
+    yield c
+    c.engine.jobs.stop_all()
