@@ -1,0 +1,130 @@
+"""MATCH_RECOGNIZE over a Spark batch DataFrame: `match_batch(df, spec, input_columns)`.
+
+The input holds the table's columns plus `__seq` (arrival order) and `__wm` (Flink's watermark just
+before the row arrived; NULL when none). Spark does the heavy lifting natively: it marks late rows
+(rowtime <= __wm, Flink drops them), hash-partitions by PARTITION BY and sorts each partition by
+(partition key, rowtime, further ORDER BY keys, __seq); one `mapInArrow` pass then walks each key's
+rows in order through the pure-Python matcher. Late rows are skipped and counted in the accumulator
+passed as `late_rows` (a pyspark Accumulator; the caller reads `.value` after an action).
+The result's schema is output_columns(spec, input_columns)."""
+
+from pyspark.sql import functions as F
+
+from runtime.match_recognize.output_schema import ArrowWriter, spark_schema
+
+SEQ, WM, LATE = "__seq", "__wm", "__late"
+
+
+def prepare(df, spec, partitions=None):
+    """Mark late rows, co-locate partitions and sort them for the matcher (shared with streaming tests)."""
+    rt = spec.rowtime
+    if rt is not None and WM in df.columns:
+        df = df.withColumn(LATE, F.coalesce(F.col(rt) <= F.col(WM), F.lit(False)))
+    else:
+        df = df.withColumn(LATE, F.lit(False))
+    if SEQ not in df.columns:
+        df = df.withColumn(SEQ, F.monotonically_increasing_id())
+    keys = [F.col(p) for p in spec.partition_by]
+    if keys:
+        n = partitions or int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+        df = df.repartition(n, *keys)
+    else:
+        df = df.repartition(1)
+    order = [F.col(p) for p in spec.partition_by]
+    first = spec.order_by[0].column
+    if spec.proctime is not None and first == spec.proctime:
+        order.append(F.col(SEQ))
+    else:
+        for k in spec.order_by:
+            order.append(F.col(k.column).asc() if k.ascending else F.col(k.column).desc())
+        order.append(F.col(SEQ))
+    return df.sortWithinPartitions(*order)
+
+
+def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
+    """Batch MATCH_RECOGNIZE: one output row per match (or per row for ALL ROWS PER MATCH)."""
+    schema = spark_schema(spec, input_columns)
+    tz = df.sparkSession.conf.get("spark.sql.session.timeZone")
+    names = [n for n, _ in input_columns]
+    prepared = prepare(df.select(*names, *[c for c in (SEQ, WM) if c in df.columns]), spec, partitions)
+    fn = _ArrowMatch(spec, input_columns, schema, tz, late_rows)
+    return prepared.mapInArrow(fn, schema)
+
+
+class _ArrowMatch:
+    """The mapInArrow function: consecutive rows with the same key form one partition."""
+
+    def __init__(self, spec, input_columns, schema, tz, late_rows):
+        self.spec = spec
+        self.input_columns = list(input_columns)
+        self.schema = schema
+        self.tz = tz
+        self.late_rows = late_rows
+
+    def __call__(self, batches):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        from runtime.match_recognize.matcher import CompiledMatch
+
+        spec = self.spec
+        names = [n for n, _ in self.input_columns]
+        compiled = CompiledMatch(spec, names)
+        writer = ArrowWriter(self.schema, self.tz)
+        pidx = [names.index(p) for p in spec.partition_by]
+        by_time = spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
+        ti = names.index(spec.rowtime) if by_time else None
+        key = None
+        buf = None          # [column lists..., ts list]
+        late = 0
+        for batch in batches:
+            if batch.num_rows == 0:
+                continue
+            late_mask = batch.column(LATE)
+            n_late = pc.sum(late_mask.cast(pa.int64())).as_py() or 0
+            if n_late:
+                late += n_late
+                batch = batch.filter(pc.invert(late_mask))
+                if batch.num_rows == 0:
+                    continue
+            cols = [batch.column(n).to_pylist() for n in names]
+            if by_time:
+                ts = batch.column(names[ti]).cast(pa.int64()).to_pylist()
+            else:
+                ts = batch.column(SEQ).to_pylist()
+            n = batch.num_rows
+            if pidx:
+                keys = list(zip(*[cols[i] for i in pidx]))
+            else:
+                keys = [()] * n
+            a = 0
+            while a < n:
+                k = keys[a]
+                b = a + 1
+                while b < n and keys[b] == k:
+                    b += 1
+                if buf is not None and k != key:
+                    out = self._run(compiled, buf, key, writer)
+                    if out is not None:
+                        yield out
+                    buf = None
+                if buf is None:
+                    key = k
+                    buf = [c[a:b] for c in cols] + [ts[a:b]]
+                else:
+                    for c, src in zip(buf, cols + [ts]):
+                        c.extend(src[a:b])
+                a = b
+        if buf is not None:
+            out = self._run(compiled, buf, key, writer)
+            if out is not None:
+                yield out
+        if late and self.late_rows is not None:
+            self.late_rows.add(late)
+        last = writer.flush()
+        if last is not None:
+            yield last
+
+    @staticmethod
+    def _run(compiled, buf, key, writer):
+        data, ts = buf[:-1], buf[-1]
+        return writer.add(compiled.run_partition(data, ts, key))
