@@ -73,7 +73,10 @@ def main(argv=None):
         return 2
     try:
         if args.demo:
-            code = run_script(client, _read(DEMO_SQL), "tableau", quiet=True)
+            script = demo_script()
+            if script is None:
+                return 2
+            code = run_script(client, script, "tableau", quiet=True)
             if code:
                 return code
         if args.file or args.execute:
@@ -93,6 +96,13 @@ def main(argv=None):
             client.close()
         except Exception:
             pass
+
+
+def demo_script():
+    """demo_data/demo.sql with '${DEMO_DIR}' replaced by the demo folder's absolute path, so that
+    `dynsql --demo` works from any working directory."""
+    text = _read(DEMO_SQL)
+    return None if text is None else text.replace("${DEMO_DIR}", os.path.dirname(DEMO_SQL))
 
 
 def _read(path):
