@@ -81,8 +81,11 @@ class SqlCompleter(Completer):
         self.snapshot_source = snapshot_source
 
     def get_completions(self, document, complete_event):
-        snapshot = self.snapshot_source()
         before = document.text_before_cursor
+        typing = complete_event is not None and not complete_event.completion_requested
+        if typing and not re.search(r"[A-Za-z0-9_`'.]$", before):
+            return      # while typing, a menu only once a name is begun; Tab shows everything
+        snapshot = self.snapshot_source()
         after = document.text_after_cursor
         for suggestion in suggest_type(document.text, before):
             yield from self._complete(suggestion, snapshot, before, after)

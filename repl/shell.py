@@ -11,10 +11,10 @@ Spark, so the prompt is up before the SparkSession is; a statement sent meanwhil
 a status line."""
 
 import os
+import signal
 import sys
 import threading
 import time
-import traceback
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
@@ -24,12 +24,13 @@ from prompt_toolkit.shortcuts import clear as clear_screen
 from prompt_toolkit.styles import Style, merge_styles, style_from_pygments_cls
 from pygments.styles import get_style_by_name
 
-from planner.errors import DynsqlError
 from runtime.results import ChangeBatch, ChangeStream, TableResult
 
 from .completer import MetadataSnapshot, SqlCompleter, load_function_names, load_set_keys
+from .errors import error_text
 from .key_bindings import is_shell_command, shell_key_bindings
 from .lexer import FlinkSqlLexer
+from .render import print_result
 from .toolbar import ShellToolbar, stream_counters
 from .views.changelog_view import ChangelogView
 from .views.table_view import TableView
@@ -38,6 +39,7 @@ PROMPT = "Flink SQL> "
 CONTINUATION = "> "
 RESULT_MODE_KEY = "sql-client.execution.result-mode"
 MAX_WIDTH_KEY = "table.display.max-column-width"
+TIME_ZONE_KEY = "table.local-time-zone"
 WAIT_STATUS_AFTER = 0.3      # seconds a statement may take before the wait line appears
 
 HELP_TEXT = """\
@@ -144,8 +146,8 @@ class Shell:
             return self.run_shell_command(text)
         try:
             statements = self.client.split(text)
-        except DynsqlError as error:
-            self.error(error.render())
+        except Exception as error:
+            self.report(error)
             return True
         for statement in statements:
             if is_shell_command(statement.text):
@@ -176,18 +178,15 @@ class Shell:
         except KeyboardInterrupt:
             self.say("[INFO] Cancelled.")
             return False
-        except DynsqlError as error:
-            self.error(error.render())
-            return False
-        except Exception as error:  # a bug or a failure nobody wrapped: one line, never a crash
-            self.unexpected(error)
+        except Exception as error:  # DynsqlError, or a failure nobody wrapped: never a crash
+            self.report(error, statement)
             return False
         try:
             return self.show(result)
-        except DynsqlError as error:
-            self.error(error.render())
+        except KeyboardInterrupt:
+            self.say("[INFO] Cancelled.")
         except Exception as error:
-            self.unexpected(error)
+            self.report(error, statement)
         return False
 
     def _execute_waiting_for_spark(self, statement):
@@ -262,31 +261,31 @@ class Shell:
 
     def show_in_view(self, stream, mode):
         view_class = TableView if mode == "table" else ChangelogView
-        width = self.client.settings.get(MAX_WIDTH_KEY) or 30
-        view = view_class(stream, max_column_width=int(width))
+        settings = self.client.settings
+        view = view_class(stream, max_column_width=int(settings.get(MAX_WIDTH_KEY) or 30),
+                          time_zone=settings.get(TIME_ZONE_KEY) or "UTC")
         view.run(**self.io)
         if stream.error is not None:
-            self.stream_error(stream.error)
+            self.report(stream.error)
             return False
         self.say("[INFO] %s: %s" % ("Query stopped" if view.stopped_by_user else "Query finished",
                                     stream_counters(stream)))
         return True
 
     def show_tableau(self, stream):
+        """Rows printed as they arrive; Ctrl-C stops the query (the footer still prints)."""
+        interrupted = []
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
         try:
-            self.print_result(stream)
-        except KeyboardInterrupt:
-            stream.stop()
-            self.say("\n[INFO] Query stopped: %s" % stream_counters(stream))
-            return True
-        if stream.error is not None:
-            self.stream_error(stream.error)
-            return False
+            self.print_result(stream, stop_check=lambda: bool(interrupted))
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if interrupted:
+            self.say("[INFO] Query stopped.")
         return True
 
-    def print_result(self, result):
-        from .render import print_result
-        print_result(result, self.out, self.client.settings)
+    def print_result(self, result, stop_check=None):
+        print_result(result, self.out, self.client.settings, stop_check=stop_check)
         self.out.flush()
 
     # --- messages
@@ -297,17 +296,9 @@ class Shell:
     def error(self, text):
         self.say("[ERROR] " + text)
 
-    def stream_error(self, error):
-        if isinstance(error, DynsqlError):
-            self.error(error.render())
-        else:
-            self.unexpected(error)
-
-    def unexpected(self, error):
-        message = (str(error).strip().splitlines() or [""])[0]
-        self.error("%s%s" % (type(error).__name__, (": " + message) if message else ""))
-        if self._verbose():
-            self.say("".join(traceback.format_exception(type(error), error, error.__traceback__)).rstrip())
+    def report(self, error, statement=None):
+        """An exception as `[ERROR] ...` (a stack trace only with 'sql-client.verbose')."""
+        self.say(error_text(error, self._verbose(), statement))
 
     def _verbose(self):
         try:

@@ -11,8 +11,8 @@ class ChangelogView(StreamScreen):
     view_name = "changelog view"
     shows_op = True
 
-    def __init__(self, stream, max_column_width=30, max_changes=100000):
-        super().__init__(stream, max_column_width)
+    def __init__(self, stream, max_column_width=30, time_zone="UTC", max_changes=100000):
+        super().__init__(stream, max_column_width, time_zone)
         self.changes = deque(maxlen=max_changes)
         self.dropped = 0
 

@@ -14,9 +14,8 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
+from ..render import format_value
 from ..toolbar import stream_counters
-
-NULL_TEXT = "<NULL>"
 
 VIEW_STYLE = Style.from_dict({
     "title": "reverse bold",
@@ -31,15 +30,6 @@ VIEW_STYLE = Style.from_dict({
 
 OP_STYLES = {"+I": "class:op.insert", "+U": "class:op.update", "-U": "class:op.retract",
              "-D": "class:op.retract"}
-
-
-def _value_formatter():
-    """`repl.render.format_value(value, flink_type)` (the tableau printer's), or a plain fallback."""
-    try:
-        from ..render import format_value
-        return format_value
-    except ImportError:
-        return lambda value, flink_type: NULL_TEXT if value is None else str(value)
 
 
 def fit(text, width):
@@ -57,11 +47,11 @@ class StreamScreen:
     shows_op = False           # an `op` column before the result's columns
     poll_interval = 0.1
 
-    def __init__(self, stream, max_column_width=30):
+    def __init__(self, stream, max_column_width=30, time_zone="UTC"):
         self.stream = stream
+        self.time_zone = time_zone
         self.max_column_width = max(int(max_column_width), 4)
         self.columns = list(stream.columns)
-        self.format_value = _value_formatter()
         self.top = 0               # first row shown
         self.left = 0              # first character shown (horizontal scroll)
         self.follow = True         # keep the last rows in view as changes arrive
@@ -123,7 +113,7 @@ class StreamScreen:
     def _cell_texts(self, op, row):
         cells = [op] if self.shows_op else []
         for column, value in zip(self.columns, row):
-            cells.append(self.format_value(value, column.type))
+            cells.append(format_value(value, column.type, self.time_zone))
         return cells
 
     def _grid(self):

@@ -55,8 +55,8 @@ class MaterializedTable:
 class TableView(StreamScreen):
     view_name = "table view"
 
-    def __init__(self, stream, max_column_width=30):
-        super().__init__(stream, max_column_width)
+    def __init__(self, stream, max_column_width=30, time_zone="UTC"):
+        super().__init__(stream, max_column_width, time_zone)
         self.table = MaterializedTable()
         self.follow = False        # a table is read from the top
 

@@ -119,3 +119,14 @@ def test_snapshot_source_is_called_each_time(catalog):
     catalog.drop("TABLE", "Ticker")
     holder["snap"] = MetadataSnapshot.from_catalog(catalog, functions=[])
     assert "Ticker" not in texts(completer, "SELECT * FROM |")
+
+
+def test_while_typing_a_menu_only_once_a_name_is_begun(completer):
+    from prompt_toolkit.completion import CompleteEvent
+    typing = CompleteEvent(text_inserted=True)
+    tab = CompleteEvent(completion_requested=True)
+    doc = Document("SELECT a,\n", len("SELECT a,\n"))
+    assert list(completer.get_completions(doc, typing)) == []
+    assert "UPPER" in [c.text for c in completer.get_completions(doc, tab)]
+    doc = Document("SELECT * FROM o", len("SELECT * FROM o"))
+    assert [c.text for c in completer.get_completions(doc, typing)][:1] == ["orders"]

@@ -16,6 +16,7 @@ DYNSQL = Path(sys.executable).with_name("dynsql")
 pytestmark = pytest.mark.skipif(not (ROOT / "repl" / "cli.py").exists(),
                                 reason="needs the command line (repl/cli.py)")
 
+PROMPT = "Flink SQL>"      # the trailing space is drawn as a cursor move, not a character
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 
 
@@ -38,40 +39,40 @@ def shell(tmp_path):
 
 def test_multi_line_statement_in_tableau_mode(shell, tmp_path):
     started = time.time()
-    shell.expect("Flink SQL> ", timeout=30)
+    shell.expect(PROMPT, timeout=30)
     prompt_after = time.time() - started
     assert prompt_after < 10, "the prompt took %.1f s" % prompt_after
 
     shell.send("SET 'sql-client.execution.result-mode' = 'tableau';\r")
-    shell.expect("Flink SQL> ")
+    shell.expect(PROMPT)
     assert "[ERROR]" not in plain(shell.before)
 
-    shell.send("SELECT 1 AS a,\r")
-    shell.expect("> ")                                  # the continuation prompt: not run yet
+    shell.send("SELECT 1 AS a,\r")                     # Enter without `;`: a new line, not a run
     shell.send("'x' AS b;\r")
     shell.expect(r"Received a total of 1 row|1 row in set", timeout=240)
     screen = plain(shell.before)
     assert re.search(r"\|\s*a\s*\|\s*b\s*\|", screen), screen
     assert re.search(r"\|\s*1\s*\|\s*x\s*\|", screen), screen
 
-    shell.expect("Flink SQL> ")
+    shell.expect(PROMPT)
     shell.send("QUIT;\r")
     shell.expect(pexpect.EOF, timeout=60)
     shell.close()
     assert shell.exitstatus == 0
-    assert "SELECT 1 AS a," in (tmp_path / "history").read_text()
+    # one history entry of two lines: the first Enter did not submit
+    assert "\n+SELECT 1 AS a,\n+'x' AS b;\n" in (tmp_path / "history").read_text()
 
 
 def test_bad_statement_then_the_session_is_still_usable(shell):
-    shell.expect("Flink SQL> ", timeout=30)
+    shell.expect(PROMPT, timeout=30)
     shell.send("SELEC nonsense;\r")
     shell.expect(r"\[ERROR\][^\n]*")
-    shell.expect("Flink SQL> ")
+    shell.expect(PROMPT)
     shell.send("SET 'sql-client.verbose' = 'maybe';\r")
     shell.expect(r"\[ERROR\][^\n]*")
-    shell.expect("Flink SQL> ")
+    shell.expect(PROMPT)
     shell.send("help\r")
     shell.expect("Shell commands")
-    shell.expect("Flink SQL> ")
+    shell.expect(PROMPT)
     shell.sendcontrol("d")
     shell.expect(pexpect.EOF, timeout=60)
