@@ -1,0 +1,165 @@
+"""MATCH_RECOGNIZE over a streaming DataFrame: `match_stream(df, spec, input_columns, rowtime)`.
+
+A stateful operator keyed by PARTITION BY (`groupBy(...).transformWithState`, row API, event-time
+mode; RocksDB state store). Per key it keeps
+  - `pending`: rows whose rowtime the watermark has not passed yet (an event-time timer at the
+    earliest one wakes the key up);
+  - `buffer`: rows the watermark has passed, in (rowtime, ORDER BY, __seq) order, from the first row
+    the matcher has not decided yet (plus the rows PREV may look back to);
+  - `meta`: that row's index, the match count, the rows covered by matches, Flink's 'blocked' flag.
+When the watermark passes rows they move from pending to buffer and the matcher (matcher.py, the same
+core as batch) resumes; matches are emitted append-only. WITHIN bounds the state: a start row older
+than the watermark minus WITHIN can no longer match and is dropped. The end of a bounded input is the
+watermark jumping to the sentinel's time (year 9999, see runtime/connectors/filesystem.py): every
+pending row is released and matched as the end of the partition.
+
+Late rows (rowtime <= __wm, Flink's per-row rule) are dropped here, counted, and reported on stderr
+as 'dynsql: MATCH_RECOGNIZE dropped N late row(s)' (and added to `late_rows` if an accumulator is given)."""
+
+import datetime as _dt
+import sys
+
+from pyspark.sql import Row
+from pyspark.sql import functions as F
+from pyspark.sql import types as st
+from pyspark.sql.streaming import StatefulProcessor
+
+from planner.types import parse_type, to_spark
+from planner.match_recognize.types import parse_type_text
+from runtime.match_recognize.output_schema import spark_schema
+
+END_WATERMARK_MS = int((_dt.datetime(9000, 1, 1) - _dt.datetime(1970, 1, 1)).total_seconds() * 1000)
+ALL_KEY = "__mr_all"
+
+
+def match_stream(df, spec, input_columns, rowtime=None, late_rows=None, event_time_column=None):
+    """Streaming MATCH_RECOGNIZE; df already has withWatermark(rowtime, delay) applied."""
+    names = [n for n, _ in input_columns]
+    cols = names + [c for c in ("__seq", "__wm") if c in df.columns]
+    df = df.select(*cols)
+    if "__seq" not in df.columns:
+        df = df.withColumn("__seq", F.monotonically_increasing_id())
+    keys = list(spec.partition_by)
+    if not keys:
+        df = df.withColumn(ALL_KEY, F.lit(0))
+        keys = [ALL_KEY]
+    schema = spark_schema(spec, input_columns)
+    processor = MatchProcessor(spec, input_columns, schema, late_rows)
+    kwargs = {}
+    if event_time_column:
+        kwargs["eventTimeColumnName"] = event_time_column
+    return df.groupBy(*keys).transformWithState(processor, schema, "Append", "EventTime", **kwargs)
+
+
+def _row_state_schema(input_columns):
+    fields = [st.StructField(n, to_spark(parse_type(parse_type_text(t).base)), True) for n, t in input_columns]
+    fields.append(st.StructField("__seq", st.LongType(), True))
+    return st.StructType(fields)
+
+
+META_SCHEMA = st.StructType([
+    st.StructField("start", st.LongType()), st.StructField("match_number", st.LongType()),
+    st.StructField("covered", st.LongType()), st.StructField("blocked", st.BooleanType()),
+])
+
+
+class MatchProcessor(StatefulProcessor):
+    def __init__(self, spec, input_columns, output_schema, late_rows=None):
+        self.spec = spec
+        self.input_columns = list(input_columns)
+        self.output_schema = output_schema
+        self.late_rows = late_rows
+
+    def init(self, handle):
+        from runtime.match_recognize.matcher import CompiledMatch
+        self.handle = handle
+        row_schema = _row_state_schema(self.input_columns)
+        self.pending = handle.getListState("pending", row_schema)
+        self.buffer = handle.getListState("buffer", row_schema)
+        self.meta = handle.getValueState("meta", META_SCHEMA)
+        self.names = [n for n, _ in self.input_columns]
+        self.compiled = CompiledMatch(self.spec, self.names)
+        self.out_names = [f.name for f in self.output_schema.fields]
+        spec = self.spec
+        self.by_time = spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
+        self.ti = self.names.index(spec.rowtime) if spec.rowtime else None
+        from runtime.match_recognize.rows import sort_key_fn
+        self.sort_key = sort_key_fn(self.names, spec)
+
+    # -- Spark entry points
+    def handleInputRows(self, key, rows, timerValues):
+        from runtime.match_recognize.rows import is_late
+        new = []
+        late = 0
+        n = len(self.names)
+        for r in rows:
+            if self.ti is not None and is_late(r[self.ti], r["__wm"]):
+                late += 1
+                continue
+            new.append(tuple(r[i] for i in range(n)) + (r["__seq"],))
+        if late:
+            print("dynsql: MATCH_RECOGNIZE dropped %d late row(s) (rowtime at or below the watermark)" % late,
+                  file=sys.stderr)
+            if self.late_rows is not None:
+                self.late_rows.add(late)
+        return iter(self._process(key, new, timerValues.getCurrentWatermarkInMs()))
+
+    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+        return iter(self._process(key, [], timerValues.getCurrentWatermarkInMs()))
+
+    def close(self):
+        pass
+
+    # -- the work
+    def _process(self, key, new_rows, watermark_ms):
+        from runtime.match_recognize.matcher import PartitionRun
+        from runtime.match_recognize.rows import to_micros
+        pending = list(self.pending.get()) if self.pending.exists() else []
+        pending.extend(new_rows)
+        final = watermark_ms >= END_WATERMARK_MS
+        wm_us = watermark_ms * 1000 if watermark_ms is not None and watermark_ms >= 0 else None
+        if self.by_time:
+            if final:
+                released, keep = pending, []
+            elif wm_us is None:
+                released, keep = [], pending
+            else:
+                released = [r for r in pending if to_micros(r[self.ti]) <= wm_us]
+                keep = [r for r in pending if to_micros(r[self.ti]) > wm_us]
+        else:                              # processing time: rows are released as they arrive
+            released, keep = pending, []
+        released.sort(key=self.sort_key)
+        for t in list(self.handle.listTimers()):
+            self.handle.deleteTimer(t)
+        if keep:
+            self.pending.put(keep)
+            earliest = min(to_micros(r[self.ti]) for r in keep)
+            self.handle.registerTimer(max(earliest // 1000, 0))
+        else:
+            self.pending.clear()
+        if not released and not final:
+            return []
+        meta = self.meta.get() if self.meta.exists() else None
+        start, match_number, covered, blocked = (meta if meta is not None else (0, 0, 0, False))
+        if blocked:
+            self.buffer.clear()
+            return []
+        buffer = list(self.buffer.get()) if self.buffer.exists() else []
+        buffer.extend(released)
+        n = len(buffer)
+        data = [[r[i] for r in buffer] for i in range(len(self.names))]
+        ts = [to_micros(v) for v in data[self.ti]] if self.by_time else [r[-1] for r in buffer]
+        key_values = key if isinstance(key, tuple) else (key,)
+        if not self.spec.partition_by:
+            key_values = ()
+        run = PartitionRun(self.compiled, key_values, start, match_number, covered)
+        out = run.advance(data, ts, n, final=final, watermark=wm_us)
+        keep_from = max(0, min(run.start, n) - self.compiled.max_prev)
+        rest = buffer[keep_from:]
+        if rest and not run.blocked:
+            self.buffer.put(rest)
+        else:
+            self.buffer.clear()
+        self.meta.update((run.start - keep_from, run.match_number, max(0, run.covered - keep_from), run.blocked))
+        names = self.out_names
+        return [Row(**dict(zip(names, values))) for values in out]
