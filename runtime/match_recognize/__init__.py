@@ -1,3 +1,20 @@
 """MATCH_RECOGNIZE on Spark: one matcher core in plain Python (matcher.py), run per partition in batch
-(batch.py: match_batch) and as a stateful streaming operator (stream.py: match_stream).
-It never parses SQL text: it executes the planner's validated MatchRecognizeSpec."""
+and as a stateful streaming operator. It never parses SQL text: it executes the planner's validated
+MatchRecognizeSpec (planner.match_recognize).
+
+    match_batch(df, spec, input_columns, late_rows=None) -> DataFrame       (batch.py)
+    match_stream(df, spec, input_columns, rowtime, late_rows=None) -> DataFrame  (stream.py)
+
+Input DataFrame: the table's columns plus `__seq` (BIGINT, arrival order) and `__wm` (TIMESTAMP, the
+watermark just before the row arrived, NULL if none); in streaming with `withWatermark` applied and the
+end-of-input sentinel dropped right after it. Output: output_columns(spec, input_columns)."""
+
+
+def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
+    from runtime.match_recognize.batch import match_batch as run
+    return run(df, spec, input_columns, late_rows=late_rows, partitions=partitions)
+
+
+def match_stream(df, spec, input_columns, rowtime=None, late_rows=None, event_time_column=None):
+    from runtime.match_recognize.stream import match_stream as run
+    return run(df, spec, input_columns, rowtime, late_rows=late_rows, event_time_column=event_time_column)
