@@ -156,11 +156,20 @@ def common_type(types):
                 (out if _NUM_RANK[out.name] >= _NUM_RANK[t.name] else t)
             out = TypeInfo(r.base, out.nullable or t.nullable)
         elif out.name in ("CHAR", "VARCHAR", "STRING") and t.name in ("CHAR", "VARCHAR", "STRING"):
-            out = TypeInfo("STRING" if "STRING" in (out.name, t.name) or out.base != t.base else out.base,
-                           out.nullable or t.nullable)
+            out = TypeInfo(_common_string(out, t), out.nullable or t.nullable)
         else:
             out = TypeInfo(out.base, out.nullable or t.nullable)
     return out
+
+
+def _common_string(a, b):
+    """CHAR(1), CHAR(2) -> CHAR(2); with a VARCHAR -> VARCHAR(longest); with STRING -> STRING."""
+    if "STRING" in (a.name, b.name):
+        return "STRING"
+    la = int(re.search(r"\d+", a.base).group(0)) if "(" in a.base else 1
+    lb = int(re.search(r"\d+", b.base).group(0)) if "(" in b.base else 1
+    name = "CHAR" if a.name == b.name == "CHAR" else "VARCHAR"
+    return "%s(%d)" % (name, max(la, lb))
 
 
 def infer(node, scope):
