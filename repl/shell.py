@@ -280,6 +280,7 @@ class Shell:
             self.print_result(stream, stop_check=lambda: bool(interrupted))
         finally:
             signal.signal(signal.SIGINT, previous)
+            settle(stream)
         if interrupted:
             self.say("[INFO] Query stopped.")
         return True
@@ -324,6 +325,13 @@ class Shell:
             self.say("[WARNING] cannot write the history file %s: history is kept for this session only"
                      % path)
             return InMemoryHistory()
+
+
+def settle(stream, wait=2.0):
+    """After a stop: take what is left in the stream (counted in its stats) and its end marker."""
+    deadline = time.time() + wait
+    while not stream.finished and time.time() < deadline:
+        stream.poll(0.05)
 
 
 def finished_stream(table_result):

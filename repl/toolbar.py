@@ -69,14 +69,27 @@ class ShellToolbar:
         runtime_mode = self.client.settings.get("execution.runtime-mode")
         fragments = [session_state(status, self.started_at),
                      ("class:toolbar", " | result mode: %s | %s" % (mode, runtime_mode))]
+        jobs = running_jobs(self.client)
+        if jobs:
+            fragments.append(("class:toolbar", " | %d job%s running (%d rows written)" % (
+                len(jobs), "" if len(jobs) == 1 else "s", sum(j.rows_written for j in jobs))))
         stream = self.last_stream
         if stream is not None:
             label = "query" if not stream.finished else "last query"
             desc = short_text(stream.description or "", 40)
             fragments.append(("class:toolbar", " | %s%s: %s" % (label, (" " + desc) if desc else "",
                                                                  stream_counters(stream))))
-        fragments.append(("class:toolbar.hint", "  [Enter after ; runs, HELP, Ctrl-D quits]"))
+        else:
+            fragments.append(("class:toolbar.hint", "  [a statement runs on Enter after its ;  HELP  Ctrl-D quits]"))
         return fragments
+
+
+def running_jobs(client):
+    """The client's background INSERT jobs still running."""
+    try:
+        return [job for job in client.engine.jobs.jobs.values() if job.status == "RUNNING"]
+    except Exception:  # the toolbar must never take the prompt down
+        return []
 
 
 def _client_status(client):

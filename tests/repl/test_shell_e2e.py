@@ -49,7 +49,8 @@ def test_multi_line_statement_in_tableau_mode(shell, tmp_path):
 
     shell.send("SELECT 1 AS a,\r")                     # Enter without `;`: a new line, not a run
     shell.send("'x' AS b;\r")
-    shell.expect(r"Received a total of 1 row|1 row in set", timeout=240)
+    found = shell.expect([r"Received a total of 1 row|1 row in set", r"\[ERROR\][^\n]*"], timeout=240)
+    assert found == 0, plain(shell.after)
     screen = plain(shell.before)
     assert re.search(r"\|\s*a\s*\|\s*b\s*\|", screen), screen
     assert re.search(r"\|\s*1\s*\|\s*x\s*\|", screen), screen
