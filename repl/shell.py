@@ -31,7 +31,7 @@ from .errors import error_text
 from .key_bindings import is_shell_command, shell_key_bindings
 from .lexer import FlinkSqlLexer
 from .render import print_result
-from .toolbar import ShellToolbar, stream_counters
+from .toolbar import ShellToolbar, change_summary
 from .views.changelog_view import ChangelogView
 from .views.table_view import TableView
 
@@ -103,8 +103,8 @@ class Shell:
         self.refresh_snapshot()
         self.session = PromptSession(
             message=[("class:prompt", PROMPT)],
-            prompt_continuation=lambda width, line_number, wrap_count: [("class:continuation",
-                                                                         CONTINUATION)],
+            prompt_continuation=lambda width, line_number, wrap_count: [
+                ("class:continuation", CONTINUATION if wrap_count == 0 else "")],
             multiline=True,
             lexer=PygmentsLexer(FlinkSqlLexer),
             completer=SqlCompleter(lambda: self.snapshot),
@@ -182,7 +182,7 @@ class Shell:
             self.report(error, statement)
             return False
         try:
-            return self.show(result)
+            return self.show(result, statement.text)
         except KeyboardInterrupt:
             self.say("[INFO] Cancelled.")
         except Exception as error:
@@ -246,7 +246,7 @@ class Shell:
         threading.Thread(target=reap, name="dynsql-cancelled", daemon=True).start()
 
     # --- results
-    def show(self, result):
+    def show(self, result, text=""):
         mode = self.client.settings.get(RESULT_MODE_KEY)
         if isinstance(result, ChangeStream):
             self.toolbar.last_stream = result
@@ -254,7 +254,7 @@ class Shell:
                 return self.show_in_view(result, mode)
             return self.show_tableau(result)
         if isinstance(result, TableResult) and result.is_query and mode in ("table", "changelog"):
-            return self.show_in_view(finished_stream(result), mode)
+            return self.show_in_view(finished_stream(result, text), mode)
         if result is not None:
             self.print_result(result)
         return True
@@ -265,11 +265,12 @@ class Shell:
         view = view_class(stream, max_column_width=int(settings.get(MAX_WIDTH_KEY) or 30),
                           time_zone=settings.get(TIME_ZONE_KEY) or "UTC")
         view.run(**self.io)
+        settle(stream)
         if stream.error is not None:
             self.report(stream.error)
             return False
-        self.say("[INFO] %s: %s" % ("Query stopped" if view.stopped_by_user else "Query finished",
-                                    stream_counters(stream)))
+        self.say("[INFO] %s: %s." % ("Query stopped" if view.stopped_by_user else "Query finished",
+                                    change_summary(stream.stats)))
         return True
 
     def show_tableau(self, stream):
@@ -334,12 +335,12 @@ def settle(stream, wait=2.0):
         stream.poll(0.05)
 
 
-def finished_stream(table_result):
+def finished_stream(table_result, description=""):
     """A batch query's final rows as a finished ChangeStream of +I changes, for the full-screen views."""
     from runtime.results import Column
     columns = [c if isinstance(c, Column) else Column(*c) if isinstance(c, (tuple, list)) else Column(str(c), "")
                for c in table_result.columns]
-    stream = ChangeStream(columns, description="batch query")
+    stream = ChangeStream(columns, description=description)
     stream.publish(ChangeBatch([("+I", tuple(row)) for row in table_result.rows]))
     stream.finish()
     return stream

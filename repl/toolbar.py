@@ -29,8 +29,7 @@ def stream_counters(stream, now=None):
     """'12 changes (+I 10 -U 1 +U 1) | watermark ... | last batch 3 s ago | running' for a ChangeStream."""
     now = time.time() if now is None else now
     stats = stream.stats
-    per_op = " ".join("%s %d" % (op, n) for op, n in stats.per_op.items() if n)
-    parts = ["%d change%s" % (stats.rows, "" if stats.rows == 1 else "s") + (" (%s)" % per_op if per_op else "")]
+    parts = [change_summary(stats)]
     if stats.late_rows:
         parts.append("%d late row%s dropped" % (stats.late_rows, "" if stats.late_rows == 1 else "s"))
     if stats.watermark is not None:
@@ -44,6 +43,12 @@ def stream_counters(stream, now=None):
     else:
         parts.append("running %s" % _duration(now - stream.started_at))
     return " | ".join(parts)
+
+
+def change_summary(stats):
+    """'4 changes (+I 2 -U 1 +U 1)' from a ChangeStats."""
+    per_op = " ".join("%s %d" % (op, n) for op, n in stats.per_op.items() if n)
+    return "%d change%s" % (stats.rows, "" if stats.rows == 1 else "s") + (" (%s)" % per_op if per_op else "")
 
 
 def _duration(seconds):
