@@ -135,8 +135,11 @@ class Shell:
                 break                         # Ctrl-D on an empty line
             if not text.strip():
                 continue
-            if not self.run_text(text):
-                break
+            try:
+                if not self.run_text(text):
+                    break
+            except KeyboardInterrupt:         # between statements: the rest of the line is dropped
+                self.say("[INFO] Cancelled.")
         self.say("Goodbye!")
         return 0
 
