@@ -31,6 +31,7 @@ class SourceRef:
     table: TableDef
     view: str
     computed: dict = field(default_factory=dict)
+    late_condition: str = None   # Spark SQL over the table's columns and __wm: rows an operator drops as late
 
 
 @dataclass
@@ -74,6 +75,7 @@ class QueryPlan:
     needs_end_of_input: bool = False  # event-time operators: the source must end with a final watermark
     line: int = 1
     column: int = 1
+    operators: object = None         # planner.operators tree, for queries that produce or consume updates
 
 
 def parse_sql(text, line=1, column=1):
@@ -112,17 +114,25 @@ class QueryPlanner:
         if not isinstance(tree, (exp.Select, exp.Union, exp.Intersect, exp.Except, exp.Subquery, exp.Values)):
             raise SqlError("Expected a query (SELECT ...)", line, column)
         self.sources, self.derived = {}, []
+        self.features_extra = set()
         tree = self._expand_views(tree, depth=0)
         tree = self._resolve_tables(tree)
         column_types = self._column_types()
+        tree = self._group_windows(tree)
         tree = self._map_functions(tree, column_types)
         tree = self._name_columns(tree)
         features = self._features(tree)
         mode = self._mode(tree, features)
         spark_sql = tree.sql(dialect="spark")
-        root = self._explain_tree(tree, features, mode)
+        operators = None
+        changelog_input = any(_is_changelog_table(r.table) for r in self.sources.values())
+        if (not mode.insert_only or changelog_input) and not self.derived:
+            from .operator_builder import OperatorBuilder
+            operators = OperatorBuilder(self).build(tree)
+            mode = operators.mode
+        root = self._explain_tree(tree, features, mode, operators)
         return QueryPlan(text=text, spark_sql=spark_sql, sources=list(self.sources.values()),
-                         derived=self.derived, mode=mode, root=root, features=features,
+                         derived=self.derived, mode=mode, root=root, features=features, operators=operators,
                          column_types=self._result_types(tree),
                          needs_end_of_input=any(d.kind in ("match_recognize",) for d in self.derived)
                          or "event_time" in features,
@@ -173,6 +183,11 @@ class QueryPlanner:
     # ------------------------------------------------------------------ tables
     def _resolve_tables(self, tree):
         ctes = self._cte_names(tree)
+        for sel in list(tree.find_all(exp.Select)):   # sqlglot keeps MATCH_RECOGNIZE on the SELECT: move it to its table
+            m, frm = sel.args.get("match"), sel.args.get("from_")
+            if isinstance(m, MatchRecognizeClause) and frm is not None and isinstance(frm.this, exp.Table):
+                sel.set("match", None)
+                frm.this.set("match", m)
         for table in list(tree.find_all(exp.Table)):
             if isinstance(table.this, exp.Anonymous) or isinstance(table.this, exp.Func):
                 self._table_function(table)
@@ -292,7 +307,7 @@ class QueryPlanner:
                     and not isinstance(node.parent, exp.Cast):
                 # Spark widens FLOAT arithmetic to DOUBLE; Flink keeps FLOAT
                 return exp.Cast(this=node.copy(), to=exp.DataType.build("FLOAT"))
-            if isinstance(node, exp.Anonymous):
+            if isinstance(node, exp.Anonymous) and not node.meta.get("spark"):
                 try:
                     return map_anonymous(node)
                 except SqlError as err:
@@ -347,8 +362,80 @@ class QueryPlanner:
         return types
 
     # ------------------------------------------------------------------ features and modes
+    # ------------------------------------------------------------------ group windows
+    def _group_windows(self, tree):
+        """Flink's legacy group windows: GROUP BY TUMBLE(t, size) | HOP(t, slide, size) | SESSION(t, gap),
+        with TUMBLE_START / _END / _ROWTIME in the select list, as Spark's window / session_window."""
+        from .ddl import interval_ms
+        kinds = {"TUMBLE": "window", "HOP": "window", "SESSION": "session_window"}
+        for sel in list(tree.find_all(exp.Select)):
+            group = sel.args.get("group")
+            if group is None:
+                continue
+            for g in list(group.expressions):
+                if not (isinstance(g, exp.Anonymous) and g.name.upper() in kinds):
+                    continue
+                kind = g.name.upper()
+                args = g.expressions
+                if not args or not isinstance(args[0], exp.Column):
+                    raise SqlError("%s needs a time attribute as its first argument" % kind, *self._pos(g))
+                ts = args[0]
+                ms = []
+                for a in args[1:]:
+                    if not isinstance(a, exp.Interval):
+                        raise SqlError("%s needs INTERVAL arguments" % kind, *self._pos(a))
+                    ms.append(interval_ms(a))
+                if len(ms) != (2 if kind == "HOP" else 1):
+                    raise SqlError("Wrong number of arguments to %s" % kind, *self._pos(g))
+                self._require_time_attribute(ts, kind)
+                fn = kinds[kind]
+                spark_args = [ts.copy()] + [exp.Literal.string("%d milliseconds" % m)
+                                             for m in (ms if kind != "HOP" else [ms[1], ms[0]])]
+                call = exp.Anonymous(this=fn, expressions=spark_args)
+                call.meta["spark"] = True   # already Spark's: not a Flink function to map
+                g.replace(call)
+                self._window_fields(sel, kind, fn)
+                self.features_extra.add("event_time")
+                if kind == "TUMBLE":
+                    self._late_rows(ts, "window_end", ms[0])
+        return tree
+
+    def _window_fields(self, sel, kind, fn):
+        fields = {"_START": "start", "_END": "end", "_ROWTIME": "rowtime", "_PROCTIME": "end"}
+
+        def fix(node):
+            if isinstance(node, exp.Anonymous):
+                name = node.name.upper()
+                for suffix, field_name in fields.items():
+                    if name == kind + suffix:
+                        col = exp.Dot(this=exp.column(fn), expression=exp.to_identifier(
+                            "end" if field_name == "rowtime" else field_name))
+                        if field_name == "rowtime":
+                            return exp.Sub(this=col, expression=exp.Interval(this=exp.Literal.string("1"),
+                                                                             unit=exp.var("MILLISECOND")))
+                        return col
+            return node
+        for i, e in enumerate(sel.expressions):
+            sel.expressions[i].replace(e.transform(fix))
+        if sel.args.get("having"):
+            sel.args["having"].replace(sel.args["having"].transform(fix))
+
+    def _require_time_attribute(self, col, what):
+        for ref in self.sources.values():
+            if ref.table.rowtime == col.name or ref.table.proctime == col.name:
+                return
+        raise SqlError("%s needs a time attribute (a column with a WATERMARK, or PROCTIME()): '%s' is not one"
+                       % (what, col.name), *self._pos(col))
+
+    def _late_rows(self, ts, kind, size_ms):
+        for ref in self.sources.values():
+            if ref.table.rowtime == ts.name:
+                # the row's window [start, start + size) has fired when end - 1 ms <= the watermark
+                ref.late_condition = ("__wm IS NOT NULL AND timestamp_millis((floor(unix_millis(`%s`) / %d) + 1) * %d - 1)"
+                                      " <= __wm" % (ts.name, size_ms, size_ms))
+
     def _features(self, tree):
-        f = set()
+        f = set(self.features_extra)
         for sel in tree.find_all(exp.Select):
             if sel.args.get("group") or any(_is_aggregate(x) for x in sel.expressions) or sel.args.get("having"):
                 f.add("aggregate")
@@ -371,11 +458,28 @@ class QueryPlanner:
         return f
 
     def _mode(self, tree, features):
+        if "event_time" in features and not features & {"distinct", "window_function", "set_operation"} \
+                and not self._has_plain_aggregate(tree):
+            return changelog.INSERT_ONLY
         if features & {"aggregate", "distinct", "window_function", "set_operation", "order", "limit"}:
             return changelog.RETRACT
         return changelog.INSERT_ONLY
 
-    def _explain_tree(self, tree, features, mode):
+    def _has_plain_aggregate(self, tree):
+        """An aggregate that is not grouped by a window (so it updates its result)."""
+        for sel in tree.find_all(exp.Select):
+            group = sel.args.get("group")
+            windowed = group is not None and any(
+                isinstance(g, exp.Anonymous) and g.name.lower() in ("window", "session_window")
+                for g in group.expressions)
+            if not windowed and (group is not None or any(_is_aggregate(x) for x in sel.expressions)):
+                return True
+        return False
+
+    def _explain_tree(self, tree, features, mode, operators=None):
+        if operators is not None:
+            return PlanNode("Sink", "table=[*anonymous_collect*], fields=[%s]" % ", ".join(operators.columns),
+                            mode, [_OperatorView(operators)])
         leaves = []
         for ref in self.sources.values():
             leaves.append(PlanNode("TableSourceScan", "table=[[default_catalog, default_database, %s]], "
@@ -386,6 +490,20 @@ class QueryPlanner:
             leaves = [PlanNode("Match", "partition=%s" % getattr(d.spec, "partition_by", ""), d.mode, leaves)]
         node = PlanNode("Calc", "select=[%s]" % ", ".join(_result_names(tree)), mode, leaves)
         return PlanNode("Sink", "table=[*anonymous_collect*]", mode, [node])
+
+
+class _OperatorView:
+    """Adapts a planner.operators node to the PlanNode rendering."""
+
+    def __init__(self, node):
+        self.node = node
+
+    def render(self, with_modes=True, indent=0):
+        from .operators import render
+        lines = render(self.node, indent)
+        if not with_modes:
+            lines = [re.sub(r", changelogMode=\[[A-Z,]*\]\)$", ")", ln) for ln in lines]
+        return lines
 
 
 def _is_changelog_table(table):

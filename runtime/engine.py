@@ -11,7 +11,7 @@ from . import jobs
 from .errors import from_spark
 from .results import ChangeStream, Column, MessageResult, TableResult
 from .session import SparkRuntime
-from .streaming import AppendSink, ChangelogSink, StreamingRun
+from .streaming import AppendSink, ChangelogSink, StreamingRun, UpsertSink
 from .tables import is_bounded, is_paced, table_frame
 
 
@@ -66,6 +66,8 @@ class Engine:
         try:
             for ref in query.sources:
                 df = table_frame(spark, ref, streaming, event_time=event_time)
+                if ref.late_condition and streaming:
+                    df = df.filter("NOT coalesce(%s, false)" % ref.late_condition)
                 frames[ref.table.name] = df
                 cols = ["`%s`" % c.name for c in ref.table.columns]
                 if _is_changelog(ref.table):
@@ -108,21 +110,37 @@ class Engine:
             except Exception as e:
                 raise from_spark(e, query.line, query.column)
             return TableResult(columns, [tuple(r[n] for n in names) for r in rows], is_query=True)
-        if not query.mode.insert_only and "__op" not in df.columns:
-            raise UnsupportedError(
-                "Queries that update their result (%s) are not supported in streaming mode yet"
-                % ", ".join(sorted(query.features)) or "updates",
-                query.line, query.column,
-                hint="SET 'execution.runtime-mode' = 'batch'; gives the final rows")
-        sink = ChangelogSink(names) if "__op" in df.columns else AppendSink(names)
+        output_mode = "append"
+        if query.operators is not None:
+            df, sink, output_mode = self._changelog_frame(query, names)
+        else:
+            sink = AppendSink(names)
         stream = ChangeStream(columns, description=query.text)
         bounded = all(is_bounded(r.table) for r in query.sources)
         paced = any(is_paced(r.table) for r in query.sources)
         try:
-            StreamingRun(self.spark, df, sink, stream, bounded=bounded, paced=paced).start()
+            StreamingRun(self.spark, df, sink, stream, bounded=bounded, paced=paced,
+                         output_mode=output_mode).start()
+        except DynsqlError:
+            raise
         except Exception as e:
             raise from_spark(e, query.line, query.column)
         return stream
+
+    def _changelog_frame(self, query, names):
+        """A query with updates: Spark's native aggregate where it is right, else our operators."""
+        from .operators.compile import Compiler, native_plan
+        ttl = self.settings.state_ttl_ms if self.settings is not None else 0
+        try:
+            native = native_plan(self.spark, query.operators, query.needs_end_of_input) if not ttl else None
+            if native is not None:
+                return native.frame, UpsertSink(names, native.keys), "update"
+            df = Compiler(self.spark, ttl_ms=ttl, event_time=query.needs_end_of_input).compile(query.operators)
+            return df, ChangelogSink(names), "append"
+        except DynsqlError:
+            raise
+        except Exception as e:
+            raise from_spark(e, query.line, query.column)
 
     def explain(self, plan):
         q = plan.query

@@ -52,15 +52,13 @@ def _seq_key(r):
 
 
 class UpsertSink:
-    """Update-mode rows of a keyed result -> a retract changelog, holding each key's last row.
-    `visible(row)` (HAVING) decides whether a row is in the result; a key whose row stops being
-    visible is retracted."""
+    """Update-mode rows of a keyed result (Spark's native aggregate) -> a retract changelog: the sink holds
+    each key's last row and emits +I, or -U/+U when it changes. A row whose `__visible` is false (HAVING)
+    is not in the result: a key that stops being visible is retracted with -U, as Flink does."""
 
-    def __init__(self, names, key, visible=None, present=None):
+    def __init__(self, names, key):
         self.names = names
         self.key = key
-        self.visible = visible or (lambda r: True)
-        self.present = present or (lambda r: True)
         self.last = {}
 
     def changes(self, rows):
@@ -69,16 +67,15 @@ class UpsertSink:
             row = tuple(r[n] for n in self.names)
             k = tuple(r[n] for n in self.key)
             old = self.last.get(k)
-            if not self.present(r) or not self.visible(r):
+            if not r["__visible"]:
                 if old is not None:
-                    out.append(("-D" if self.present(r) is False else "-U", old))
+                    out.append(("-U", old))
                     del self.last[k]
                 continue
             if old is None:
                 out.append(("+I", row))
             elif old != row:
-                out.append(("-U", old))
-                out.append(("+U", row))
+                out.extend([("-U", old), ("+U", row)])
             else:
                 continue
             self.last[k] = row

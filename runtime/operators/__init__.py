@@ -1,0 +1,1 @@
+"""One module per streaming operator of the dynamic-tables model (planner/operators.py nodes)."""

@@ -1,0 +1,102 @@
+"""What every stateful changelog operator shares: a keyed Python state kept in one RocksDB value
+(pickled), the input rows of a micro-batch in arrival order, and the diff of a key's result before
+and after the batch turned into labelled changes.
+
+Changes are rows with `__op` (0 +I, 1 -U, 2 +U, 3 -D: +I/+U add one row, -U/-D retract one) and `__seq`
+(their order). An operator applies all of a key's changes of a batch to its state (multisets with
+signed counts, so order inside the batch does not matter), then emits how the key's result changed."""
+
+import pickle
+
+from pyspark.sql import Row
+from pyspark.sql.streaming import StatefulProcessor
+from pyspark.sql.types import BinaryType, StructField, StructType
+
+ADD_OPS = (0, 2)
+STATE_SCHEMA = StructType([StructField("blob", BinaryType(), True)])
+
+
+def weight(op):
+    return 1 if op in ADD_OPS else -1
+
+
+class KeyedChangelogProcessor(StatefulProcessor):
+    """Subclasses implement `apply(state, rows) -> state` and `result(state) -> list of output tuples`,
+    and may override `emit(old, new)`. `ttl_ms` (table.exec.state.ttl) forgets idle keys."""
+
+    ttl_ms = 0
+    output_names = ()   # set by the compiler: the output columns, then __op and __seq
+
+    def init(self, handle):
+        self.row = Row(*self.output_names)
+        self.handle = handle
+        self.state = handle.getValueState("state", STATE_SCHEMA, self.ttl_ms or None)
+
+    def handleInputRows(self, key, rows, timerValues):
+        rows = sorted(rows, key=lambda r: r["__seq"])
+        if not rows:
+            return iter(())
+        blob = self.state.get() if self.state.exists() else None
+        state = pickle.loads(blob[0]) if blob is not None and blob[0] is not None else self.empty()
+        old = self.result(state)
+        state = self.apply(state, rows)
+        new = self.result(state)
+        if self.is_empty(state):
+            self.state.clear()
+        else:
+            self.state.update((pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL),))
+        base = rows[-1]["__seq"] * 8
+        return iter([self.row(*values, op, base + i) for i, (op, values) in enumerate(self.emit(old, new))])
+
+    # -- to implement
+    def empty(self):
+        raise NotImplementedError
+
+    def is_empty(self, state):
+        raise NotImplementedError
+
+    def apply(self, state, rows):
+        raise NotImplementedError
+
+    def result(self, state):
+        raise NotImplementedError
+
+    # -- default: results are sets of rows; removed rows are -D, added ones +I
+    def emit(self, old, new):
+        return multiset_diff(old, new)
+
+    def close(self):
+        pass
+
+
+def multiset_diff(old, new):
+    """Rows in old but not new -> (3, row) (-D); rows in new but not old -> (0, row) (+I)."""
+    from collections import Counter
+    o, n = Counter(old), Counter(new)
+    out = []
+    for row, c in (o - n).items():
+        out.extend([(3, row)] * c)
+    for row, c in (n - o).items():
+        out.extend([(0, row)] * c)
+    return out
+
+
+def update_pair(old_row, new_row):
+    """A keyed result that was old_row and is new_row: +I, -U/+U, or -D."""
+    if old_row is None and new_row is None:
+        return []
+    if old_row is None:
+        return [(0, new_row)]
+    if new_row is None:
+        return [(3, old_row)]
+    if old_row == new_row:
+        return []
+    return [(1, old_row), (2, new_row)]
+
+
+def add(counter, row, w):
+    c = counter.get(row, 0) + w
+    if c:
+        counter[row] = c
+    else:
+        counter.pop(row, None)

@@ -1,0 +1,136 @@
+"""Rank over a partition (Top-N, deduplication, RANK / DENSE_RANK / ROW_NUMBER without a limit) over a
+changelog, keyed by the partition columns.
+
+The partition's rows are kept as a multiset; after each batch its ranked result (rows with rank <= N,
+each with its rank number when the query shows it) is recomputed and compared position by position:
+a changed position is -U old / +U new, a new one +I, a vanished one -D. Ties in ROW_NUMBER keep arrival
+order (Flink's). Over insert-only input with ROW_NUMBER and a limit, only the top N rows are kept."""
+
+from collections import Counter
+
+from .keyed_state import KeyedChangelogProcessor, add, update_pair, weight
+
+
+class RankState:
+    __slots__ = ("rows", "arrival")
+
+    def __init__(self):
+        self.rows = Counter()       # row -> signed count
+        self.arrival = {}           # row -> first arrival seq (tie-break)
+
+
+class _Desc:
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, other):
+        return other.v < self.v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+
+def _sort_value(v, ascending):
+    """Flink's order: NULLs first for ASC, last for DESC."""
+    if ascending:
+        return (0, None) if v is None else (1, v)
+    return (1, None) if v is None else (0, _Desc(v))
+
+
+class RankProcessor(KeyedChangelogProcessor):
+    def __init__(self, columns, order, function, limit, with_rank, insert_only_input, ttl_ms=0, rank_slot=False):
+        self.columns = columns                # input columns (the row kept)
+        self.order = [(columns.index(c), asc) for c, asc in order]
+        self.function = function
+        self.limit = limit
+        self.with_rank = with_rank
+        self.rank_slot = rank_slot          # the output has a rank column (NULL when not shown)
+        self.prune = insert_only_input and function == "ROW_NUMBER" and limit is not None
+        self.ttl_ms = ttl_ms
+
+    def empty(self):
+        return RankState()
+
+    def is_empty(self, state):
+        return not state.rows
+
+    def apply(self, state, rows):
+        for r in rows:
+            row = tuple(r[c] for c in self.columns)
+            if row not in state.arrival:
+                state.arrival[row] = r["__seq"]
+            add(state.rows, row, weight(r["__op"]))
+        if self.prune:
+            ranked = self._ranked(state)
+            keep = Counter()
+            for row, _ in ranked:
+                keep[row] += 1
+            state.rows = keep
+        state.arrival = {row: s for row, s in state.arrival.items() if row in state.rows}
+        return state
+
+    def _sort_key(self, state):
+        def key(row):
+            return tuple(_sort_value(row[i], asc) for i, asc in self.order) + (state.arrival.get(row, 0),)
+        return key
+
+    def _ranked(self, state):
+        live = [row for row, c in state.rows.items() for _ in range(max(c, 0))]
+        live.sort(key=self._sort_key(state))
+        out = []
+        prev_key, rank, dense = None, 0, 0
+        for pos, row in enumerate(live, start=1):
+            k = tuple(row[i] for i, _ in self.order)
+            if self.function == "ROW_NUMBER":
+                rank = pos
+            elif k != prev_key:
+                rank = pos if self.function == "RANK" else dense + 1
+                dense += 1
+            prev_key = k
+            if self.limit is not None and rank > self.limit:
+                break
+            out.append((row, rank))
+        return out
+
+    def result(self, state):
+        return self._ranked(state)
+
+    def emit(self, old, new):
+        out = []
+        if self.with_rank:
+            # position by position (the rank number is part of the row)
+            for i in range(max(len(old), len(new))):
+                a = old[i][0] + (old[i][1],) if i < len(old) else None
+                b = new[i][0] + (new[i][1],) if i < len(new) else None
+                out.extend(update_pair(a, b))
+            return _cancel(out)
+        for i in range(max(len(old), len(new))):
+            a = old[i][0] if i < len(old) else None
+            b = new[i][0] if i < len(new) else None
+            out.extend(update_pair(a, b))
+        out = _cancel(out)
+        if self.rank_slot:
+            out = [(op, row + (None,)) for op, row in out]
+        return out
+
+
+def _cancel(changes):
+    """Drop a retraction and an insertion of the same row within one emission (a row that only moved)."""
+    adds = Counter(row for op, row in changes if op in (0, 2))
+    dels = Counter(row for op, row in changes if op in (1, 3))
+    both = adds & dels
+    if not both:
+        return changes
+    out = []
+    skip_add, skip_del = Counter(both), Counter(both)
+    for op, row in changes:
+        if op in (0, 2) and skip_add[row]:
+            skip_add[row] -= 1
+            continue
+        if op in (1, 3) and skip_del[row]:
+            skip_del[row] -= 1
+            continue
+        out.append((op, row))
+    return out
