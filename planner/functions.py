@@ -141,7 +141,10 @@ FLINK_FUNCTIONS = {
     "SPLIT_INDEX": FunctionMapping("string", rewrite=_split_index),
     "MD5": FunctionMapping("string"), "SHA1": FunctionMapping("string"),
     "SHA256": FunctionMapping("string", rewrite=lambda a: _call("SHA2", a[0], _lit(256))),
-    "TO_BASE64": FunctionMapping("string", spark="BASE64"), "FROM_BASE64": FunctionMapping("string", spark="UNBASE64"),
+    "TO_BASE64": FunctionMapping("string", spark="BASE64"),
+    # Flink's FROM_BASE64 returns a STRING, Spark's UNBASE64 bytes
+    "FROM_BASE64": FunctionMapping("string", rewrite=lambda a: exp.Cast(
+        this=_call("UNBASE64", a[0]), to=exp.DataType.build("STRING"))),
     "JSON_VALUE": FunctionMapping("json", rewrite=_json_value),
     "STR_TO_MAP": FunctionMapping("string"),
     # temporal
@@ -161,8 +164,10 @@ FLINK_FUNCTIONS = {
     "WEEK": FunctionMapping("temporal", spark="WEEKOFYEAR"), "DAYOFYEAR": FunctionMapping("temporal"),
     "DAYOFMONTH": FunctionMapping("temporal"), "DAYOFWEEK": FunctionMapping("temporal"),
     "HOUR": FunctionMapping("temporal"), "MINUTE": FunctionMapping("temporal"), "SECOND": FunctionMapping("temporal"),
+    # Flink's CONVERT_TZ takes and returns 'yyyy-MM-dd HH:mm:ss' text
     "EXTRACT": FunctionMapping("temporal"), "CONVERT_TZ": FunctionMapping("temporal", rewrite=lambda a: _call(
-        "CONVERT_TIMEZONE", a[1], a[2], _call("TO_TIMESTAMP", a[0]))),
+        "DATE_FORMAT", _call("CONVERT_TIMEZONE", a[1], a[2], _call("TO_TIMESTAMP", a[0])),
+        _lit("yyyy-MM-dd HH:mm:ss"))),
     # collections
     "CARDINALITY": FunctionMapping("collection", spark="SIZE"),
     "ELEMENT": FunctionMapping("collection", rewrite=_element),
@@ -196,7 +201,8 @@ FLINK_FUNCTIONS = {
     "FIRST": FunctionMapping("match_recognize"), "LAST": FunctionMapping("match_recognize"),
     # casts
     "CAST": FunctionMapping("conversion"), "TRY_CAST": FunctionMapping("conversion"),
-    "TYPEOF": FunctionMapping("conversion"),
+    # Flink names types in upper case (INT, STRING, DECIMAL(10, 2)); nullability is not known here
+    "TYPEOF": FunctionMapping("conversion", rewrite=lambda a: _call("UPPER", _call("TYPEOF", a[0]))),
 }
 
 # Functions Flink has that dynsql does not map (yet): named in the error so the user knows it is Flink's.
@@ -226,3 +232,66 @@ def map_anonymous(node):
     if mapping.spark:
         return _call(mapping.spark, *node.expressions)
     return node
+
+
+# ---------------------------------------------------------------------- calls sqlglot parses into typed nodes
+# sqlglot reads some Flink calls into typed nodes (exp.Greatest, exp.RegexpExtract, ...), which never reach
+# `map_anonymous`; where Spark's function of the same name differs from Flink's, `map_parsed` rewrites them.
+
+def _null_if_any_null(args, call):
+    """Flink's GREATEST / LEAST are NULL when an argument is NULL; Spark's skip NULLs."""
+    test = None
+    for a in args:
+        cond = exp.Is(this=a.copy(), expression=exp.Null())
+        test = cond if test is None else exp.Or(this=test, expression=cond)
+    return exp.Case(ifs=[exp.If(this=test, true=exp.Null())], default=call)
+
+
+def _spark_call(name, *args):
+    node = _call(name, *args)
+    node.meta["spark"] = True
+    return node
+
+
+def _parsed_greatest(node, name):
+    args = [node.this] + list(node.expressions)
+    return _null_if_any_null(args, _spark_call(name, *[a.copy() for a in args]))
+
+
+def _parsed_regexp_extract(node):
+    # sqlglot's base parser reads Flink's third argument (the group) as `position`, which its Spark
+    # generator drops; Flink's default group is 0 (the whole match), Spark's is 1
+    group = node.args.get("group") or node.args.get("position") or _lit(0)
+    return _spark_call("REGEXP_EXTRACT", node.this.copy(), node.expression.copy(), group.copy())
+
+
+def _parsed_str_to_map(node):
+    pair = node.args.get("pair_delim") or _lit(",")
+    kv = node.args.get("key_value_delim") or _lit("=")   # Flink's default, Spark's is ':'
+    return _spark_call("STR_TO_MAP", node.this.copy(), pair.copy(), kv.copy())
+
+
+def _parsed_trunc(node):
+    decimals = node.args.get("decimals")
+    return _truncate([node.this.copy()] + ([decimals.copy()] if decimals is not None else []))
+
+
+_PARSED = {
+    exp.Greatest: lambda n: _parsed_greatest(n, "GREATEST"),
+    exp.Least: lambda n: _parsed_greatest(n, "LEAST"),
+    exp.RegexpExtract: _parsed_regexp_extract,
+    exp.StrToMap: _parsed_str_to_map,
+    # Flink's CONCAT_WS skips NULL arguments, as Spark's does (sqlglot would make it NULL-if-any-NULL)
+    exp.ConcatWs: lambda n: _spark_call("CONCAT_WS", *[e.copy() for e in n.expressions]),
+    exp.Trunc: _parsed_trunc,
+    exp.FromBase64: lambda n: exp.Cast(this=_spark_call("UNBASE64", n.this.copy()), to=exp.DataType.build("STRING")),
+    exp.Typeof: lambda n: _spark_call("UPPER", _spark_call("TYPEOF", n.this.copy())),
+    exp.Week: lambda n: _spark_call("WEEKOFYEAR", n.this.copy()),
+}
+
+
+def map_parsed(node):
+    """A typed sqlglot call node -> its Flink semantics on Spark (the node itself when nothing differs).
+    The query planner calls it for every node, as it calls `map_anonymous` for anonymous calls."""
+    rewrite = _PARSED.get(type(node))
+    return rewrite(node) if rewrite is not None else node

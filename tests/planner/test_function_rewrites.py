@@ -1,0 +1,50 @@
+"""The Spark SQL that Flink function calls turn into (pure sqlglot, no Spark): `map_anonymous` for calls
+sqlglot leaves anonymous, `map_parsed` for those it parses into typed nodes."""
+
+import pytest
+import sqlglot
+
+from planner.dialect import Flink
+from planner.errors import SqlError
+from planner.functions import FLINK_FUNCTIONS, FLINK_UNMAPPED, map_anonymous, map_parsed
+from sqlglot import exp
+
+
+def spark_sql(flink_expr):
+    tree = sqlglot.parse_one("SELECT " + flink_expr, read=Flink)
+    tree = tree.transform(lambda n: map_anonymous(n) if isinstance(n, exp.Anonymous) and not n.meta.get("spark")
+                          else map_parsed(n))
+    return tree.expressions[0].sql("spark")
+
+
+@pytest.mark.parametrize("flink,spark", [
+    ("GREATEST(a, b)", "CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE GREATEST(a, b) END"),
+    ("LEAST(a, b)", "CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE LEAST(a, b) END"),
+    ("REGEXP_EXTRACT(s, r)", "REGEXP_EXTRACT(s, r, 0)"),
+    ("REGEXP_EXTRACT(s, r, 2)", "REGEXP_EXTRACT(s, r, 2)"),
+    ("STR_TO_MAP(s)", "STR_TO_MAP(s, ',', '=')"),
+    ("STR_TO_MAP(s, ';', ':')", "STR_TO_MAP(s, ';', ':')"),
+    ("CONCAT_WS('-', a, b)", "CONCAT_WS('-', a, b)"),
+    ("TRUNCATE(x, 2)", "SIGN(x) * FLOOR(ABS(x) * POWER(10, 2)) / POWER(10, 2)"),
+    ("FROM_BASE64(s)", "CAST(UNBASE64(s) AS STRING)"),
+    ("TYPEOF(a)", "UPPER(TYPEOF(a))"),
+    ("WEEK(d)", "WEEKOFYEAR(d)"),
+    ("SPLIT_INDEX(s, ',', 1)", "TRY_ELEMENT_AT(SPLIT(s, CONCAT('\\\\\\\\Q', ',', '\\\\\\\\E')), 1 + 1)"),
+    ("SHA256(s)", "SHA2(s, 256)"),
+    ("CONVERT_TZ(s, 'UTC', 'Asia/Tokyo')",
+     "DATE_FORMAT(CONVERT_TIMEZONE('UTC', 'Asia/Tokyo', TO_TIMESTAMP(s)), 'yyyy-MM-dd HH:mm:ss')"),
+    ("TO_TIMESTAMP_LTZ(ms, 3)", "TIMESTAMP_MILLIS(ms)"),
+    ("TO_TIMESTAMP_LTZ(s, 0)", "TIMESTAMP_SECONDS(s)"),
+])
+def test_rewrites(flink, spark):
+    assert spark_sql(flink) == spark
+
+
+def test_errors_name_the_function():
+    with pytest.raises(SqlError, match="TO_TIMESTAMP_LTZ precision"):
+        spark_sql("TO_TIMESTAMP_LTZ(x, 2)")
+    with pytest.raises(SqlError, match="NOPE"):
+        spark_sql("NOPE(1)")
+    with pytest.raises(SqlError, match="JSON_QUERY"):
+        spark_sql("JSON_QUERY(s, '$')")
+    assert not FLINK_UNMAPPED & set(FLINK_FUNCTIONS)
