@@ -123,36 +123,39 @@ class FlinkMatcher:
             st = stack.pop()
             if st.opts is not None:
                 continue
-            st.opts = _options(st)
+            st.opts = [(var, nots, target, finals, factory.ext[var], defines[var])
+                       for var, nots, target, finals in _options(st)]
             stack.extend(o[2] for o in st.opts)
 
     def match_from(self, s, n, data, ts, within, match_number):
         """-> ('match', last Step) | ('fail', None) | ('pending', None) (rows ran out with paths alive)."""
-        root = self.factory.root
-        paths = [(self.start, root)]
+        paths = [(self.start, self.factory.root)]
         defines = self.defines
-        extend = self.factory.extend
-        t0 = ts[s] if ts is not None else None
+        t0 = ts[s] if within is not None else None
         for r in range(s, n):
-            if within is not None and ts[r] - t0 >= within:
+            if t0 is not None and ts[r] - t0 >= within:
                 return "fail", None
             new_paths = []
             for state, parent in paths:
-                memo = {}
-                for var, nots, target, finals in state.opts:
-                    if nots and not _all_fail(nots, memo, defines, parent, r, s, match_number, data):
-                        continue
-                    if var in memo:
-                        if not memo[var]:
+                memo = None
+                for var, nots, target, finals, ext, f in state.opts:
+                    if nots:
+                        if memo is None:
+                            memo = {}
+                        if not _all_fail(nots, memo, defines, parent, r, s, match_number, data):
                             continue
-                    else:
-                        f = defines[var]
-                        h = memo[var] = f is None or f(parent, r, s, match_number, data) is True
+                    if f is not None:
+                        if memo is None:
+                            memo = {}
+                        h = memo.get(var)
+                        if h is None:
+                            h = memo[var] = f(parent, r, s, match_number, data) is True
                         if not h:
                             continue
-                    step = extend(parent, r, var, data)
+                    step = ext(parent, r, data)
                     for fnots in finals:
-                        if not fnots or _all_fail(fnots, memo, defines, parent, r, s, match_number, data):
+                        if not fnots or _all_fail(fnots, memo if memo is not None else {}, defines, parent, r, s,
+                                                  match_number, data):
                             return "match", step
                     new_paths.append((target, step))
             if not new_paths:

@@ -81,6 +81,7 @@ class PartitionRun:
         engine = c.engine
         flink = c.spec.semantics == "flink"
         within = c.within_us
+        unmatched_rows = c.spec.rows_per_match == "ALL" and c.spec.empty_matches == "UNMATCHED"
         while s < n and not self.blocked:
             if flink:
                 kind, step = engine.match_from(s, n, data, ts, within, self.match_number + 1)
@@ -91,7 +92,8 @@ class PartitionRun:
                 self._emit(out, s, step, data)
                 s = self._next_start(s, step)
             elif kind == "fail":
-                self._unmatched(out, s, data)
+                if unmatched_rows:
+                    self._unmatched(out, s, data)
                 s += 1
             else:  # pending: rows ran out while paths are alive
                 expired = within is not None and (final or (watermark is not None and watermark - ts[s] >= within))

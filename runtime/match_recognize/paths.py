@@ -61,34 +61,50 @@ class PathFactory:
         self.agg_init = tuple(s.initial for s in agg_slots)
         self.root = Root(n_vars, self.agg_init)
 
+        self.ext = [self._generate(v) for v in range(n_vars)]
+
     def extend(self, parent, row, var, data, excluded=False):
-        if parent.row is None:
-            parent = None
-            last, first, cnt, aggs, length = self.none, self.none, self.zero, self.agg_init, 1
-            prev_same = None
-        else:
-            last, first, cnt, aggs, length = parent.last, parent.first, parent.cnt, parent.aggs, parent.length + 1
-            prev_same = last[var]
-        step = Step(row, var, parent, None, None, None, None, prev_same, excluded, length)
-        lst = list(last)
-        lst[var] = step
-        step.last = tuple(lst)
-        c = cnt[var]
-        if c:
-            step.first = first
-        else:
-            lst = list(first)
-            lst[var] = step
-            step.first = tuple(lst)
-        lst = list(cnt)
-        lst[var] = c + 1
-        step.cnt = tuple(lst)
-        if self.slots:
-            new = list(aggs)
-            for k, slot in enumerate(self.slots):
-                if slot.vars is None or var in slot.vars:
-                    new[k] = slot.add(new[k], row, data)
-            step.aggs = tuple(new)
-        else:
-            step.aggs = aggs
-        return step
+        """The Step mapping `row` to variable `var` after `parent` (the Root for a match's first row)."""
+        return self.ext[var](parent, row, data, excluded)
+
+    def _generate(self, var):
+        """A straight-line extend function for one variable (tuples built without loops)."""
+        n = self.n_vars
+
+        def tup(fmt_other, fmt_var):
+            return "(%s,)" % ", ".join(fmt_var if i == var else (fmt_other % i if "%" in fmt_other else fmt_other)
+                                       for i in range(n))
+
+        aggs = []
+        for k, slot in enumerate(self.slots):
+            if slot.vars is None or var in slot.vars:
+                aggs.append("SLOTS[%d].add(a[%d], row, data)" % (k, k))
+            else:
+                aggs.append("a[%d]" % k)
+        agg_expr = "(%s,)" % ", ".join(aggs) if aggs else "()"
+        src = "\n".join([
+            "def extend_%d(parent, row, data, excluded=False):" % var,
+            "    if parent.row is None:",
+            "        step = Step(row, %d, None, None, None, None, None, None, excluded, 1)" % var,
+            "        step.last = step.first = %s" % tup("None", "step"),
+            "        step.cnt = %s" % tup("0", "1"),
+            "        a = AGG_INIT",
+            "    else:",
+            "        l = parent.last",
+            "        step = Step(row, %d, parent, None, None, None, None, l[%d], excluded, parent.length + 1)"
+            % (var, var),
+            "        step.last = %s" % tup("l[%d]", "step"),
+            "        c = parent.cnt",
+            "        step.cnt = %s" % tup("c[%d]", "c[%d] + 1" % var),
+            "        if c[%d]:" % var,
+            "            step.first = parent.first",
+            "        else:",
+            "            f = parent.first",
+            "            step.first = %s" % tup("f[%d]", "step"),
+            "        a = parent.aggs",
+            "    step.aggs = %s" % agg_expr,
+            "    return step",
+        ])
+        ns = {"Step": Step, "SLOTS": self.slots, "AGG_INIT": self.agg_init}
+        exec(compile(src, "<match_recognize extend>", "exec"), ns)
+        return ns["extend_%d" % var]

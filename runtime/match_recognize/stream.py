@@ -28,6 +28,17 @@ from planner.types import parse_type, to_spark
 from planner.match_recognize.types import parse_type_text
 from runtime.match_recognize.output_schema import spark_schema
 
+
+
+def _local_datetime(us):
+    """Epoch microseconds -> naive datetime the way PySpark hands TIMESTAMP values to Python (local time)."""
+    return _dt.datetime.fromtimestamp(us // 1000000).replace(microsecond=us % 1000000)
+
+
+def _local_micros(value):
+    """Inverse of _local_datetime for the naive datetimes PySpark gives (aware ones: their instant)."""
+    return int(value.timestamp()) * 1000000 + value.microsecond
+
 END_WATERMARK_MS = int((_dt.datetime(9000, 1, 1) - _dt.datetime(1970, 1, 1)).total_seconds() * 1000)
 ALL_KEY = "__mr_all"
 
@@ -88,15 +99,17 @@ class MatchProcessor(StatefulProcessor):
 
     # -- Spark entry points
     def handleInputRows(self, key, rows, timerValues):
-        from runtime.match_recognize.rows import is_late
+        n = len(self.names)
+        ti = self.ti
         new = []
         late = 0
-        n = len(self.names)
-        for r in rows:
-            if self.ti is not None and is_late(r[self.ti], r["__wm"]):
-                late += 1
-                continue
-            new.append(tuple(r[i] for i in range(n)) + (r["__seq"],))
+        for r in rows:                  # input columns, __seq, __wm (see match_stream's select)
+            if ti is not None:
+                wm, rt = r[n + 1], r[ti]
+                if wm is not None and rt is not None and rt <= wm:
+                    late += 1
+                    continue
+            new.append(tuple(r[:n + 1]))
         if late:
             print("dynsql: MATCH_RECOGNIZE dropped %d late row(s) (rowtime at or below the watermark)" % late,
                   file=sys.stderr)
@@ -118,14 +131,16 @@ class MatchProcessor(StatefulProcessor):
         pending.extend(new_rows)
         final = watermark_ms >= END_WATERMARK_MS
         wm_us = watermark_ms * 1000 if watermark_ms is not None and watermark_ms >= 0 else None
+        ti = self.ti
         if self.by_time:
             if final:
                 released, keep = pending, []
             elif wm_us is None:
                 released, keep = [], pending
             else:
-                released = [r for r in pending if to_micros(r[self.ti]) <= wm_us]
-                keep = [r for r in pending if to_micros(r[self.ti]) > wm_us]
+                wm_dt = _local_datetime(wm_us)
+                released = [r for r in pending if r[ti] <= wm_dt]
+                keep = [r for r in pending if r[ti] > wm_dt] if len(released) < len(pending) else []
         else:                              # processing time: rows are released as they arrive
             released, keep = pending, []
         released.sort(key=self.sort_key)
@@ -133,7 +148,7 @@ class MatchProcessor(StatefulProcessor):
             self.handle.deleteTimer(t)
         if keep:
             self.pending.put(keep)
-            earliest = min(to_micros(r[self.ti]) for r in keep)
+            earliest = _local_micros(min(r[ti] for r in keep))
             self.handle.registerTimer(max(earliest // 1000, 0))
         else:
             self.pending.clear()
