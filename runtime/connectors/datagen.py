@@ -145,7 +145,7 @@ class DatagenStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         pass
 
     def initialOffset(self):
-        return {"row": 0}
+        return {"row": 0, "done": False}
 
     def latestOffset(self, start=None, limit=None):
         if self.started is None:
@@ -153,7 +153,9 @@ class DatagenStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         n = int((time.time() - self.started) * self.spec.rows_per_second) + 1
         if self.spec.number_of_rows is not None:
             n = min(n, self.spec.number_of_rows)
-        return {"row": max(n, start["row"] if start else 0)}
+        n = max(n, start["row"] if start else 0)
+        # "done" tells the streaming run that a bounded generator has produced all its rows
+        return {"row": n, "done": self.spec.number_of_rows is not None and n >= self.spec.number_of_rows}
 
     def partitions(self, start, end):
         return [RangePartition(start["row"], end["row"])] if end["row"] > start["row"] else []
