@@ -8,11 +8,14 @@ rows in order through the pure-Python matcher. Late rows are skipped and counted
 passed as `late_rows` (a pyspark Accumulator; the caller reads `.value` after an action).
 The result's schema is output_columns(spec, input_columns)."""
 
+import datetime as _dt
+
 from pyspark.sql import functions as F
 
 from runtime.match_recognize.output_schema import ArrowWriter, spark_schema
 
 SEQ, WM, LATE = "__seq", "__wm", "__late"
+_EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 
 
 def prepare(df, spec, partitions=None):
@@ -51,6 +54,37 @@ def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
     return prepared.mapInArrow(fn, schema)
 
 
+class LazyTimestamps:
+    """A TIMESTAMP column kept as epoch microseconds; values become datetimes only when read (most rows'
+    timestamps are never read by DEFINE or MEASURES, and building a million datetimes costs a second)."""
+    __slots__ = ("us",)
+
+    def __init__(self, us):
+        self.us = us
+
+    def __len__(self):
+        return len(self.us)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return LazyTimestamps(self.us[i])
+        v = self.us[i]
+        return None if v is None else _EPOCH_UTC + _dt.timedelta(microseconds=v)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self.us)))
+
+    def extend(self, other):
+        self.us.extend(other.us if isinstance(other, LazyTimestamps) else other)
+
+
+def _column_values(array):
+    import pyarrow as pa
+    if pa.types.is_timestamp(array.type):
+        return LazyTimestamps(array.cast(pa.timestamp("us", tz=array.type.tz)).cast(pa.int64()).to_pylist())
+    return array.to_pylist()
+
+
 class _ArrowMatch:
     """The mapInArrow function: consecutive rows with the same key form one partition."""
 
@@ -86,9 +120,9 @@ class _ArrowMatch:
                 batch = batch.filter(pc.invert(late_mask))
                 if batch.num_rows == 0:
                     continue
-            cols = [batch.column(n).to_pylist() for n in names]
+            cols = [_column_values(batch.column(n)) for n in names]
             if by_time:
-                ts = batch.column(names[ti]).cast(pa.int64()).to_pylist()
+                ts = list(cols[ti].us)
             else:
                 ts = batch.column(SEQ).to_pylist()
             n = batch.num_rows

@@ -59,7 +59,9 @@ def match_stream(df, spec, input_columns, rowtime=None, late_rows=None, event_ti
     kwargs = {}
     if event_time_column:
         kwargs["eventTimeColumnName"] = event_time_column
-    return df.groupBy(*keys).transformWithState(processor, schema, "Append", "EventTime", **kwargs)
+    by_time = spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
+    return df.groupBy(*keys).transformWithState(processor, schema, "Append", "EventTime" if by_time else "None",
+                                                **kwargs)
 
 
 def _row_state_schema(input_columns):
@@ -156,8 +158,11 @@ class MatchProcessor(StatefulProcessor):
             return []
         meta = self.meta.get() if self.meta.exists() else None
         start, match_number, covered, blocked = (meta if meta is not None else (0, 0, 0, False))
-        if blocked:
+        if blocked:                        # Flink never emits this partition again: keep nothing
             self.buffer.clear()
+            self.pending.clear()
+            for t in list(self.handle.listTimers()):
+                self.handle.deleteTimer(t)
             return []
         buffer = list(self.buffer.get()) if self.buffer.exists() else []
         buffer.extend(released)
