@@ -168,6 +168,9 @@ class QueryPlanner:
             if not isinstance(table.this, exp.Identifier) or table.name in ctes:
                 continue
             obj = self.catalog.get(_table_path(table))
+            if isinstance(obj, ViewDef) and table.args.get("version") is not None:
+                raise UnsupportedError("FOR SYSTEM_TIME AS OF (temporal join) is not supported yet",
+                                       *self._pos(table))
             if isinstance(obj, ViewDef):
                 body = parse_sql(obj.query)
                 body = self._expand_views(body, depth + 1)

@@ -7,8 +7,6 @@ TIME has no Spark type: it is carried as its canonical text 'HH:MM:SS[.fff]', wh
 import re
 from dataclasses import dataclass, field
 
-from pyspark.sql import types as st  # the planner only builds type objects; it never runs Spark
-
 from .errors import SqlError
 
 
@@ -196,7 +194,8 @@ def parse_type(text):
 
 
 def to_spark(t):
-    """FlinkType -> pyspark DataType."""
+    """FlinkType -> pyspark DataType (the planner only builds type objects; it never runs Spark)."""
+    from pyspark.sql import types as st
     n = t.name
     if n in ("CHAR", "VARCHAR", "TIME"):
         return st.StringType()
@@ -209,6 +208,7 @@ def to_spark(t):
 
 
 def _complex_to_spark(t):
+    from pyspark.sql import types as st
     n = t.name
     if n == "DECIMAL":
         return st.DecimalType(t.params[0], t.params[1])
@@ -225,6 +225,7 @@ def _complex_to_spark(t):
 
 def from_spark(dt, nullable=True):
     """pyspark DataType -> Flink type text, for result columns whose type we did not declare."""
+    from pyspark.sql import types as st
     suffix = "" if nullable else " NOT NULL"
     simple = {
         st.BooleanType: "BOOLEAN", st.ByteType: "TINYINT", st.ShortType: "SMALLINT",

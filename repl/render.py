@@ -100,15 +100,21 @@ def _cut(s, max_width):
 class TableauPrinter:
     """Flink's tableau layout: a boxed header, rows as they come, then a summary line."""
 
-    def __init__(self, columns, out, max_width=30, with_op=True, tz="UTC"):
+    def __init__(self, columns, out, max_width=30, with_op=True, tz="UTC", rows=None):
+        """Column widths come from the types (streaming: rows are not known yet), or from `rows`."""
         self.columns = columns
         self.out = out
         self.max_width = max_width
         self.with_op = with_op
         self.tz = tz
         names = (["op"] if with_op else []) + [c.name for c in columns]
-        self.widths = [min(max(_width(n), _type_width(c)), max_width)
-                       for n, c in zip(names, ([None] if with_op else []) + list(columns))]
+        if rows is None:
+            widths = [_type_width(c, max_width) for c in ([None] if with_op else []) + list(columns)]
+        else:
+            widths = ([2] if with_op else []) + [
+                max([_width(format_value(r[i], c.type, tz)) for r in rows] or [1])
+                for i, c in enumerate(columns)]
+        self.widths = [min(max(_width(n), w), max(max_width, len(n))) for n, w in zip(names, widths)]
         self.count = 0
 
     def _line(self):
@@ -142,11 +148,25 @@ class TableauPrinter:
         self.out.flush()
 
 
-def _type_width(c):
+def _type_width(c, max_width):
+    """Flink's printable width of a type (PrintUtils): what the widest value of the type needs."""
     if c is None:
         return 2
     t = base_name(c.type)
-    return {"TIMESTAMP": 23, "TIMESTAMP_LTZ": 23, "DATE": 10, "BOOLEAN": 5, "BIGINT": 6, "INT": 6}.get(t, 6)
+    fixed = {"BOOLEAN": 5, "TINYINT": 4, "SMALLINT": 6, "INT": 11, "INTEGER": 11, "BIGINT": 20,
+             "FLOAT": 15, "DOUBLE": 24, "DATE": 10, "TIME": 12, "TIMESTAMP": 26, "TIMESTAMP_LTZ": 26}
+    if t in fixed:
+        if t in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+            import re
+            m = re.search(r"\((\d+)\)", c.type)
+            p = int(m.group(1)) if m else 6
+            return 19 + (p + 1 if p else 0)
+        return fixed[t]
+    if t == "DECIMAL":
+        import re
+        m = re.search(r"\((\d+)", c.type)
+        return (int(m.group(1)) if m else 10) + 2
+    return max_width
 
 
 def _is_numeric(t):
@@ -182,7 +202,7 @@ def print_result(result, out=None, settings=None, output="tableau", stop_check=N
         if not result.rows and not result.is_query:
             out.write("Empty set\n")
             return 0
-        p = TableauPrinter(result.columns, out, max_width, with_op=False, tz=tz)
+        p = TableauPrinter(result.columns, out, max_width, with_op=False, tz=tz, rows=result.rows)
         p.header()
         for row in result.rows:
             p.row("+I", row)
@@ -227,7 +247,7 @@ def print_stream(stream, out, output, tz="UTC", max_width=30, stop_check=None):
 
 
 def _listing_to_stderr(result, tz):
-    p = TableauPrinter(result.columns, sys.stderr, 60, with_op=False, tz=tz)
+    p = TableauPrinter(result.columns, sys.stderr, 60, with_op=False, tz=tz, rows=result.rows)
     p.header()
     for row in result.rows:
         p.row("+I", row)

@@ -9,7 +9,7 @@ from planner.types import from_spark as flink_type_of
 
 from . import jobs
 from .errors import from_spark
-from .results import ChangeStream, Column, MessageResult, TableResult
+from .results import ChangeBatch, ChangeStream, Column, MessageResult, TableResult
 from .session import SparkRuntime
 from .streaming import AppendSink, ChangelogSink, StreamingRun, UpsertSink
 from .tables import is_bounded, is_paced, table_frame
@@ -104,12 +104,18 @@ class Engine:
         df = self.build(query, streaming=not batch)
         columns = self.columns_of(query, df)
         names = [c.name for c in columns]
-        if batch:
+        if batch or not df.isStreaming:
             try:
-                rows = df.collect()
+                rows = [tuple(r[n] for n in names) for r in df.collect()]
             except Exception as e:
                 raise from_spark(e, query.line, query.column)
-            return TableResult(columns, [tuple(r[n] for n in names) for r in rows], is_query=True)
+            if batch:
+                return TableResult(columns, rows, is_query=True)
+            # a query over no table (SELECT 1, VALUES ...): a bounded stream of inserts, as Flink's
+            stream = ChangeStream(columns, description=query.text)
+            stream.publish(ChangeBatch([("+I", r) for r in rows]))
+            stream.finish()
+            return stream
         output_mode = "append"
         if query.operators is not None:
             df, sink, output_mode = self._changelog_frame(query, names)

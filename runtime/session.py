@@ -113,6 +113,9 @@ def _create_session(master, conf):
     from pyspark.java_gateway import launch_gateway
     from pyspark.sql import SparkSession
 
+    import logging
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        logging.getLogger(name).disabled = True   # PySpark logs every SQL error to stderr; we report it
     spark_conf = SparkConf().setMaster(master).setAppName("dynsql")
     for k, v in conf.items():
         spark_conf.set(k, v)
