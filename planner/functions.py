@@ -46,10 +46,12 @@ def _to_timestamp(args):
 
 
 def _split_index(args):
-    # Flink: 0-based index, NULL when out of range
+    # Flink: split by the literal separator, 0-based index, NULL when out of range or negative.
+    # '\Q...\E' quotes the separator for Spark's regex split (the generator doubles the backslash).
     s, sep, idx = args
-    return _call("TRY_ELEMENT_AT", _call("SPLIT", s, _call("CONCAT", _lit("\\\\Q"), sep, _lit("\\\\E"))),
-                 exp.Add(this=idx, expression=_lit(1)))
+    part = _call("TRY_ELEMENT_AT", _call("SPLIT", s, _call("CONCAT", _lit("\\Q"), sep, _lit("\\E"))),
+                 exp.Add(this=idx.copy(), expression=_lit(1)))
+    return exp.Case(ifs=[exp.If(this=exp.GTE(this=idx.copy(), expression=_lit(0)), true=part)], default=exp.Null())
 
 
 def _timestampadd(args):

@@ -126,3 +126,13 @@ def test_create_drop_and_if_exists():
     p.plan("DROP TABLE IF EXISTS t")
     with pytest.raises(SqlError, match="t"):
         p.plan("DROP TABLE t")
+
+
+@pytest.mark.xfail(reason="ddl.py checks the rowtime type before computed columns have one (their type is ''): "
+                          "Flink's common idiom ts AS TO_TIMESTAMP_LTZ(ms, 3) + WATERMARK FOR ts is refused",
+                   strict=True)
+def test_watermark_on_a_computed_rowtime():
+    table, _ = parse_create_table(
+        "CREATE TABLE t (ms BIGINT, ts AS TO_TIMESTAMP_LTZ(ms, 3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) "
+        "WITH ('connector' = 'datagen')")
+    assert table.watermark.column == "ts" and table.watermark.delay_ms == 5000

