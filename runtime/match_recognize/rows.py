@@ -30,8 +30,9 @@ def is_late(rowtime, wm):
     return wm is not None and rowtime is not None and to_micros(rowtime) <= to_micros(wm)
 
 
-def sort_key_fn(column_names, spec):
+def sort_key_fn(column_names, spec, micros=None):
     """Key for sorting one partition's rows (tuples) with their arrival sequence appended last."""
+    micros = micros or to_micros
     idx = [column_names.index(k.column) for k in spec.order_by]
     asc = [k.ascending for k in spec.order_by]
     first = idx[0]
@@ -40,7 +41,7 @@ def sort_key_fn(column_names, spec):
     rest = list(zip(idx[1:], asc[1:]))
 
     def key(row):
-        parts = [to_micros(row[first])]
+        parts = [micros(row[first])]
         for i, a in rest:
             v = row[i]
             parts.append((v is not None, v) if a else _Desc((v is not None, v)))

@@ -17,6 +17,7 @@ Late rows (rowtime <= __wm, Flink's per-row rule) are dropped here, counted, and
 as 'dynsql: MATCH_RECOGNIZE dropped N late row(s)' (and added to `late_rows` if an accumulator is given)."""
 
 import datetime as _dt
+import math
 import sys
 
 from pyspark.sql import Row
@@ -30,14 +31,10 @@ from runtime.match_recognize.output_schema import spark_schema
 
 
 
-def _local_datetime(us):
-    """Epoch microseconds -> naive datetime the way PySpark hands TIMESTAMP values to Python (local time)."""
-    return _dt.datetime.fromtimestamp(us // 1000000).replace(microsecond=us % 1000000)
-
-
-def _local_micros(value):
-    """Inverse of _local_datetime for the naive datetimes PySpark gives (aware ones: their instant)."""
-    return int(value.timestamp()) * 1000000 + value.microsecond
+def _instant_micros(value):
+    """Epoch microseconds of a TIMESTAMP value as PySpark hands it over: an aware datetime is its instant, a
+    naive one is local time (PySpark converts with the worker's time zone)."""
+    return math.floor(value.timestamp()) * 1000000 + value.microsecond
 
 END_WATERMARK_MS = int((_dt.datetime(9000, 1, 1) - _dt.datetime(1970, 1, 1)).total_seconds() * 1000)
 ALL_KEY = "__mr_all"
@@ -97,7 +94,7 @@ class MatchProcessor(StatefulProcessor):
         self.by_time = spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
         self.ti = self.names.index(spec.rowtime) if spec.rowtime else None
         from runtime.match_recognize.rows import sort_key_fn
-        self.sort_key = sort_key_fn(self.names, spec)
+        self.sort_key = sort_key_fn(self.names, spec, _instant_micros)
 
     # -- Spark entry points
     def handleInputRows(self, key, rows, timerValues):
@@ -128,7 +125,6 @@ class MatchProcessor(StatefulProcessor):
     # -- the work
     def _process(self, key, new_rows, watermark_ms):
         from runtime.match_recognize.matcher import PartitionRun
-        from runtime.match_recognize.rows import to_micros
         pending = list(self.pending.get()) if self.pending.exists() else []
         pending.extend(new_rows)
         final = watermark_ms >= END_WATERMARK_MS
@@ -140,9 +136,8 @@ class MatchProcessor(StatefulProcessor):
             elif wm_us is None:
                 released, keep = [], pending
             else:
-                wm_dt = _local_datetime(wm_us)
-                released = [r for r in pending if r[ti] <= wm_dt]
-                keep = [r for r in pending if r[ti] > wm_dt] if len(released) < len(pending) else []
+                released = [r for r in pending if _instant_micros(r[ti]) <= wm_us]
+                keep = [r for r in pending if _instant_micros(r[ti]) > wm_us] if len(released) < len(pending) else []
         else:                              # processing time: rows are released as they arrive
             released, keep = pending, []
         released.sort(key=self.sort_key)
@@ -150,7 +145,7 @@ class MatchProcessor(StatefulProcessor):
             self.handle.deleteTimer(t)
         if keep:
             self.pending.put(keep)
-            earliest = _local_micros(min(r[ti] for r in keep))
+            earliest = min(_instant_micros(r[ti]) for r in keep)
             self.handle.registerTimer(max(earliest // 1000, 0))
         else:
             self.pending.clear()
@@ -168,7 +163,7 @@ class MatchProcessor(StatefulProcessor):
         buffer.extend(released)
         n = len(buffer)
         data = [[r[i] for r in buffer] for i in range(len(self.names))]
-        ts = [to_micros(v) for v in data[self.ti]] if self.by_time else [r[-1] for r in buffer]
+        ts = [_instant_micros(v) for v in data[self.ti]] if self.by_time else [r[-1] for r in buffer]
         key_values = key if isinstance(key, tuple) else (key,)
         if not self.spec.partition_by:
             key_values = ()
