@@ -399,9 +399,22 @@ class ExpressionCompiler:
             row = "nav_all_%s(%s, S, %d)" % (name.lower(), step, n)
         elif q in self.subsets:
             row = "nav_set_%s(%s, %s, %d)" % (name.lower(), step, self.const(self.subsets[q]), n)
+        elif name == "LAST":
+            row = self._last_row(step, self.var_ids[q], n)
         else:
             row = "nav_%s(%s, %d, %d)" % (name.lower(), step, self.var_ids[q], n)
         return "(None if (%s := %s) is None else %s)" % (r, row, self.gen(arg, step, r))
+
+    def _last_row(self, step, v, n):
+        """Row index of LAST(v..., n) from `step`, inlined for small n (a function call costs more):
+        the last Step of v, then n times back along prev_same."""
+        if n > 2:
+            return "nav_last(%s, %d, %d)" % (step, v, n)
+        temps = [self.tmp() for _ in range(n + 1)]
+        tests = ["(%s := %s.last[%d]) is None" % (temps[0], step, v)]
+        for k in range(1, n + 1):
+            tests.append("(%s := %s.prev_same) is None" % (temps[k], temps[k - 1]))
+        return "(None if %s else %s.row)" % (" or ".join(tests), temps[-1])
 
     def _cand_nav(self, name, q, n):
         """Row index expression of FIRST/LAST(q..., n) while r is the candidate row of self._cand."""
@@ -415,9 +428,9 @@ class ExpressionCompiler:
             return "%s(P, r, %s, %d, %s)" % (fn_name, self.const(vs), n, cand in vs)
         v = self.var_ids[q]
         if v != cand:
-            return "nav_%s(P, %d, %d)" % (name.lower(), v, n)
+            return self._last_row("P", v, n) if name == "LAST" else "nav_first(P, %d, %d)" % (v, n)
         if name == "LAST":
-            return "r" if n == 0 else "nav_last(P, %d, %d)" % (v, n - 1)
+            return "r" if n == 0 else self._last_row("P", v, n - 1)
         return "(r if P.cnt[%d] == %d else nav_first(P, %d, %d))" % (v, n, v, n)
 
     def physical(self, name, args, step, rowvar):
