@@ -9,6 +9,7 @@ passed as `late_rows` (a pyspark Accumulator; the caller reads `.value` after an
 The result's schema is output_columns(spec, input_columns)."""
 
 import datetime as _dt
+import sys
 
 from pyspark.sql import functions as F
 
@@ -152,8 +153,11 @@ class _ArrowMatch:
             out = self._run(compiled, buf, key, writer)
             if out is not None:
                 yield out
-        if late and self.late_rows is not None:
-            self.late_rows.add(late)
+        if late:
+            print("dynsql: MATCH_RECOGNIZE dropped %d late row(s) (rowtime at or below the watermark)" % late,
+                  file=sys.stderr)
+            if self.late_rows is not None:
+                self.late_rows.add(late)
         last = writer.flush()
         if last is not None:
             yield last
