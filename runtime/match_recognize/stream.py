@@ -124,7 +124,6 @@ class MatchProcessor(StatefulProcessor):
 
     # -- the work
     def _process(self, key, new_rows, watermark_ms):
-        from runtime.match_recognize.matcher import PartitionRun
         pending = list(self.pending.get()) if self.pending.exists() else []
         pending.extend(new_rows)
         final = watermark_ms >= END_WATERMARK_MS
@@ -143,21 +142,28 @@ class MatchProcessor(StatefulProcessor):
         released.sort(key=self.sort_key)
         for t in list(self.handle.listTimers()):
             self.handle.deleteTimer(t)
+        timers = set()
         if keep:
             self.pending.put(keep)
-            earliest = min(_instant_micros(r[ti]) for r in keep)
-            self.handle.registerTimer(max(earliest // 1000, 0))
+            timers.add(max(min(_instant_micros(r[ti]) for r in keep) // 1000, 0))
         else:
             self.pending.clear()
-        if not released and not final:
+        out = self._match(key, released, final, wm_us, timers)
+        for t in sorted(timers):
+            self.handle.registerTimer(t)
+        return out
+
+    def _match(self, key, released, final, wm_us, timers):
+        """Feed released rows to the matcher; add the timers the undecided rows need; -> output Rows."""
+        from runtime.match_recognize.matcher import PartitionRun
+        if not released and not final and not self.buffer.exists():
             return []
         meta = self.meta.get() if self.meta.exists() else None
         start, match_number, covered, blocked = (meta if meta is not None else (0, 0, 0, False))
         if blocked:                        # Flink never emits this partition again: keep nothing
             self.buffer.clear()
             self.pending.clear()
-            for t in list(self.handle.listTimers()):
-                self.handle.deleteTimer(t)
+            timers.clear()
             return []
         buffer = list(self.buffer.get()) if self.buffer.exists() else []
         buffer.extend(released)
@@ -175,6 +181,10 @@ class MatchProcessor(StatefulProcessor):
             self.buffer.put(rest)
         else:
             self.buffer.clear()
+        if run.start < n and not run.blocked:
+            timers.add(END_WATERMARK_MS)          # the end of input decides what is still open
+            if self.compiled.within_us is not None:
+                timers.add(-(-(ts[run.start] + self.compiled.within_us) // 1000))   # the start row expires
         self.meta.update((run.start - keep_from, run.match_number, max(0, run.covered - keep_from), run.blocked))
         names = self.out_names
         return [Row(**dict(zip(names, values))) for values in out]

@@ -28,3 +28,18 @@ def test_replay(case, size):
     out = replay(processor, batches, lambda r: tuple(r[p] for p in pidx), lambda r: r[case.rowtime],
                  case.delay_ms)
     assert as_multiset([tuple(r) for r in out]) == sorted(json.dumps(e["row"]) for e in case.expected)
+
+
+def test_end_of_input_flushes_open_standard_matches():
+    """A greedy last element (the standard, extensions on) is only decided at the end of the partition:
+    the end-of-input watermark must reach keys that got no row in the last batches (their timer)."""
+    from tests.match_recognize.test_standard_features import COLUMNS, table
+    body = ("PARTITION BY sym ORDER BY ts MEASURES COUNT(B.*) AS nb, LAST(id) AS last_id ONE ROW PER MATCH "
+            "AFTER MATCH SKIP PAST LAST ROW PATTERN (A B*) DEFINE A AS price = 1, B AS price = 2")
+    spec = validate(parse_match_recognize(body), COLUMNS, "ts", extensions=True)
+    processor = MatchProcessor(spec, COLUMNS, spark_schema(spec, COLUMNS))
+    names = [n for n, _ in COLUMNS] + ["__seq", "__wm"]
+    rows = table([1, 2, 2], "S1") + table([1, 2], "S2")
+    rs = [as_row(names, tuple(r) + (i, None)) for i, r in enumerate(rows)]
+    out = replay(processor, [rs[:3], rs[3:]], lambda r: (r["sym"],), lambda r: r["ts"], 1000)
+    assert sorted(tuple(r) for r in out) == [("S1", 2, 2), ("S2", 1, 1)]
