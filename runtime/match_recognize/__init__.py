@@ -7,7 +7,13 @@ MatchRecognizeSpec (planner.match_recognize).
 
 Input DataFrame: the table's columns plus `__seq` (BIGINT, arrival order) and `__wm` (TIMESTAMP, the
 watermark just before the row arrived, NULL if none); in streaming with `withWatermark` applied and the
-end-of-input sentinel dropped right after it. Output: output_columns(spec, input_columns)."""
+end-of-input sentinel dropped right after it. Output: output_columns(spec, input_columns).
+
+Semantics: a pattern Flink accepts runs Flink's CEP automaton (flink_automaton.py), whatever the
+extensions setting, so Flink's queries give Flink's rows; a pattern only the standard allows runs the
+standard's preference-ordered VM (standard_vm.py). Not done: in streaming, NEXT() in DEFINE cannot look
+past the rows the watermark has released (batch sees the whole partition), and '^' no longer matches
+once a key's buffer was trimmed past its first row."""
 
 
 def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
