@@ -1,0 +1,69 @@
+"""The `dynsql` command line, spawned for real. Each run with SQL starts Spark (15 s or more), so the
+runs are few and each checks several things: -f stops at the first error, -e, --output
+tableau|jsonl|csv, -D, --demo from another folder; --version, --help and a bad -D need no Spark."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DYNSQL = Path(sys.executable).with_name("dynsql")
+COMMAND = [str(DYNSQL)] if DYNSQL.exists() else [sys.executable, "-m", "repl.cli"]
+
+
+def dynsql(*args, cwd=None, timeout=600):
+    return subprocess.run(COMMAND + list(args), capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL, cwd=cwd)
+
+
+def test_version_help_and_a_bad_define(tmp_path):
+    from repl import __version__
+    out = dynsql("--version", cwd=tmp_path)
+    assert out.returncode == 0 and out.stdout.strip() == "dynsql %s" % __version__
+    out = dynsql("--help", cwd=tmp_path)
+    assert out.returncode == 0
+    for flag in ("-f", "-i", "-e", "--output", "--demo", "--master", "-D", "--version"):
+        assert flag in out.stdout
+    out = dynsql("-D", "no-equals-sign", "-e", "SELECT 1;", cwd=tmp_path)
+    assert out.returncode != 0 and "key=value" in out.stderr and out.stdout == ""
+    out = dynsql("--output", "xml", "-e", "SELECT 1;", cwd=tmp_path)
+    assert out.returncode != 0 and "xml" in out.stderr
+
+
+def test_script_stops_at_the_first_error(tmp_path):
+    (tmp_path / "a.csv").write_text("1,one\n2,two\n")
+    script = tmp_path / "script.sql"
+    script.write_text("""-- a streaming query, then a bad one, then one that must not run
+CREATE TABLE a (n INT, word STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv');
+SELECT n, UPPER(word) AS w FROM a;
+SELECT nope
+  FROM a;
+SELECT 'never' AS x;
+""" % (tmp_path / "a.csv"))
+    out = dynsql("-f", str(script), cwd=tmp_path)
+    assert out.returncode == 1, out.stderr
+    # Flink's tableau layout for a streaming query: the op column, then the total
+    assert "| op |" in out.stdout.replace("  ", " ") or "op" in out.stdout.splitlines()[1]
+    assert "| +I |" in out.stdout and "ONE" in out.stdout and "TWO" in out.stdout
+    assert "Received a total of 2 rows" in out.stdout
+    assert "never" not in out.stdout
+    errors = [line for line in out.stderr.splitlines() if line.startswith("[ERROR]")]
+    assert len(errors) == 1 and "nope" in errors[0], out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_jsonl_csv_define_and_demo_from_another_folder(tmp_path):
+    sql = ("SELECT symbol, COUNT(*) AS n, MAX(price) AS hi FROM Ticker GROUP BY symbol; "
+           "SELECT `user`, COUNT(*) AS n FROM clicks WHERE `user` = 'Liz' GROUP BY `user`;")
+    out = dynsql("--demo", "--output", "jsonl", "-D", "execution.runtime-mode=batch", "-e", sql, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert [json.loads(line) for line in out.stdout.splitlines()] == [
+        {"op": "+I", "row": ["ACME", 11, 25]}, {"op": "+I", "row": ["Liz", 1]}], out.stdout
+    out = dynsql("--output", "csv", "-D", "execution.runtime-mode=batch",
+                 "-e", "SELECT 'a,b' AS s, 1 AS n, CAST(NULL AS INT) AS z;", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[:2] == ["s,n,z", '"a,b",1,'], out.stdout

@@ -1,0 +1,158 @@
+"""The runner of tests/sql/*.sqltest: SQL in, changelog out, through the public client API.
+
+A .sqltest file is a sequence of blocks, each opened by a `=== ` header line:
+
+  # a comment line (outside blocks, or at the top)
+  === file clicks.csv         the lines up to the next header are written to ${DATA}/clicks.csv
+                              (a NAME with a folder, `logs/a.csv`, creates the folder)
+  === sql                     statements; each must succeed but the last, whose result the next block
+                              checks. '${DATA}' stands for the folder the files were written to.
+  === expect                  the last statement's changelog in the tableau form, one change a line:
+                              `+I | Mary | 1` (cells as the tableau prints them, NULL as <NULL>)
+  === error                   the last statement must fail; every line is a fragment of its `[ERROR]` text
+
+Blocks run in order on one client (one catalog and one set of settings per file). A streaming
+result is drained by iterating its ChangeStream; a batch result's rows count as +I. The check applies
+both changelogs to multisets (as ../shared/conformance/compare.py does): the final rows must be equal,
+no retraction may find nothing to retract, and when the expected changelog is insert-only, the actual
+one must be too."""
+
+import collections
+import glob
+import os
+import re
+
+import pytest
+
+from repl.errors import error_text
+from repl.render import format_value
+from runtime.results import ChangeStream, MessageResult, TableResult
+
+SQL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sql")
+FILES = sorted(glob.glob(os.path.join(SQL_DIR, "*.sqltest")))
+
+
+def parse_sqltest(text):
+    """Text -> [(kind, argument, body lines)] with kind in file, sql, expect, error."""
+    blocks = []
+    for raw in text.splitlines():
+        m = re.match(r"^=== (file|sql|expect|error)\b\s*(.*)$", raw)
+        if m:
+            blocks.append((m.group(1), m.group(2).strip(), []))
+        elif blocks:
+            blocks[-1][2].append(raw)
+        elif raw.strip() and not raw.startswith("#"):
+            raise ValueError("text before the first '=== ' block: %r" % raw)
+    return blocks
+
+
+def parse_change(line):
+    op, _, rest = line.partition("|")
+    op = op.strip()
+    if op not in ("+I", "-U", "+U", "-D"):
+        raise ValueError("a change line starts with +I, -U, +U or -D: %r" % line)
+    return op, tuple(c.strip() for c in rest.split("|"))
+
+
+def materialize(changes):
+    """[(op, cells)] -> (Counter of final rows, list of problems)."""
+    rows, problems = collections.Counter(), []
+    for op, cells in changes:
+        if op in ("+I", "+U"):
+            rows[cells] += 1
+        elif rows[cells] > 0:
+            rows[cells] -= 1
+        else:
+            problems.append("%s %s retracts a row that is not there" % (op, " | ".join(cells)))
+    return +rows, problems
+
+
+def result_changes(result, settings):
+    """A statement's result -> [(op, cells as text)]."""
+    tz = settings.get("table.local-time-zone")
+    if isinstance(result, ChangeStream):
+        columns, changes = result.columns, []
+        for batch in result:
+            changes.extend(batch.changes)
+    elif isinstance(result, TableResult):
+        columns, changes = result.columns, [("+I", row) for row in result.rows]
+    else:
+        raise AssertionError("expected rows, got the message %r" % getattr(result, "text", result))
+    return [(op, tuple(format_value(v, c.type, tz) for v, c in zip(row, columns))) for op, row in changes]
+
+
+def _show(changes):
+    return "\n".join("%s | %s" % (op, " | ".join(cells)) for op, cells in changes) or "(nothing)"
+
+
+def check_changelog(expected, actual):
+    exp_rows, _ = materialize(expected)
+    act_rows, problems = materialize(actual)
+    assert not problems, "\n".join(problems) + "\nactual:\n" + _show(actual)
+    assert exp_rows == act_rows, "expected:\n%s\nactual:\n%s" % (_show(expected), _show(actual))
+    if all(op == "+I" for op, _ in expected):
+        assert all(op == "+I" for op, _ in actual), "expected inserts only, got:\n" + _show(actual)
+
+
+def run_sqltest(client, text, data_dir):
+    pending = None  # (statement, result or exception) of the last statement of the last sql block
+    for kind, arg, body in parse_sqltest(text):
+        if kind == "file":
+            path = os.path.join(data_dir, arg)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(body) + ("\n" if body else ""))
+        elif kind == "sql":
+            stmts = client.split("\n".join(body).replace("${DATA}", data_dir))
+            assert stmts, "an empty sql block"
+            for stmt in stmts[:-1]:
+                result = client.execute(stmt)
+                if isinstance(result, ChangeStream):
+                    for _ in result:
+                        pass
+            try:
+                pending = (stmts[-1], client.execute(stmts[-1]))
+            except Exception as e:
+                pending = (stmts[-1], e)
+        elif kind == "expect":
+            stmt, result = pending
+            if isinstance(result, Exception):
+                raise AssertionError("%s\nfailed: %s" % (stmt.text, error_text(result, True, stmt)))
+            expected = [parse_change(line) for line in body if line.strip() and not line.startswith("#")]
+            check_changelog(expected, result_changes(result, client.settings))
+        elif kind == "error":
+            stmt, result = pending
+            if isinstance(result, ChangeStream):
+                try:
+                    for _ in result:
+                        pass
+                except Exception as e:
+                    result = e
+            assert isinstance(result, Exception), "%s\nsucceeded, expected an error" % stmt.text
+            message = error_text(result, False, stmt)
+            assert message.startswith("[ERROR] "), message
+            assert "Traceback" not in message, message
+            for fragment in (line.strip() for line in body if line.strip()):
+                assert fragment in message, "%r not in %r" % (fragment, message)
+
+
+def test_there_are_sql_files():
+    assert len(FILES) >= 10
+
+
+@pytest.mark.parametrize("path", FILES, ids=[os.path.basename(p)[:-len(".sqltest")] for p in FILES])
+def test_sql_file(path, client, tmp_path):
+    with open(path, encoding="utf-8") as f:
+        run_sqltest(client, f.read(), str(tmp_path))
+
+
+def test_runner_catches_a_wrong_changelog():
+    """The check itself can fail: a missing row, an extra update, a retraction of nothing."""
+    ins = [("+I", ("Mary", "1"))]
+    with pytest.raises(AssertionError):
+        check_changelog(ins, [])
+    with pytest.raises(AssertionError):
+        check_changelog(ins, [("+I", ("Mary", "0")), ("-U", ("Mary", "0")), ("+U", ("Mary", "1"))])
+    with pytest.raises(AssertionError):
+        check_changelog([("+I", ("Mary", "1")), ("-D", ("Mary", "1"))], [("-D", ("Mary", "1"))])
+    check_changelog([("+I", ("a",)), ("-U", ("a",)), ("+U", ("b",))], [("+I", ("b",))])
