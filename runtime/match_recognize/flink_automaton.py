@@ -118,6 +118,7 @@ class FlinkMatcher:
         self.start = start_state
         self.defines = defines          # var id -> f(P, r, S, M, D) or None (always true)
         self.factory = factory
+        self.origin = 0
         stack = [start_state]
         while stack:
             st = stack.pop()

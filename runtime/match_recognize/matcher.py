@@ -64,8 +64,9 @@ class CompiledMatch:
 class PartitionRun:
     """Matching state of one partition: the first row not yet decided, the match count, rows covered."""
 
-    def __init__(self, compiled, key_values, start=0, match_number=0, covered=0):
+    def __init__(self, compiled, key_values, start=0, match_number=0, covered=0, origin=0):
         self.c = compiled
+        self.origin = origin            # partition index of data[0] (a streaming buffer drops old rows)
         self.key_values = list(key_values)
         self.start = start
         self.match_number = match_number
@@ -79,6 +80,7 @@ class PartitionRun:
         out = []
         s = self.start
         engine = c.engine
+        engine.origin = self.origin
         flink = c.spec.semantics == "flink"
         within = c.within_us
         unmatched_rows = c.spec.rows_per_match == "ALL" and c.spec.empty_matches == "UNMATCHED"

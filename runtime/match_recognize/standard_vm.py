@@ -81,6 +81,7 @@ class StandardMatcher:
         self.n_loops = program.n_loops
         self.defines = defines
         self.factory = factory
+        self.origin = 0     # partition index of the buffer's first row (streaming trims the buffer)
 
     def _closure(self, pc, step, cnts, marks, excl, pos, at_end, out, visited):
         """Follow epsilon instructions from pc in preference order; append waiting threads to out.
@@ -106,7 +107,7 @@ class StandardMatcher:
                     return True
                 pc = ins[2]
             elif op == ASTART:
-                if pos != 0:
+                if pos + self.origin != 0:
                     return False
                 pc += 1
             elif op == AEND:

@@ -70,6 +70,7 @@ def _row_state_schema(input_columns):
 META_SCHEMA = st.StructType([
     st.StructField("start", st.LongType()), st.StructField("match_number", st.LongType()),
     st.StructField("covered", st.LongType()), st.StructField("blocked", st.BooleanType()),
+    st.StructField("origin", st.LongType()),
 ])
 
 
@@ -159,7 +160,7 @@ class MatchProcessor(StatefulProcessor):
         if not released and not final and not self.buffer.exists():
             return []
         meta = self.meta.get() if self.meta.exists() else None
-        start, match_number, covered, blocked = (meta if meta is not None else (0, 0, 0, False))
+        start, match_number, covered, blocked, origin = (meta if meta is not None else (0, 0, 0, False, 0))
         if blocked:                        # Flink never emits this partition again: keep nothing
             self.buffer.clear()
             self.pending.clear()
@@ -173,7 +174,7 @@ class MatchProcessor(StatefulProcessor):
         key_values = key if isinstance(key, tuple) else (key,)
         if not self.spec.partition_by:
             key_values = ()
-        run = PartitionRun(self.compiled, key_values, start, match_number, covered)
+        run = PartitionRun(self.compiled, key_values, start, match_number, covered, origin)
         out = run.advance(data, ts, n, final=final, watermark=wm_us)
         keep_from = max(0, min(run.start, n) - self.compiled.max_prev)
         rest = buffer[keep_from:]
@@ -185,6 +186,7 @@ class MatchProcessor(StatefulProcessor):
             timers.add(END_WATERMARK_MS)          # the end of input decides what is still open
             if self.compiled.within_us is not None:
                 timers.add(-(-(ts[run.start] + self.compiled.within_us) // 1000))   # the start row expires
-        self.meta.update((run.start - keep_from, run.match_number, max(0, run.covered - keep_from), run.blocked))
+        self.meta.update((run.start - keep_from, run.match_number, max(0, run.covered - keep_from), run.blocked,
+                          origin + keep_from))
         names = self.out_names
         return [Row(**dict(zip(names, values))) for values in out]

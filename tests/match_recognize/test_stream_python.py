@@ -43,3 +43,17 @@ def test_end_of_input_flushes_open_standard_matches():
     rs = [as_row(names, tuple(r) + (i, None)) for i, r in enumerate(rows)]
     out = replay(processor, [rs[:3], rs[3:]], lambda r: (r["sym"],), lambda r: r["ts"], 1000)
     assert sorted(tuple(r) for r in out) == [("S1", 2, 2), ("S2", 1, 1)]
+
+
+def test_anchor_start_after_the_buffer_was_trimmed():
+    """'^ A' matches only the partition's first row, even after earlier rows left the streaming buffer."""
+    from tests.match_recognize.test_standard_features import COLUMNS, T0
+    import datetime as dt
+    body = ("PARTITION BY sym ORDER BY ts MEASURES A.id AS a ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW "
+            "PATTERN (^ A) DEFINE A AS price > 0")
+    spec = validate(parse_match_recognize(body), COLUMNS, "ts", extensions=True)
+    processor = MatchProcessor(spec, COLUMNS, spark_schema(spec, COLUMNS))
+    names = [n for n, _ in COLUMNS] + ["__seq", "__wm"]
+    rs = [as_row(names, ("S", T0 + dt.timedelta(seconds=i), i, 5, i, None)) for i in range(6)]
+    out = replay(processor, [rs[k:k + 2] for k in range(0, 6, 2)], lambda r: (r["sym"],), lambda r: r["ts"], 0)
+    assert [tuple(r) for r in out] == [("S", 0)]
