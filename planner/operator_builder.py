@@ -318,7 +318,7 @@ class OperatorBuilder:
             Calc(columns=[n for _, n in pre], mode=node.mode, input=node, projections=pre)
         rank = Rank(columns=list(node.columns) + [wname], mode=changelog.RETRACT, input=input_node,
                     partition=part, order=order, function=func, limit=None, rank_column=wname)
-        rank.time_order = self._time_order(order, scope)
+        rank.time_order = self._time_order(order, scope, rank)
         # the select list above the rank
         rscope = Scope(list(scope.entries) + [(None, wname, wname, "BIGINT NOT NULL")])
         projections = []
@@ -340,13 +340,15 @@ class OperatorBuilder:
         pre.append((self._sql(e, scope), name))
         return name
 
-    def _time_order(self, order, scope):
+    def _time_order(self, order, scope, rank=None):
         if not order:
             return None
         col, asc = order[0]
         types = {c: t for _, _, c, t in scope.entries}
         t = types.get(col, "")
         if "*ROWTIME*" in t or "*PROCTIME*" in t:
+            if rank is not None:
+                rank.time_kind = "rowtime" if "*ROWTIME*" in t else "proctime"
             return asc
         return None
 
@@ -358,8 +360,10 @@ def _finish_rank(rank):
         rank.kind = "Deduplicate"
         rank.keep_last = not rank.time_order
     rank.mode = changelog.RETRACT
-    if rank.kind == "Deduplicate" and not rank.keep_last and rank.input.mode.insert_only:
-        rank.mode = changelog.INSERT_ONLY
+    if rank.kind == "Deduplicate" and rank.input.mode.insert_only:
+        # Flink: only a first-row deduplication on processing time is insert-only
+        proctime_first = not rank.keep_last and getattr(rank, "time_kind", "") == "proctime"
+        rank.mode = changelog.INSERT_ONLY if proctime_first else changelog.UPDATE_NO_DELETE
 
 
 def _rank_bound(cond, rank, scope):
@@ -390,7 +394,8 @@ def _rank_bound(cond, rank, scope):
 
 
 def _agg_mode(input_mode, keys):
-    return changelog.RETRACT
+    """Flink: a group aggregate inserts and updates; it deletes only when its input retracts."""
+    return changelog.UPDATE_NO_DELETE if input_mode.insert_only else changelog.RETRACT
 
 
 def _conjuncts(e):

@@ -29,3 +29,6 @@ def client(spark_runtime):
     c = Client(spark_runtime=spark_runtime)
     yield c
     c.engine.jobs.stop_all()
+
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests' own helper modules

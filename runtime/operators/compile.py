@@ -130,6 +130,8 @@ def native_plan(spark, root, event_time=False):
         return None
     if not agg.input.mode.insert_only or any(not n.mode.insert_only for n in ops.walk(agg.input)):
         return None
+    if any(a.distinct for a in agg.aggregates):
+        return None   # Spark has no streaming distinct aggregate
     if any(isinstance(n, (ops.GroupAggregate, ops.Rank, ops.Join)) for n in ops.walk(agg.input)):
         return None
     compiler = Compiler(spark, event_time=event_time)
