@@ -91,7 +91,7 @@ def spark_session():
     return (SparkSession.builder.master("local[2]").appName("mr-bench")
             .config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC")
             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-            .config("spark.driver.memory", "2g")
+            .config("spark.driver.memory", "2g").config("spark.python.authenticate.socketTimeout", "300s")
             .config("spark.sql.streaming.stateStore.providerClass",
                     "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider")
             .config("spark.driver.extraJavaOptions", "-Xss16m -Duser.timezone=UTC")
