@@ -71,7 +71,8 @@ def bench_core(table):
     cpu = time.process_time()
     sorted_t = table.sort_by([("symbol", "ascending"), ("rowtime", "ascending"), ("__seq", "ascending")])
     syms = sorted_t.column("symbol").to_pylist()
-    cols = [sorted_t.column(n).to_pylist() for n, _ in COLUMNS]
+    from runtime.match_recognize.batch import _column_values
+    cols = [_column_values(sorted_t.column(n).combine_chunks()) for n, _ in COLUMNS]
     ts = sorted_t.column("rowtime").cast(pa.int64()).to_pylist()   # microseconds
     out = 0
     a, n = 0, len(syms)
