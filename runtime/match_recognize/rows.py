@@ -30,22 +30,24 @@ def is_late(rowtime, wm):
     return wm is not None and rowtime is not None and to_micros(rowtime) <= to_micros(wm)
 
 
-def sort_key_fn(column_names, spec, micros=None):
-    """Key for sorting one partition's rows (tuples) with their arrival sequence appended last."""
-    micros = micros or to_micros
+def sort_key_fn(column_names, spec, time_index=None, seq_index=-1):
+    """Key for sorting one partition's rows (tuples) with their arrival sequence at seq_index (last by
+    default); time_index: where a row already carries its rowtime in microseconds (else converted)."""
     idx = [column_names.index(k.column) for k in spec.order_by]
     asc = [k.ascending for k in spec.order_by]
     first = idx[0]
     if spec.proctime is not None and spec.order_by[0].column == spec.proctime:
-        return lambda row: row[-1]   # processing time: arrival order
+        return lambda row: row[seq_index]   # processing time: arrival order
     rest = list(zip(idx[1:], asc[1:]))
+    if time_index is not None and not rest:
+        return lambda row: (row[time_index], row[seq_index])
 
     def key(row):
-        parts = [micros(row[first])]
+        parts = [row[time_index] if time_index is not None else to_micros(row[first])]
         for i, a in rest:
             v = row[i]
             parts.append((v is not None, v) if a else _Desc((v is not None, v)))
-        parts.append(row[-1])
+        parts.append(row[seq_index])
         return tuple(parts)
     return key
 

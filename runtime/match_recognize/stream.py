@@ -64,6 +64,7 @@ def match_stream(df, spec, input_columns, rowtime=None, late_rows=None, event_ti
 def _row_state_schema(input_columns):
     fields = [st.StructField(n, to_spark(parse_type(parse_type_text(t).base)), True) for n, t in input_columns]
     fields.append(st.StructField("__seq", st.LongType(), True))
+    fields.append(st.StructField("__rt_us", st.LongType(), True))     # rowtime as epoch microseconds
     return st.StructType(fields)
 
 
@@ -95,7 +96,8 @@ class MatchProcessor(StatefulProcessor):
         self.by_time = spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
         self.ti = self.names.index(spec.rowtime) if spec.rowtime else None
         from runtime.match_recognize.rows import sort_key_fn
-        self.sort_key = sort_key_fn(self.names, spec, _instant_micros)
+        n = len(self.names)
+        self.sort_key = sort_key_fn(self.names, spec, time_index=n + 1, seq_index=n)
 
     # -- Spark entry points
     def handleInputRows(self, key, rows, timerValues):
@@ -104,12 +106,16 @@ class MatchProcessor(StatefulProcessor):
         new = []
         late = 0
         for r in rows:                  # input columns, __seq, __wm (see match_stream's select)
-            if ti is not None:
-                wm, rt = r[n + 1], r[ti]
-                if wm is not None and rt is not None and rt <= wm:
+            r = tuple(r)
+            rt = r[ti] if ti is not None else None
+            if rt is not None:
+                wm = r[n + 1]
+                if wm is not None and rt <= wm:
                     late += 1
                     continue
-            new.append(tuple(r[:n + 1]))
+                new.append(r[:n + 1] + (_instant_micros(rt),))
+            else:
+                new.append(r[:n + 1] + (0,))
         if late:
             print("dynsql: MATCH_RECOGNIZE dropped %d late row(s) (rowtime at or below the watermark)" % late,
                   file=sys.stderr)
@@ -129,15 +135,15 @@ class MatchProcessor(StatefulProcessor):
         pending.extend(new_rows)
         final = watermark_ms >= END_WATERMARK_MS
         wm_us = watermark_ms * 1000 if watermark_ms is not None and watermark_ms >= 0 else None
-        ti = self.ti
+        tu = len(self.names) + 1          # where each kept row carries its rowtime in microseconds
         if self.by_time:
             if final:
                 released, keep = pending, []
             elif wm_us is None:
                 released, keep = [], pending
             else:
-                released = [r for r in pending if _instant_micros(r[ti]) <= wm_us]
-                keep = [r for r in pending if _instant_micros(r[ti]) > wm_us] if len(released) < len(pending) else []
+                released = [r for r in pending if r[tu] <= wm_us]
+                keep = [r for r in pending if r[tu] > wm_us] if len(released) < len(pending) else []
         else:                              # processing time: rows are released as they arrive
             released, keep = pending, []
         released.sort(key=self.sort_key)
@@ -146,7 +152,7 @@ class MatchProcessor(StatefulProcessor):
         timers = set()
         if keep:
             self.pending.put(keep)
-            timers.add(max(min(_instant_micros(r[ti]) for r in keep) // 1000, 0))
+            timers.add(max(min(r[tu] for r in keep) // 1000, 0))
         else:
             self.pending.clear()
         out = self._match(key, released, final, wm_us, timers)
@@ -170,7 +176,8 @@ class MatchProcessor(StatefulProcessor):
         buffer.extend(released)
         n = len(buffer)
         data = [[r[i] for r in buffer] for i in range(len(self.names))]
-        ts = [_instant_micros(v) for v in data[self.ti]] if self.by_time else [r[-1] for r in buffer]
+        n_cols = len(self.names)
+        ts = [r[n_cols + 1] for r in buffer] if self.by_time else [r[n_cols] for r in buffer]
         key_values = key if isinstance(key, tuple) else (key,)
         if not self.spec.partition_by:
             key_values = ()
