@@ -149,12 +149,17 @@ def parse_create_table(sql, line=1, column=1):
         else:
             col, col_pk = _column(sub, last)
             if any(x.name == col.name for x in columns):
-                raise sub.error("Duplicate column '%s'" % col.name)
+                raise sub.error("Duplicate column '%s'" % col.name, c.toks[first])
             columns.append(col)
             if col_pk:
                 pk = [col.name]
     if not columns:
         raise c.error("A table needs at least one column")
+    from .typing import infer
+    known = {x.name: x.type for x in columns if x.is_physical}
+    for x in columns:
+        if x.computed is not None:
+            x.type = "TIMESTAMP_LTZ(3) NOT NULL" if x.is_proctime else infer(x.computed, known)
     comment = None
     if c.word("COMMENT"):
         comment = c.string("a comment")
@@ -180,10 +185,12 @@ def parse_create_table(sql, line=1, column=1):
         if wcol is None:
             raise SqlError("The rowtime attribute '%s' of the WATERMARK is not a column of '%s'"
                            % (watermark.column, name), line, column)
-        if not re.match(r"TIMESTAMP(_LTZ)?\b", wcol.type):
+        if wcol.type and not re.match(r"TIMESTAMP(_LTZ)?\b", wcol.type):
             raise SqlError("The rowtime attribute '%s' must be of type TIMESTAMP or TIMESTAMP_LTZ, not %s"
                            % (wcol.name, wcol.type), line, column,
                            hint="declare it TIMESTAMP(3), or compute one: ts AS TO_TIMESTAMP(...)")
+    from .catalog import _strip_path
+    name = _strip_path(name)
     return TableDef(name=name, columns=columns, options=options, watermark=watermark,
                     primary_key=pk, comment=comment, ddl=sql), if_not_exists
 
@@ -244,7 +251,7 @@ def _column(c, last):
             raise c.error("Computed column '%s' needs an expression after AS" % name, name_tok)
         expr = c.text_between(first, end)
         _check_expression(expr, c, c.toks[first])
-        return ColumnDef(name=name, type=_computed_type(expr), computed=expr, comment=comment), False
+        return ColumnDef(name=name, type="", computed=expr, comment=comment), False
     # physical or metadata column: the type runs until a constraint keyword
     first = c.i
     stops = {"NOT", "NULL", "PRIMARY", "COMMENT", "METADATA", "CONSTRAINT"}
@@ -290,13 +297,6 @@ def _column(c, last):
     ftype.nullable = nullable and ftype.nullable
     return ColumnDef(name=name, type=ftype.text(), nullable=ftype.nullable, metadata=metadata,
                      comment=comment), pk
-
-
-def _computed_type(expr):
-    e = expr.strip().upper().replace(" ", "")
-    if e == "PROCTIME()":
-        return "TIMESTAMP_LTZ(3) NOT NULL"
-    return ""  # filled in by the runtime from the evaluated expression
 
 
 def _watermark(c, last):
@@ -380,12 +380,13 @@ def _options(c):
         raise c.error("Expected '(' after WITH")
     options = {}
     while not c.sym(TokenType.R_PAREN):
+        key_tok = c.cur
         key = c.string("an option key")
         if not c.sym(TokenType.EQ):
             raise c.error("Expected '=' after option '%s'" % key)
         value = c.string("the value of option '%s'" % key)
         if key in options:
-            raise c.error("Option '%s' is given twice" % key)
+            raise c.error("Option '%s' is given twice" % key, key_tok)
         options[key] = value
         if not c.sym(TokenType.COMMA):
             if not c.sym(TokenType.R_PAREN):

@@ -17,7 +17,7 @@ from . import changelog
 from .catalog import TableDef, ViewDef
 from .dialect import Flink, MatchRecognizeClause, TableArgument
 from .errors import SqlError, UnsupportedError
-from .functions import FLINK_FUNCTIONS, is_aggregate_name, map_anonymous
+from .functions import FLINK_FUNCTIONS, is_aggregate_name, map_anonymous, map_parsed
 from .types import base_name, parse_type
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT"}
@@ -118,6 +118,7 @@ class QueryPlanner:
         tree = self._expand_views(tree, depth=0)
         tree = self._resolve_tables(tree)
         column_types = self._column_types()
+        result_types = self._result_types(tree, column_types)
         tree = self._group_windows(tree)
         tree = self._map_functions(tree, column_types)
         tree = self._name_columns(tree)
@@ -133,7 +134,7 @@ class QueryPlanner:
         root = self._explain_tree(tree, features, mode, operators)
         return QueryPlan(text=text, spark_sql=spark_sql, sources=list(self.sources.values()),
                          derived=self.derived, mode=mode, root=root, features=features, operators=operators,
-                         column_types=self._result_types(tree),
+                         column_types=result_types,
                          needs_end_of_input=any(d.kind in ("match_recognize",) for d in self.derived)
                          or "event_time" in features,
                          line=line, column=column)
@@ -317,6 +318,10 @@ class QueryPlanner:
                     if err.line is None:
                         err.line, err.column = self._pos(node)
                     raise
+            if isinstance(node, exp.Func) and not isinstance(node, exp.Anonymous):
+                mapped = map_parsed(node)
+                if mapped is not node:
+                    return mapped
             if isinstance(node, exp.Div) and integral(node.this) and integral(node.expression):
                 return exp.IntDiv(this=node.this, expression=node.expression)
             if isinstance(node, exp.Avg) and integral(node.this):
@@ -324,9 +329,26 @@ class QueryPlanner:
             if isinstance(node, (exp.Cast, exp.TryCast)):
                 return _cast(node)
             if isinstance(node, exp.TimestampDiff):
-                unit = node.args.get("unit")
-                return exp.Anonymous(this="TIMESTAMPDIFF", expressions=[
-                    exp.var(unit.name.upper() if unit is not None else "SECOND"), node.expression, node.this])
+                # sqlglot's base dialect reads TIMESTAMPDIFF(unit, a, b) as this=unit, expression=a, unit=b
+                unit, start, end = node.this, node.expression, node.args.get("unit")
+                call = exp.Anonymous(this="TIMESTAMPDIFF", expressions=[exp.var(unit.name.upper()), start, end])
+                call.meta["spark"] = True
+                return call
+            if isinstance(node, exp.Bracket) and isinstance(node.this, exp.Column) \
+                    and node.this.name.upper() == "MAP" and not node.this.this.quoted:
+                call = exp.Anonymous(this="MAP", expressions=list(node.expressions))
+                call.meta["spark"] = True
+                return call
+            if isinstance(node, exp.Column) and not node.table and not node.this.quoted \
+                    and node.name.upper() in ("LOCALTIMESTAMP", "CURRENT_TIMESTAMP", "CURRENT_DATE", "LOCALTIME",
+                                              "CURRENT_TIME") and node.name not in column_types:
+                name = node.name.upper()
+                if name in ("CURRENT_DATE",):
+                    return exp.CurrentDate()
+                if name in ("LOCALTIME", "CURRENT_TIME"):
+                    return exp.Anonymous(this="DATE_FORMAT", expressions=[exp.CurrentTimestamp(),
+                                                                          exp.Literal.string("HH:mm:ss")])
+                return exp.CurrentTimestamp()
             if isinstance(node, exp.Floor) and node.args.get("to") is not None:
                 return exp.Anonymous(this="DATE_TRUNC", expressions=[
                     exp.Literal.string(node.args["to"].name.upper()), node.this])
@@ -352,16 +374,19 @@ class QueryPlanner:
                 sel.expressions[i].replace(exp.alias_(e.copy(), "EXPR$%d" % i, quoted=True))
         return tree
 
-    def _result_types(self, tree):
+    def _result_types(self, tree, declared):
+        """Flink types of the result columns the planner can tell (the rest come from Spark's schema)."""
+        from .typing import _infer
         types = {}
-        declared = self._column_types()
         sel = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
         if sel is None:
             return types
-        for e in sel.expressions:
+        for i, e in enumerate(sel.expressions):
             inner = e.this if isinstance(e, exp.Alias) else e
-            if isinstance(inner, exp.Column) and inner.name in declared:
-                types[e.alias_or_name] = declared[inner.name]
+            name = e.alias_or_name if isinstance(e, (exp.Alias, exp.Column)) else "EXPR$%d" % i
+            t = _infer(inner, declared)
+            if t:
+                types[name] = t
         return types
 
     # ------------------------------------------------------------------ features and modes

@@ -30,15 +30,51 @@ def _local(v, tz):
 
 
 def format_value(v, flink_type="", tz="UTC"):
-    """A cell's text, as Flink's SQL client prints it (NULL as <NULL>)."""
+    """A cell's text, as Flink's SQL client prints it (NULL as <NULL>, BOOLEAN as TRUE / FALSE,
+    TIMESTAMP(p) with p fraction digits, DOUBLE as Java's Double.toString)."""
     if v is None:
         return "<NULL>"
     t = base_name(flink_type)
-    if t == "FLOAT" and isinstance(v, float):
-        return _float32_text(v)
-    if t == "TIMESTAMP_LTZ":
-        v = _local(v, tz)
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float):
+        return java_double_text(float(_float32_text(v)) if t == "FLOAT" else v)
+    if t in ("TIMESTAMP", "TIMESTAMP_LTZ") and isinstance(v, dt.datetime):
+        if t == "TIMESTAMP_LTZ":
+            v = _local(v, tz)
+        return _timestamp_with_precision(v, _precision(flink_type))
     return value_text(v)
+
+
+def _precision(flink_type):
+    import re
+    m = re.search(r"\((\d+)\)", flink_type or "")
+    return int(m.group(1)) if m else 6
+
+
+def _timestamp_with_precision(v, p):
+    base = timestamp_text(v.replace(microsecond=0))
+    if p <= 0:
+        return base
+    return base + "." + ("%06d" % v.microsecond)[:min(p, 6)].ljust(p, "0")
+
+
+def java_double_text(d):
+    """Java's Double.toString: plain for 1e-3 <= |d| < 1e7 (with at least one decimal), else d.dddE±n,
+    with the shortest digits that read back as the same double (Python's repr)."""
+    if math.isnan(d):
+        return "NaN"
+    if math.isinf(d):
+        return "Infinity" if d > 0 else "-Infinity"
+    if d == 0:
+        return "-0.0" if math.copysign(1, d) < 0 else "0.0"
+    if 1e-3 <= abs(d) < 1e7:
+        r = repr(d) if "e" not in repr(d) else format(Decimal(repr(d)), "f")
+        return r if "." in r else r + ".0"
+    sign, digits, exponent = Decimal(repr(d)).normalize().as_tuple()
+    text = "".join(map(str, digits))
+    exp10 = exponent + len(text) - 1
+    return "%s%s.%sE%d" % ("-" if sign else "", text[0], text[1:] or "0", exp10)
 
 
 def json_value(v, flink_type="", tz="UTC"):

@@ -12,7 +12,7 @@ from .errors import from_spark
 from .results import ChangeBatch, ChangeStream, Column, MessageResult, TableResult
 from .session import SparkRuntime
 from .streaming import AppendSink, ChangelogSink, StreamingRun, UpsertSink
-from .tables import is_bounded, is_paced, table_frame
+from .tables import is_bounded, is_paced, materialize_changelog, table_frame
 
 
 class Engine:
@@ -66,6 +66,8 @@ class Engine:
         try:
             for ref in query.sources:
                 df = table_frame(spark, ref, streaming, event_time=event_time)
+                if not streaming and _is_changelog(ref.table):
+                    df = materialize_changelog(df, [c.name for c in ref.table.columns], ref.table.primary_key)
                 if ref.late_condition and streaming:
                     df = df.filter("NOT coalesce(%s, false)" % ref.late_condition)
                 frames[ref.table.name] = df

@@ -125,20 +125,22 @@ class StreamingRun:
     def _watch(self):
         from .errors import from_spark
         q = self.query
-        done_polls = 0
+        idle_polls = 0
+        done_batch = None
         try:
-            while True:
-                if not q.isActive:
-                    break
-                if self.bounded and self.paced and _sources_done(q):
-                    status = q.status
-                    if not status.get("isDataAvailable") and not status.get("isTriggerActive"):
-                        done_polls += 1
-                        if done_polls >= 3:
+            while q.isActive:
+                if self.bounded and self.paced:
+                    progress = q.lastProgress
+                    if progress and _sources_done(progress):
+                        if done_batch is None:
+                            done_batch = progress["batchId"]
+                        status = q.status
+                        idle = not status.get("isDataAvailable") and not status.get("isTriggerActive")
+                        idle_polls = idle_polls + 1 if idle else 0
+                        # every row is in and one more batch has run (the watermark's flush): the end
+                        if idle_polls >= 3 or progress["batchId"] >= done_batch + 2:
                             q.stop()
                             break
-                    else:
-                        done_polls = 0
                 time.sleep(0.2)
             q.awaitTermination()
             exc = q.exception()
@@ -162,10 +164,7 @@ class StreamingRun:
                 pass
 
 
-def _sources_done(q):
-    progress = q.lastProgress
-    if not progress:
-        return False
+def _sources_done(progress):
     for src in progress.get("sources", []):
         end = src.get("endOffset")
         try:

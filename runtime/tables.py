@@ -95,5 +95,22 @@ def table_frame(spark, ref, streaming, event_time=False):
     return df
 
 
+def materialize_changelog(df, columns, key=()):
+    """A batch read of a changelog source -> its final rows, as Flink's batch result of the table is the
+    table, not its history: with a primary key, each key's last change (gone if it is -U/-D); without one,
+    +I/+U add a row and -U/-D take an equal one away."""
+    from pyspark.sql import Window
+    if key:
+        last = Window.partitionBy(*[F.col("`%s`" % k) for k in key]).orderBy(F.col("__seq").desc())
+        ranked = df.withColumn("__last", F.row_number().over(last))
+        return ranked.filter((F.col("__last") == 1) & F.col("__op").isin(0, 2)).drop("__last")
+    weight = F.when(F.col("__op").isin(0, 2), F.lit(1)).otherwise(F.lit(-1))
+    cols = [F.col("`%s`" % c) for c in columns]
+    counted = df.groupBy(*cols).agg(F.sum(weight).alias("__n"), F.max("__seq").alias("__seq"))
+    kept = counted.filter(F.col("__n") > 0)
+    return kept.select(*cols, F.explode(F.sequence(F.lit(1), F.col("__n"))).alias("__copy"), F.col("__seq")) \
+        .select(*cols, F.lit(None).cast("timestamp").alias("__wm"), F.lit(0).cast("tinyint").alias("__op"), "__seq")
+
+
 def user_columns(table):
     return [c.name for c in table.columns]

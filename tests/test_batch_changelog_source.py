@@ -8,8 +8,6 @@ import pytest
 DEMO = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "demo_data")
 
 
-@pytest.mark.xfail(reason="runtime/engine.py run_query (batch) collects a changelog source's rows without "
-                          "applying their __op: -U/-D rows come back as rows", strict=True)
 def test_batch_select_of_a_changelog_source_gives_the_final_rows(client):
     client.execute("SET 'execution.runtime-mode' = 'batch'")
     client.execute("""CREATE TABLE products (

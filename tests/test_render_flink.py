@@ -15,18 +15,13 @@ def test_null_numbers_strings():
     assert json_value(dt.datetime(2024, 1, 1, 12, 0, 0, 123000), "TIMESTAMP(3)") == "2024-01-01 12:00:00.123"
 
 
-@pytest.mark.xfail(reason="render.py prints BOOLEAN as true/false; Flink's tableau prints TRUE/FALSE", strict=True)
 def test_boolean_as_flink_prints_it():
     assert (format_value(True, "BOOLEAN"), format_value(False, "BOOLEAN")) == ("TRUE", "FALSE")
 
 
-@pytest.mark.xfail(reason="render.py drops a zero fraction of TIMESTAMP(3) in the tableau; Flink prints "
-                          "'2024-01-01 12:00:00.000' (as its window examples show)", strict=True)
 def test_timestamp_precision_as_flink_prints_it():
     assert format_value(dt.datetime(2024, 1, 1, 12), "TIMESTAMP(3)") == "2024-01-01 12:00:00.000"
 
 
-@pytest.mark.xfail(reason="render.py prints DOUBLE 4.5E9 as 4500000000.0; Flink prints Java's Double.toString "
-                          "(4.5E9)", strict=True)
 def test_large_double_as_flink_prints_it():
     assert format_value(4.5e9, "DOUBLE") == "4.5E9"

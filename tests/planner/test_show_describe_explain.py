@@ -51,8 +51,6 @@ def test_describe_view(planner):
     assert [r[0] for r in rows] == ["id", "price"]
 
 
-@pytest.mark.xfail(reason="catalog.py does not resolve `default_catalog`.`default_database`.`orders`, the name "
-                          "SHOW CREATE TABLE prints: its output cannot be run again", strict=True)
 def test_show_create_table_round_trips(planner):
     text = planner.plan("SHOW CREATE TABLE orders").rows[0][0]
     assert text.startswith("CREATE TABLE `default_catalog`.`default_database`.`orders` (")
@@ -101,8 +99,6 @@ def test_explain_of_an_updating_query(planner):
     assert "UB" in text and "UA" in text
 
 
-@pytest.mark.xfail(reason="DESCRIBE shows an empty type for a computed column; Flink shows its type "
-                          "(here DECIMAL(21, 2))", strict=True)
 def test_describe_shows_the_type_of_a_computed_column(planner):
     total = [r for r in planner.plan("DESCRIBE orders").rows if r[0] == "total"][0]
     assert total[1] != ""
