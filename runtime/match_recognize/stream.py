@@ -18,6 +18,7 @@ as 'dynsql: MATCH_RECOGNIZE dropped N late row(s)' (and added to `late_rows` if 
 
 import datetime as _dt
 import math
+import pickle
 import sys
 
 from pyspark.sql import Row
@@ -25,8 +26,6 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as st
 from pyspark.sql.streaming import StatefulProcessor
 
-from planner.types import parse_type, to_spark
-from planner.match_recognize.types import parse_type_text
 from runtime.match_recognize.output_schema import spark_schema
 
 
@@ -61,11 +60,29 @@ def match_stream(df, spec, input_columns, rowtime=None, late_rows=None, event_ti
                                                 **kwargs)
 
 
-def _row_state_schema(input_columns):
-    fields = [st.StructField(n, to_spark(parse_type(parse_type_text(t).base)), True) for n, t in input_columns]
-    fields.append(st.StructField("__seq", st.LongType(), True))
-    fields.append(st.StructField("__rt_us", st.LongType(), True))     # rowtime as epoch microseconds
-    return st.StructType(fields)
+# A key's rows are kept as one pickled list (one state read and write per key and batch, instead of one
+# per row): (input column values..., __seq, rowtime in epoch microseconds)
+ROWS_SCHEMA = st.StructType([st.StructField("rows", st.BinaryType())])
+
+
+class _RowsState:
+    """A list of row tuples in one ValueState, with the list-state calls the processor uses."""
+
+    def __init__(self, value_state):
+        self.v = value_state
+
+    def exists(self):
+        return self.v.exists()
+
+    def get(self):
+        got = self.v.get()
+        return pickle.loads(got[0]) if got is not None else []
+
+    def put(self, rows):
+        self.v.update((pickle.dumps(list(rows), protocol=pickle.HIGHEST_PROTOCOL),))
+
+    def clear(self):
+        self.v.clear()
 
 
 META_SCHEMA = st.StructType([
@@ -85,9 +102,8 @@ class MatchProcessor(StatefulProcessor):
     def init(self, handle):
         from runtime.match_recognize.matcher import CompiledMatch
         self.handle = handle
-        row_schema = _row_state_schema(self.input_columns)
-        self.pending = handle.getListState("pending", row_schema)
-        self.buffer = handle.getListState("buffer", row_schema)
+        self.pending = _RowsState(handle.getValueState("pending", ROWS_SCHEMA))
+        self.buffer = _RowsState(handle.getValueState("buffer", ROWS_SCHEMA))
         self.meta = handle.getValueState("meta", META_SCHEMA)
         self.names = [n for n, _ in self.input_columns]
         self.compiled = CompiledMatch(self.spec, self.names)
@@ -131,7 +147,7 @@ class MatchProcessor(StatefulProcessor):
 
     # -- the work
     def _process(self, key, new_rows, watermark_ms):
-        pending = list(self.pending.get()) if self.pending.exists() else []
+        pending = self.pending.get() if self.pending.exists() else []
         pending.extend(new_rows)
         final = watermark_ms >= END_WATERMARK_MS
         wm_us = watermark_ms * 1000 if watermark_ms is not None and watermark_ms >= 0 else None
@@ -172,7 +188,7 @@ class MatchProcessor(StatefulProcessor):
             self.pending.clear()
             timers.clear()
             return []
-        buffer = list(self.buffer.get()) if self.buffer.exists() else []
+        buffer = self.buffer.get() if self.buffer.exists() else []
         buffer.extend(released)
         n = len(buffer)
         data = [[r[i] for r in buffer] for i in range(len(self.names))]
