@@ -16,10 +16,6 @@ def spark_schema(spec, input_columns):
     return st.StructType(fields)
 
 
-def input_schema_types(input_columns):
-    return {name: parse_type_text(text) for name, text in input_columns}
-
-
 class ArrowWriter:
     """Buffers output rows and turns them into pyarrow RecordBatches of the output schema."""
 
