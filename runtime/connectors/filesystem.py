@@ -97,6 +97,20 @@ class RowsPartition(InputPartition):
         self.rows = rows
 
 
+def arrow_batches(rows, schema_json, size=65536):
+    """Rows (tuples in schema order) -> pyarrow RecordBatches: Spark takes them without a per-row
+    Python conversion."""
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_schema
+    from pyspark.sql.types import StructType
+    schema = to_arrow_schema(StructType.fromJson(json.loads(schema_json)), timezone="UTC")
+    for start in range(0, len(rows), size):
+        chunk = rows[start:start + size]
+        columns = list(zip(*chunk)) if chunk else [[] for _ in schema]
+        arrays = [pa.array(list(col), type=field.type) for col, field in zip(columns, schema)]
+        yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
 class FilesystemSource(DataSource):
     @classmethod
     def name(cls):
@@ -106,15 +120,16 @@ class FilesystemSource(DataSource):
         raise ValueError("dynsql_filesystem needs a schema")
 
     def reader(self, schema):
-        return FilesystemBatchReader(TableSpec(self.options["spec"]))
+        return FilesystemBatchReader(TableSpec(self.options["spec"]), schema.json())
 
     def streamReader(self, schema):
-        return FilesystemStreamReader(TableSpec(self.options["spec"]))
+        return FilesystemStreamReader(TableSpec(self.options["spec"]), schema.json())
 
 
 class FilesystemBatchReader(DataSourceReader):
-    def __init__(self, spec):
+    def __init__(self, spec, schema_json):
         self.spec = spec
+        self.schema_json = schema_json
 
     def partitions(self):
         rows = _Rows(self.spec)
@@ -122,12 +137,13 @@ class FilesystemBatchReader(DataSourceReader):
         return [RowsPartition(rows.rows)]
 
     def read(self, partition):
-        yield from partition.rows
+        yield from arrow_batches(partition.rows, self.schema_json)
 
 
 class FilesystemStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(self, spec):
+    def __init__(self, spec, schema_json):
         self.spec = spec
+        self.schema_json = schema_json
         self.data = _Rows(spec)
         self.started = None
 
@@ -170,7 +186,7 @@ class FilesystemStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
         return [RowsPartition(rows)] if rows else []
 
     def read(self, partition):
-        yield from partition.rows
+        yield from arrow_batches(partition.rows, self.schema_json)
 
     def commit(self, end):
         pass

@@ -127,7 +127,16 @@ def _converter(t):
     raise BadValue("type %s cannot be read from a file" % t.text())
 
 
+_FAST_TS = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d{1,6})?)?$")
+
+
 def parse_timestamp(text, precision=6):
+    if _FAST_TS.match(text):
+        v = dt.datetime.fromisoformat(text)   # the common shape, parsed in C
+        if precision < 6 and v.microsecond:
+            keep = 10 ** (6 - precision)
+            v = v.replace(microsecond=v.microsecond // keep * keep)
+        return v
     m = _TS.match(text.strip())
     if not m:
         raise BadValue("'%s' is not a valid TIMESTAMP (yyyy-MM-dd HH:mm:ss[.SSS])" % text)
