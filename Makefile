@@ -28,7 +28,8 @@ conformance: java $(STAMP)
 	$(BIN)/python ../shared/conformance/run.py --dynsql $(BIN)/dynsql
 
 bench: java $(STAMP)
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/dynamic_tables_bench.py
+	$(BIN)/python bench/match_recognize_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
