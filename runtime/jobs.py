@@ -44,7 +44,7 @@ class JobRegistry:
         q = plan.query
         if conn == "filesystem" and not q.mode.insert_only:
             raise SqlError("Table sink 'default_catalog.default_database.%s' doesn't support consuming update "
-                           "changes which is produced by node %s" % (target.name, q.root.children[0].name),
+                           "changes which is produced by node %s" % (target.name, _updating_node(q)),
                            q.line, q.column, hint="a filesystem sink takes insert-only queries")
         result = engine.run_query(q, plan.batch)
         writer = _writer(target)
@@ -103,6 +103,18 @@ class JobRegistry:
         for job in list(self.jobs.values()):
             if job.status == "RUNNING" and job.stream is not None:
                 job.stream.stop()
+
+
+def _updating_node(query):
+    """The first operator (from the sources up) that produces updates, as Flink names it in its error."""
+    from planner.operators import walk
+    if query.operators is None:
+        return "the query"
+    producers = [n for n in walk(query.operators)
+                 if not n.mode.insert_only and all(i.mode.insert_only for i in n.inputs)]
+    node = producers[-1] if producers else query.operators
+    name, detail = node.describe()
+    return "%s(%s)" % (name, detail)
 
 
 def _writer(table):

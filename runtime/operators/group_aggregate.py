@@ -73,7 +73,8 @@ class GroupAggregateProcessor(KeyedChangelogProcessor):
         return tuple(out)
 
     def handleInputRows(self, key, rows, timerValues):
-        self._key = tuple(key) if isinstance(key, tuple) else (key,)
+        # a global aggregate is keyed by a constant the output does not show
+        self._key = (tuple(key) if isinstance(key, tuple) else (key,)) if self.keys else ()
         return super().handleInputRows(key, rows, timerValues)
 
     def emit(self, old, new):
