@@ -56,6 +56,37 @@ class TableSpec:
         self.rows_per_batch = int(d.get("rows_per_batch") or 100000)
 
 
+class RowStore:
+    """The rows read so far, in arrival order: segments of Python tuples or Arrow tables."""
+
+    def __init__(self):
+        self.segments = []      # [(start index, rows list | pyarrow.Table)]
+        self.count = 0
+
+    def __len__(self):
+        return self.count
+
+    def append_rows(self, rows):
+        if rows:
+            self.segments.append((self.count, rows))
+            self.count += len(rows)
+
+    def append_table(self, table):
+        if table.num_rows:
+            self.segments.append((self.count, table))
+            self.count += table.num_rows
+
+    def slice(self, a, b):
+        """Rows a..b-1 as a list of segments (lists or Arrow tables)."""
+        out = []
+        for start, seg in self.segments:
+            end = start + len(seg) if isinstance(seg, list) else start + seg.num_rows
+            lo, hi = max(a, start), min(b, end)
+            if lo < hi:
+                out.append(seg[lo - start:hi - start] if isinstance(seg, list) else seg.slice(lo - start, hi - lo))
+        return out
+
+
 class _Rows:
     """Rows read so far, with the running watermark; reads new files when asked."""
 
@@ -63,7 +94,7 @@ class _Rows:
         from .formats import Format
         self.spec = spec
         self.format = Format(spec.format, spec.columns, spec.options)
-        self.rows = []          # output tuples
+        self.rows = RowStore()
         self.files_seen = []
         self.max_rowtime = None
 
@@ -77,6 +108,15 @@ class _Rows:
 
     def _read(self, path):
         ri, delay = self.spec.rowtime_index, self.spec.delay_ms
+        if self.spec.format == "csv":
+            from .fast_csv import annotate, read_csv
+            table = read_csv(path, self.spec.columns, self.spec.options)
+            if table is not None:
+                table, self.max_rowtime = annotate(table, len(self.rows), ri, delay, self.max_rowtime)
+                self.rows.append_table(table)
+                return
+        rows = []
+        first = len(self.rows)
         for op, values in self.format.read(path):
             wm = None
             if ri is not None and delay is not None and self.max_rowtime is not None:
@@ -84,7 +124,8 @@ class _Rows:
             if ri is not None and values[ri] is not None:
                 if self.max_rowtime is None or values[ri] > self.max_rowtime:
                     self.max_rowtime = values[ri]
-            self.rows.append(values + (len(self.rows), wm, OP_CODES[op]))
+            rows.append(values + (first + len(rows), wm, OP_CODES[op]))
+        self.rows.append_rows(rows)
 
     def sentinel_row(self):
         values = [None] * len(self.spec.columns)
@@ -93,22 +134,27 @@ class _Rows:
 
 
 class RowsPartition(InputPartition):
-    def __init__(self, rows):
-        self.rows = rows
+    def __init__(self, segments):
+        self.segments = segments   # lists of tuples and Arrow tables, in order
 
 
-def arrow_batches(rows, schema_json, size=65536):
-    """Rows (tuples in schema order) -> pyarrow RecordBatches: Spark takes them without a per-row
-    Python conversion."""
+def arrow_batches(segments, schema_json, size=65536):
+    """Segments (tuples in schema order, or Arrow tables) -> pyarrow RecordBatches of Spark's schema:
+    Spark takes them without a per-row Python conversion."""
     import pyarrow as pa
     from pyspark.sql.pandas.types import to_arrow_schema
     from pyspark.sql.types import StructType
     schema = to_arrow_schema(StructType.fromJson(json.loads(schema_json)), timezone="UTC")
-    for start in range(0, len(rows), size):
-        chunk = rows[start:start + size]
-        columns = list(zip(*chunk)) if chunk else [[] for _ in schema]
-        arrays = [pa.array(list(col), type=field.type) for col, field in zip(columns, schema)]
-        yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+    for seg in segments:
+        if not isinstance(seg, list):
+            arrays = [seg.column(i).cast(field.type) for i, field in enumerate(schema)]
+            yield from pa.Table.from_arrays(arrays, schema=schema).to_batches(max_chunksize=size)
+            continue
+        for start in range(0, len(seg), size):
+            chunk = seg[start:start + size]
+            columns = list(zip(*chunk))
+            arrays = [pa.array(list(col), type=field.type) for col, field in zip(columns, schema)]
+            yield pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
 class FilesystemSource(DataSource):
@@ -134,10 +180,10 @@ class FilesystemBatchReader(DataSourceReader):
     def partitions(self):
         rows = _Rows(self.spec)
         rows.refresh()
-        return [RowsPartition(rows.rows)]
+        return [RowsPartition(rows.rows.slice(0, len(rows.rows)))]
 
     def read(self, partition):
-        yield from arrow_batches(partition.rows, self.schema_json)
+        yield from arrow_batches(partition.segments, self.schema_json)
 
 
 class FilesystemStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
@@ -180,13 +226,13 @@ class FilesystemStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
         if b > len(self.data.rows):
             self.data.refresh()
         total = len(self.data.rows)
-        rows = self.data.rows[a:min(b, total)]
+        segments = self.data.rows.slice(a, min(b, total))
         if end.get("done") and self.spec.sentinel and b > total:
-            rows = rows + [self.data.sentinel_row()]
-        return [RowsPartition(rows)] if rows else []
+            segments.append([self.data.sentinel_row()])
+        return [RowsPartition(segments)] if segments else []
 
     def read(self, partition):
-        yield from arrow_batches(partition.rows, self.schema_json)
+        yield from arrow_batches(partition.segments, self.schema_json)
 
     def commit(self, end):
         pass
