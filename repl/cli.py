@@ -67,7 +67,9 @@ def main(argv=None):
     from planner.errors import DynsqlError
     from .client import Client
     try:
-        client = Client(master=args.master, conf=conf).start()
+        client = Client(master=args.master, conf=conf)
+        if args.file or args.execute:
+            client.start()   # the shell starts Spark once its prompt is up (the JVM's start-up competes for CPU)
     except DynsqlError as e:
         print("[ERROR] " + e.render(), file=sys.stderr)
         return 2

@@ -128,7 +128,8 @@ class Shell:
                 return 0
         while True:
             try:
-                text = self.session.prompt()
+                # Spark starts in the background once the first prompt is on the screen
+                text = self.session.prompt(pre_run=self.client.start)
             except KeyboardInterrupt:
                 continue                      # Ctrl-C: the line is dropped, a fresh prompt
             except EOFError:

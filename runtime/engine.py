@@ -12,7 +12,28 @@ from .errors import from_spark
 from .results import ChangeBatch, ChangeStream, Column, MessageResult, TableResult
 from .session import SparkRuntime
 from .streaming import AppendSink, ChangelogSink, StreamingRun, UpsertSink
-from .tables import is_bounded, is_paced, materialize_changelog, table_frame
+
+# runtime.tables (and with it pyspark) is imported when the first query is built, not when the shell starts
+
+
+def table_frame(*args, **kwargs):
+    from .tables import table_frame as build
+    return build(*args, **kwargs)
+
+
+def materialize_changelog(*args, **kwargs):
+    from .tables import materialize_changelog as build
+    return build(*args, **kwargs)
+
+
+def is_bounded(table):
+    from .tables import is_bounded as check
+    return check(table)
+
+
+def is_paced(table):
+    from .tables import is_paced as check
+    return check(table)
 
 
 class Engine:

@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass, field
 
 OPS = ("+I", "-U", "+U", "-D")
+OP_CODES = {op: code for code, op in enumerate(OPS)}   # Flink's RowKind byte values, our `__op` column
+OP_NAMES = dict(enumerate(OPS))
 
 
 @dataclass(frozen=True)

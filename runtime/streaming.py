@@ -13,7 +13,7 @@ import tempfile
 import threading
 import time
 
-from .connectors.filesystem import OP_NAMES
+from .results import OP_NAMES
 from .results import ChangeBatch
 
 _CHECKPOINTS = None

@@ -25,8 +25,7 @@ from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceStrea
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 END_OF_INPUT = dt.datetime(9999, 12, 31, 23, 59, 59)
-OP_CODES = {"+I": 0, "-U": 1, "+U": 2, "-D": 3}
-OP_NAMES = {v: k for k, v in OP_CODES.items()}
+from ..results import OP_CODES, OP_NAMES  # noqa: F401  (OP_NAMES: part of this module's interface)
 HIDDEN_COLUMNS = ("__seq", "__wm", "__op")
 
 
