@@ -45,6 +45,7 @@ class SparkRuntime:
         self._error = None
         self._ready = threading.Event()
         self._thread = None
+        self._owns = False      # False when it joined a session this process already had
         self.started_at = None
         self.ready_after = None
 
@@ -57,7 +58,10 @@ class SparkRuntime:
 
     def _start(self):
         try:
-            self._spark = _create_session(self.master, self.conf)
+            with _START_LOCK:   # one SparkContext a process: the second runtime joins the first
+                active = _active_session()
+                self._owns = active is None
+                self._spark = active if active is not None else _create_session(self.master, self.conf)
             self.ready_after = time.time() - self.started_at
         except BaseException as e:  # reported by status() and session()
             self._error = e
@@ -89,7 +93,7 @@ class SparkRuntime:
         return self._ready.is_set() and self._error is None
 
     def stop(self):
-        if self._spark is not None:
+        if self._spark is not None and self._owns:
             try:
                 self._spark.stop()
             except Exception:
@@ -99,6 +103,20 @@ class SparkRuntime:
 def _one_line(e):
     text = str(e).strip().splitlines()
     return text[0][:300] if text else type(e).__name__
+
+
+_START_LOCK = threading.Lock()
+
+
+def _active_session():
+    """The process's running SparkSession, if another SparkRuntime started one (one JVM per process)."""
+    import sys as _sys
+    if "pyspark" not in _sys.modules:
+        return None
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+    sc = SparkContext._active_spark_context
+    return SparkSession(sc) if sc is not None else None
 
 
 def _create_session(master, conf):
