@@ -9,6 +9,8 @@ and what the pure-Python tests call directly:
 
 import datetime as _dt
 
+from ..sort_keys import Descending
+
 _EPOCH = _dt.datetime(1970, 1, 1)
 
 
@@ -46,23 +48,10 @@ def sort_key_fn(column_names, spec, time_index=None, seq_index=-1):
         parts = [row[time_index] if time_index is not None else to_micros(row[first])]
         for i, a in rest:
             v = row[i]
-            parts.append((v is not None, v) if a else _Desc((v is not None, v)))
+            parts.append((v is not None, v) if a else Descending((v is not None, v)))
         parts.append(row[seq_index])
         return tuple(parts)
     return key
-
-
-class _Desc:
-    __slots__ = ("v",)
-
-    def __init__(self, v):
-        self.v = v
-
-    def __lt__(self, other):
-        return other.v < self.v
-
-    def __eq__(self, other):
-        return self.v == other.v
 
 
 def match_partition(compiled, column_names, rows, key_values, final=True):

@@ -9,6 +9,7 @@ order (Flink's). Over insert-only input with ROW_NUMBER and a limit, only the to
 from collections import Counter
 
 from .keyed_state import KeyedChangelogProcessor, add, update_pair, weight
+from ..sort_keys import Descending
 
 
 class RankState:
@@ -19,24 +20,11 @@ class RankState:
         self.arrival = {}           # row -> first arrival seq (tie-break)
 
 
-class _Desc:
-    __slots__ = ("v",)
-
-    def __init__(self, v):
-        self.v = v
-
-    def __lt__(self, other):
-        return other.v < self.v
-
-    def __eq__(self, other):
-        return self.v == other.v
-
-
 def _sort_value(v, ascending):
     """Flink's order: NULLs first for ASC, last for DESC."""
     if ascending:
         return (0, None) if v is None else (1, v)
-    return (1, None) if v is None else (0, _Desc(v))
+    return (1, None) if v is None else (0, Descending(v))
 
 
 class RankProcessor(KeyedChangelogProcessor):
