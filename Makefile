@@ -30,6 +30,7 @@ conformance: java $(STAMP)
 bench: java $(STAMP)
 	$(BIN)/python bench/dynamic_tables_bench.py
 	$(BIN)/python bench/match_recognize_bench.py
+	$(BIN)/python bench/prompt_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

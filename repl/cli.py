@@ -74,14 +74,16 @@ def main(argv=None):
         print("[ERROR] " + e.render(), file=sys.stderr)
         return 2
     try:
+        demo = None
         if args.demo:
-            script = demo_script()
-            if script is None:
+            demo = demo_script()
+            if demo is None:
                 return 2
-            code = run_script(client, script, "tableau", quiet=True)
-            if code:
-                return code
         if args.file or args.execute:
+            if demo is not None:
+                code = run_script(client, demo, "tableau", quiet=True)
+                if code:
+                    return code
             text = _read(args.file) if args.file else args.execute
             if text is None:
                 return 2
@@ -92,7 +94,8 @@ def main(argv=None):
             if init is None:
                 return 2
         from .shell import run_shell
-        return run_shell(client, init_statements=init) or 0
+        # the demo tables are created in the background once the prompt is up
+        return run_shell(client, init_statements=init, setup_script=demo) or 0
     finally:
         try:
             client.close()

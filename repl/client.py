@@ -1,11 +1,25 @@
 """The shell's handle on the planner and the runtime: split text into statements, plan each, run it.
 
-Data flows one way: text -> planner (plans) -> runtime (results) -> the caller renders them."""
+Data flows one way: text -> planner (plans) -> runtime (results) -> the caller renders them.
 
-from planner.planner import Planner
+The planner (and sqlglot under it) is imported on first use, and a set-up script (the demo tables'
+DDL) can be run in the background with `load_in_background`: the shell draws its prompt first, and a
+statement typed meanwhile waits for the set-up as it waits for the SparkSession."""
+
+import threading
+
 from planner.settings import Settings
 from runtime.engine import Engine
 from runtime.session import SparkRuntime
+
+
+class SetupError(Exception):
+    """A statement of the background set-up script failed: `statement` is its text."""
+
+    def __init__(self, error, statement):
+        super().__init__(str(error))
+        self.error = error
+        self.statement = statement
 
 
 class Client:
@@ -15,9 +29,24 @@ class Client:
             if k.startswith("spark."):
                 spark_conf[k] = v
         self.settings = settings or Settings({k: v for k, v in (conf or {}).items() if not k.startswith("spark.")})
-        self.planner = Planner(settings=self.settings)
         self.spark_runtime = spark_runtime or SparkRuntime(master=master, conf=spark_conf)
         self.engine = Engine(self.spark_runtime, self.settings)
+        self._planner = None
+        self._planner_lock = threading.Lock()
+        self._setup = None             # the background set-up thread
+        self._setup_failure = None     # SetupError of its failed statement, reported once
+
+    @property
+    def planner(self):
+        with self._planner_lock:
+            if self._planner is None:
+                from planner.planner import Planner
+                self._planner = Planner(settings=self.settings)
+            return self._planner
+
+    @property
+    def planner_loaded(self):
+        return self._planner is not None
 
     @property
     def catalog(self):
@@ -28,16 +57,53 @@ class Client:
         return self
 
     def status(self):
+        if self.setup_running():
+            return "loading"
         return self.spark_runtime.status()
 
+    # --- a set-up script run in the background
+    def load_in_background(self, text=None, then=None):
+        """In a background thread: load the planner, run the statements of `text` (DDL: nothing is
+        shown), then call `then()`. A later `split`/`plan`/`execute` waits for them; the first
+        failure is handed out once by `take_setup_failure`."""
+        def work():
+            statement = None
+            try:
+                for statement in self.planner.split(text or ""):
+                    self.engine.execute(self.planner.plan(statement))
+            except Exception as error:
+                self._setup_failure = SetupError(error, statement)
+            if then is not None:
+                then()
+        self._setup = threading.Thread(target=work, name="dynsql-setup", daemon=True)
+        self._setup.start()
+
+    def setup_running(self):
+        return self._setup is not None and self._setup.is_alive()
+
+    def wait_for_setup(self):
+        if self._setup is not None:
+            self._setup.join()
+
+    def take_setup_failure(self):
+        """The background set-up's failure (a SetupError), once; None when it went well or is running."""
+        if self.setup_running():
+            return None
+        failure, self._setup_failure = self._setup_failure, None
+        return failure
+
+    # --- statements
     def split(self, text):
+        self.wait_for_setup()
         return self.planner.split(text)
 
     def plan(self, statement):
+        self.wait_for_setup()
         return self.planner.plan(statement)
 
     def execute(self, statement):
         """A Statement (or text of one statement) -> MessageResult | TableResult | ChangeStream."""
+        self.wait_for_setup()
         return self.engine.execute(self.planner.plan(statement))
 
     def close(self):

@@ -83,12 +83,13 @@ def history_path():
     return os.environ.get("DYNSQL_HISTORY") or os.path.join(os.path.expanduser("~"), ".dynsql_history")
 
 
-def run_shell(client, init_statements=None, input=None, output=None, out=None):
+def run_shell(client, init_statements=None, setup_script=None, input=None, output=None, out=None):
     """Run the interactive shell until the user leaves. `init_statements`: SQL text (a string, or a
-    list of strings) run first, its results shown. `input`/`output`: prompt_toolkit I/O (tests);
-    `out`: where results and messages go (default sys.stdout). Returns 0."""
+    list of strings) run first, its results shown. `setup_script`: SQL text (the demo tables' DDL)
+    run quietly in the background once the prompt is up. `input`/`output`: prompt_toolkit I/O
+    (tests); `out`: where results and messages go (default sys.stdout). Returns 0."""
     shell = Shell(client, input=input, output=output, out=out)
-    return shell.run(init_statements)
+    return shell.run(init_statements, setup_script)
 
 
 class Shell:
@@ -97,10 +98,10 @@ class Shell:
         self.out = out or sys.stdout
         self.io = {k: v for k, v in (("input", input), ("output", output)) if v is not None}
         self.toolbar = ShellToolbar(client)
-        self.functions = load_function_names()
+        self.functions = ()           # loaded with the planner, after the first prompt is drawn
         self.set_keys = load_set_keys()
         self.snapshot = MetadataSnapshot()
-        self.refresh_snapshot()
+        self.warmed_up = False
         self.session = PromptSession(
             message=[("class:prompt", PROMPT)],
             prompt_continuation=lambda width, line_number, wrap_count: [
@@ -120,16 +121,18 @@ class Shell:
         )
 
     # --- the loop
-    def run(self, init_statements=None):
+    def run(self, init_statements=None, setup_script=None):
+        self.setup_script = setup_script
         if isinstance(init_statements, str):
             init_statements = [init_statements]
+        if init_statements:
+            self.warm_up()                    # the init script needs what the set-up defines
         for text in init_statements or ():
             if not self.run_text(text):
                 return 0
         while True:
             try:
-                # Spark starts in the background once the first prompt is on the screen
-                text = self.session.prompt(pre_run=self.client.start)
+                text = self.session.prompt(pre_run=self.warm_up_after_first_render)
             except KeyboardInterrupt:
                 continue                      # Ctrl-C: the line is dropped, a fresh prompt
             except EOFError:
@@ -144,10 +147,36 @@ class Shell:
         self.say("Goodbye!")
         return 0
 
+    def warm_up_after_first_render(self):
+        """Spark's start, the planner's import and the set-up script wait until the prompt is on
+        the screen: the prompt is usable at once, and a statement typed meanwhile waits for them."""
+        if self.warmed_up:
+            return
+        app = self.session.app
+
+        def on_render(_app):
+            app.after_render -= on_render
+            self.warm_up()
+        app.after_render += on_render
+
+    def warm_up(self):
+        if self.warmed_up:
+            return
+        self.warmed_up = True
+        self.client.start()
+        self.client.load_in_background(self.setup_script, then=self.load_metadata)
+
+    def load_metadata(self):
+        self.functions = load_function_names()
+        self.refresh_snapshot()
+
     def run_text(self, text):
         """Run every statement in `text`; stop at the first error. False when the user leaves."""
         if is_shell_command(text):
             return self.run_shell_command(text)
+        self.warm_up()
+        if not self.wait_for_setup():
+            return True
         try:
             statements = self.client.split(text)
         except Exception as error:
@@ -193,6 +222,30 @@ class Shell:
             self.report(error, statement)
         return False
 
+    def wait_for_setup(self):
+        """Wait (with a status line; Ctrl-C gives up) for the background set-up, and report its
+        failure once. False when the user cancelled."""
+        started = time.time()
+        status_shown = False
+        try:
+            while self.client.setup_running():
+                time.sleep(0.05)
+                if time.time() - started >= WAIT_STATUS_AFTER:
+                    self._status("Loading the demo tables... %ds (Ctrl-C cancels)" % (time.time() - started))
+                    status_shown = True
+        except KeyboardInterrupt:
+            if status_shown:
+                self._clear_status()
+            self.say("[INFO] Cancelled.")
+            return False
+        if status_shown:
+            self._clear_status()
+        failure = self.client.take_setup_failure()
+        if failure is not None:
+            self.say("[ERROR] The set-up script failed; the tables it defines may be missing.")
+            self.report(failure.error, failure.statement)
+        return True
+
     def _execute_waiting_for_spark(self, statement):
         """`client.execute` in a worker thread; while it waits (for the SparkSession to start, or
         for a long statement) the main thread shows a status line and stays interruptible."""
@@ -233,6 +286,9 @@ class Shell:
             text = "Spark session %s" % status
         else:
             text = "Running... %ds (Ctrl-C cancels)" % waited
+        self._status(text)
+
+    def _status(self, text):
         self.out.write("\r\x1b[2K" + text)
         self.out.flush()
 
@@ -314,6 +370,8 @@ class Shell:
 
     # --- metadata for completion
     def refresh_snapshot(self):
+        if not self.client.planner_loaded:
+            return
         try:
             self.snapshot = MetadataSnapshot.from_catalog(self.client.catalog, self.functions,
                                                           self.set_keys)

@@ -19,13 +19,13 @@ def history_file(tmp_path, monkeypatch):
     return path
 
 
-def run(keys, client=None):
+def run(keys, client=None, setup_script=None):
     client = client or Client()
     out = io.StringIO()
     with create_pipe_input() as pipe:
         pipe.send_text(keys)
         shell = Shell(client, input=pipe, output=DummyOutput(), out=out)
-        code = shell.run()
+        code = shell.run(setup_script=setup_script)
     return code, out.getvalue(), shell
 
 
@@ -58,6 +58,28 @@ def test_an_error_stops_the_rest_of_the_line():
 def test_ctrl_c_clears_the_line_and_exit_leaves():
     _, out, _ = run("SHOW TABLES\x03exit;\r")
     assert out.strip() == "Goodbye!"
+
+
+def test_the_set_up_script_runs_after_the_prompt_and_statements_wait_for_it():
+    client = Client()
+    _, out, shell = run("SHOW TABLES;\r\x04", client=client, setup_script=(
+        "CREATE TABLE clicks (`user` STRING, url STRING) WITH ('connector' = 'datagen');\n"
+        "CREATE VIEW users AS SELECT DISTINCT `user` FROM clicks;"))
+    assert "| clicks" in out and "| users" in out and "[ERROR]" not in out
+    assert client.planner_loaded
+    assert shell.snapshot.tables["clicks"] == ("user", "url")
+    assert "TUMBLE_START" in shell.functions          # loaded with the planner, for completion
+
+
+def test_a_failing_set_up_statement_is_reported_once_and_the_shell_goes_on():
+    _, out, _ = run("SHOW TABLES;\rSHOW TABLES;\r\x04", setup_script=(
+        "CREATE TABLE a (x INT) WITH ('connector' = 'datagen');\n"
+        "CREATE TABLE b (x INTEGR) WITH ('connector' = 'datagen');\n"
+        "CREATE TABLE c (x INT) WITH ('connector' = 'datagen');"))
+    assert out.count("[ERROR] The set-up script failed") == 1
+    assert "INTEGR" in out
+    assert out.count("| a ") == 2 and "| c " not in out     # it stopped at the failing statement
+    assert out.rstrip().endswith("Goodbye!")
 
 
 def test_history_path_from_the_environment(history_file):

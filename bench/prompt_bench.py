@@ -1,0 +1,56 @@
+"""Time from launching `dynsql --demo` to a usable `Flink SQL>` prompt (aim: under 0.5 s), and to the
+first statement's answer while Spark and the demo tables load in the background.
+
+    python bench/prompt_bench.py [--runs N]
+
+Each run starts the real shell in a pseudo-terminal (pexpect), waits for the prompt, types
+`SHOW TABLES;` at once and waits for the demo tables to be listed; then leaves with Ctrl-D."""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pexpect
+
+DYNSQL = Path(sys.executable).with_name("dynsql")
+
+
+def one_run(history):
+    env = dict(os.environ, DYNSQL_HISTORY=history, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color")
+    started = time.perf_counter()
+    child = pexpect.spawn(str(DYNSQL), ["--demo"], env=env, encoding="utf-8", dimensions=(40, 160),
+                          timeout=120)
+    child.expect("Flink SQL>")
+    prompt = time.perf_counter() - started
+    child.send("SHOW TABLES;\r")
+    child.expect("rows? in set")
+    listed = time.perf_counter() - started
+    child.expect("Flink SQL>")      # Ctrl-D typed ahead, outside the prompt's raw mode, is lost
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    return prompt, listed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    if not DYNSQL.exists():
+        sys.exit("needs the installed `dynsql` next to %s (make install)" % sys.executable)
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = [one_run(os.path.join(tmp, "history")) for _ in range(args.runs)]
+    prompts = [p for p, _ in runs]
+    listed = [t for _, t in runs]
+    print("launch -> prompt:           median %.3f s  (min %.3f, max %.3f; aim < 0.5 s)"
+          % (statistics.median(prompts), min(prompts), max(prompts)))
+    print("launch -> SHOW TABLES done: median %.3f s  (min %.3f, max %.3f)"
+          % (statistics.median(listed), min(listed), max(listed)))
+    print("load average: %.2f" % os.getloadavg()[0])
+
+
+if __name__ == "__main__":
+    main()
