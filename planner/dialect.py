@@ -13,8 +13,8 @@ from sqlglot.tokens import TokenType
 
 
 class TableArgument(exp.Expression):
-    """`TABLE t` passed to a table-valued function."""
-    arg_types = {"this": True}
+    """`TABLE t [PARTITION BY k | PARTITION BY (k1, k2)]` passed to a table-valued function."""
+    arg_types = {"this": True, "partition_by": False}
 
 
 class MatchRecognizeClause(exp.Expression):
@@ -34,6 +34,7 @@ class Flink(Dialect):
             "STRING": TokenType.TEXT,
             "MATCH_RECOGNIZE": TokenType.MATCH_RECOGNIZE,
         }
+        KEYWORDS.pop("SESSION", None)     # SESSION(...) is a window function (legacy group window, TVF)
 
     class Parser(parser.Parser):
         LAMBDAS = {
@@ -48,7 +49,15 @@ class Flink(Dialect):
             if (self._curr and self._curr.token_type == TokenType.TABLE and self._next
                     and self._next.token_type not in (TokenType.L_PAREN, TokenType.COMMA, TokenType.R_PAREN)):
                 self._advance()
-                return self.expression(TableArgument(this=self._parse_table_parts()))
+                table = self._parse_table_parts()
+                partition = None
+                if self._match(TokenType.PARTITION_BY):
+                    if self._match(TokenType.L_PAREN):
+                        partition = self._parse_csv(self._parse_column)
+                        self._match_r_paren()
+                    else:
+                        partition = [self._parse_column()]
+                return self.expression(TableArgument(this=table, partition_by=partition))
             return None
 
         def _parse_lambda(self, alias=False):
@@ -84,7 +93,9 @@ class Flink(Dialect):
     class Generator(Dialect.generator_class):
         TRANSFORMS = {
             **Dialect.generator_class.TRANSFORMS,
-            TableArgument: lambda self, e: "TABLE " + self.sql(e, "this"),
+            TableArgument: lambda self, e: "TABLE " + self.sql(e, "this") + (
+                " PARTITION BY (%s)" % self.expressions(e, "partition_by", flat=True)
+                if e.args.get("partition_by") else ""),
             MatchRecognizeClause: lambda self, e: "MATCH_RECOGNIZE (%s)%s" % (
                 e.args["raw"], (" AS " + self.sql(e, "alias")) if e.args.get("alias") else ""),
         }

@@ -43,6 +43,7 @@ class DerivedSource:
     spec: object              # the operator's own spec (e.g. a MatchRecognizeSpec)
     columns: list             # [(name, flink type)] of its output
     mode: object = changelog.INSERT_ONLY
+    position: tuple = (None, None)   # (line, column) of the operator in the SQL, for errors
 
 
 @dataclass
@@ -120,6 +121,7 @@ class QueryPlanner:
         column_types = self._column_types()
         result_types = self._result_types(tree, column_types)
         tree = self._group_windows(tree)
+        tree = self._window_aggregates(tree)
         tree = self._map_functions(tree, column_types)
         tree = self._name_columns(tree)
         features = self._features(tree)
@@ -239,9 +241,113 @@ class QueryPlanner:
         return tree.expressions[0].sql(dialect="spark")
 
     def _table_function(self, table):
-        fn = table.this
-        name = (fn.name or "").upper()
-        raise UnsupportedError("Table function %s(...) is not supported yet" % name, *self._pos(table))
+        from .window_tvf import WINDOW_COLUMN_TYPES, parse_window_call, window_call
+        call = window_call(table)
+        if call is None:
+            fn = table.this
+            name = (fn.name or "").upper()
+            if name == "TABLE" and fn.expressions:
+                name = getattr(fn.expressions[0], "name", "") or name
+            raise UnsupportedError("Table function %s(...) is not supported yet" % name.upper(), *self._pos(table),
+                                   hint="the window functions TUMBLE, HOP, CUMULATE and SESSION are")
+        data, spec = parse_window_call(call, self._pos)
+        inner = data.this
+        if not isinstance(inner, exp.Table) or not isinstance(inner.this, exp.Identifier):
+            raise UnsupportedError("A window function over a view or a query is not supported yet: "
+                                   "pass a table (TABLE t)", *self._pos(call))
+        obj = self.catalog.require(_table_path(inner), *self._pos(inner))
+        if isinstance(obj, ViewDef):
+            raise UnsupportedError("A window function over a view is not supported yet: pass a table (TABLE t)",
+                                   *self._pos(inner))
+        names = [c.name for c in obj.columns]
+        for col in [spec.time_column] + spec.partition_by:
+            if col not in names:
+                raise SqlError("Column '%s' not found in table '%s'" % (col, obj.name), *self._pos(call),
+                               hint="its columns: %s" % ", ".join(names))
+        if obj.rowtime != spec.time_column:
+            if obj.proctime == spec.time_column:
+                raise UnsupportedError("Processing-time windows are not supported: %s needs an event-time "
+                                       "attribute" % spec.kind, *self._pos(call))
+            raise SqlError("The window function %s needs a time attribute: '%s' is not one (declare "
+                           "WATERMARK FOR %s AS ... in table '%s')" % (spec.kind, spec.time_column,
+                                                                       spec.time_column, obj.name),
+                           *self._pos(call))
+        if _is_changelog_table(obj):
+            raise UnsupportedError("A window function over a changelog table ('%s') is not supported yet"
+                                   % obj.name, *self._pos(inner))
+        ref = self._source(obj)
+        columns = obj.column_types() + ([] if spec.kind == "SESSION" else WINDOW_COLUMN_TYPES)
+        d = DerivedSource(view=self._fresh("window"), kind="window_tvf", input=ref, spec=spec, columns=columns)
+        d.position = self._pos(call)
+        self.derived.append(d)
+        new = exp.Table(this=exp.to_identifier(d.view, quoted=True))
+        alias = table.alias
+        new.set("alias", exp.TableAlias(this=exp.to_identifier(alias or d.view, quoted=True)))
+        table.replace(new)
+
+    # ------------------------------------------------------------------ window table functions
+    def _window_aggregates(self, tree):
+        """GROUP BY ..., window_start, window_end over a window function: a window aggregate, grouped by the
+        hidden `__window` struct (or Spark's session_window), insert-only, rows dropped when late."""
+        from .window_tvf import WINDOW_COLUMNS, check_aggregable
+        windows = {d.view: d for d in self.derived if d.kind == "window_tvf"}
+        if not windows:
+            return tree
+        for sel in list(tree.find_all(exp.Select)):
+            frm = sel.args.get("from_")
+            if frm is None or not isinstance(frm.this, exp.Table) or frm.this.name not in windows:
+                continue
+            d = windows[frm.this.name]
+            alias = frm.this.alias_or_name
+            group = sel.args.get("group")
+            if group is None:
+                if d.spec.kind == "SESSION":
+                    raise UnsupportedError("The SESSION window function is only supported under a window "
+                                           "aggregate (GROUP BY window_start, window_end)", *d.position)
+                continue
+            grouped = {g.name for g in group.expressions if isinstance(g, exp.Column) and g.name in WINDOW_COLUMNS
+                       and g.table in ("", alias)}
+            if not {"window_start", "window_end"} <= grouped:
+                raise UnsupportedError("GROUP BY over a window function needs both window_start and window_end "
+                                       "(a window aggregate)", *self._pos(group))
+            check_aggregable(d.spec, d.position)
+            d.spec.drop_late = True
+            if d.spec.kind == "SESSION":
+                gap = exp.Literal.string("%d milliseconds" % d.spec.gap_ms)
+                window_key = exp.Anonymous(this="session_window", expressions=[exp.column(d.spec.time_column), gap])
+                window_key.meta["spark"] = True
+                window_ref = "session_window"
+            else:
+                window_key = exp.column("__window")
+                window_ref = "__window"
+
+            def field(name):
+                col = exp.column(window_ref)
+                end = exp.Dot(this=col, expression=exp.to_identifier("end"))
+                if name == "window_start":
+                    return exp.Dot(this=col.copy(), expression=exp.to_identifier("start"))
+                if name == "window_end":
+                    return end
+                return exp.Sub(this=end, expression=exp.Interval(this=exp.Literal.string("1"),
+                                                                 unit=exp.var("MILLISECOND")))
+
+            def fix(node):
+                if isinstance(node, exp.Column) and node.name in WINDOW_COLUMNS and node.table in ("", alias):
+                    return field(node.name)
+                return node
+            for i, e in enumerate(list(sel.expressions)):
+                new = e.transform(fix)
+                if isinstance(e, exp.Column) and e.name in WINDOW_COLUMNS:
+                    new = exp.alias_(new, e.name, quoted=True)
+                sel.expressions[i].replace(new)
+            for key in ("having", "order"):
+                if sel.args.get(key):
+                    sel.args[key].replace(sel.args[key].transform(fix))
+            keys = [g for g in group.expressions
+                    if not (isinstance(g, exp.Column) and g.name in WINDOW_COLUMNS and g.table in ("", alias))]
+            group.set("expressions", keys + [window_key])
+            self.features_extra.add("event_time")
+        return tree
 
     def _match_recognize(self, ref, clause):
         from . import match_recognize as mr
@@ -499,6 +605,7 @@ class QueryPlanner:
             group = sel.args.get("group")
             windowed = group is not None and any(
                 isinstance(g, exp.Anonymous) and g.name.lower() in ("window", "session_window")
+                or isinstance(g, exp.Column) and g.name == "__window"
                 for g in group.expressions)
             if not windowed and (group is not None or any(_is_aggregate(x) for x in sel.expressions)):
                 return True
@@ -515,6 +622,9 @@ class QueryPlanner:
                                    changelog.INSERT_ONLY if not _is_changelog_table(ref.table)
                                    else changelog.RETRACT))
         for d in self.derived:
+            if d.kind == "window_tvf":
+                leaves = [PlanNode("WindowTableFunction", "window=[%s]" % d.spec.describe(), d.mode, leaves)]
+                continue
             leaves = [PlanNode("Match", "partition=%s" % getattr(d.spec, "partition_by", ""), d.mode, leaves)]
         node = PlanNode("Calc", "select=[%s]" % ", ".join(_result_names(tree)), mode, leaves)
         return PlanNode("Sink", "table=[*anonymous_collect*]", mode, [node])

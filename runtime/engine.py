@@ -113,6 +113,11 @@ class Engine:
             if streaming:
                 return mr.match_stream(input_df, d.spec, input_columns, rowtime)
             return mr.match_batch(input_df, d.spec, input_columns)
+        if d.kind == "window_tvf":
+            from .window_tvf import assign_windows
+            table = d.input.table
+            delay = table.watermark.delay_ms or 0 if table.watermark is not None else None
+            return assign_windows(input_df, d.spec, [c.name for c in table.columns], streaming, delay)
         raise UnsupportedError("Operator %s is not supported yet" % d.kind)
 
     def columns_of(self, query, df):
