@@ -77,6 +77,9 @@ class QueryPlan:
     line: int = 1
     column: int = 1
     operators: object = None         # planner.operators tree, for queries that produce or consume updates
+    input_types: dict = field(default_factory=dict)  # input column name -> Flink type (for SELECT *)
+    window_sides: list = None        # [Spark SQL]: a window join's inputs, collected per window (see runtime.window_tvf)
+    batch_stage: tuple = None        # (view, Spark SQL): run on each micro-batch, registered as `view` (window Top-N)
 
 
 def parse_sql(text, line=1, column=1):
@@ -124,6 +127,10 @@ class QueryPlanner:
         tree = self._window_aggregates(tree)
         tree = self._map_functions(tree, column_types)
         tree = self._name_columns(tree)
+        tree, batch_stage = self._window_ranks(tree)
+        window_sides = None
+        if batch_stage is None:
+            window_sides, batch_stage = self._window_joins(tree)
         features = self._features(tree)
         mode = self._mode(tree, features)
         spark_sql = tree.sql(dialect="spark")
@@ -136,9 +143,10 @@ class QueryPlanner:
         root = self._explain_tree(tree, features, mode, operators)
         return QueryPlan(text=text, spark_sql=spark_sql, sources=list(self.sources.values()),
                          derived=self.derived, mode=mode, root=root, features=features, operators=operators,
-                         column_types=result_types,
+                         column_types=result_types, input_types=column_types,
                          needs_end_of_input=any(d.kind in ("match_recognize",) for d in self.derived)
-                         or "event_time" in features,
+                         or "event_time" in features, batch_stage=batch_stage,
+                         window_sides=window_sides,
                          line=line, column=column)
 
     # ------------------------------------------------------------------ helpers
@@ -198,8 +206,8 @@ class QueryPlanner:
             if isinstance(table.this, exp.Anonymous) or isinstance(table.this, exp.Func):
                 self._table_function(table)
                 continue
-            if table.name in ctes:
-                continue
+            if table.name in ctes or table.args.get("version") is not None:
+                continue   # FOR SYSTEM_TIME AS OF: planned below, with its join
             path = _table_path(table)
             obj = self.catalog.require(path, *self._pos(table))
             if isinstance(obj, ViewDef):  # expanded before; a view inside MATCH_RECOGNIZE input
@@ -286,6 +294,120 @@ class QueryPlanner:
         table.replace(new)
 
     # ------------------------------------------------------------------ window table functions
+    def _window_joins(self, tree):
+        """Window join: two window functions joined on window_start and window_end (and anything else). Both
+        inputs run as one streaming query that collects each window's rows of either side; once the window
+        closes, the join itself runs on the micro-batch. -> ([side SQL], stage) or (None, None)."""
+        windows = {d.view: d for d in self.derived if d.kind == "window_tvf"}
+        if len(windows) < 2:
+            return None, None
+        for sel in tree.find_all(exp.Select):
+            joins = sel.args.get("joins") or []
+            frm = sel.args.get("from_")
+            if len(joins) != 1 or frm is None:
+                continue
+            sides = [frm.this, joins[0].this]
+            specs = [self._window_side(side, windows) for side in sides]
+            if any(sp is None for sp in specs):
+                continue
+            join = joins[0]
+            aliases = [side.alias_or_name for side in sides]
+            on = join.args.get("on")
+            equal = set()
+            for eq in (on.find_all(exp.EQ) if on is not None else []):
+                a, b = eq.this, eq.expression
+                if isinstance(a, exp.Column) and isinstance(b, exp.Column) and a.name == b.name \
+                        and a.name in ("window_start", "window_end") and {a.table, b.table} == set(aliases):
+                    equal.add(a.name)
+            if equal != {"window_start", "window_end"}:
+                raise SqlError("A join of window functions needs window_start and window_end of both sides to be "
+                               "equal in its ON clause (a window join)", *self._pos(join))
+            shape = lambda sp: (sp.kind, sp.size_ms, sp.slide_ms, sp.offset_ms, sp.gap_ms)  # noqa: E731
+            if shape(specs[0][0].spec) != shape(specs[1][0].spec):
+                raise SqlError("The two sides of a window join must use the same window function and arguments",
+                               *self._pos(join))
+            if specs[0][0].spec.kind == "SESSION":
+                raise UnsupportedError("A window join over SESSION windows is not supported yet", *self._pos(join))
+            view = self._fresh("windows")
+            side_sql = []
+            for i, (side, (d, body)) in enumerate(zip(sides, specs)):
+                d.spec.drop_late = True
+                side_sql.append(body.sql(dialect="spark"))
+                inline = exp.select(exp.Anonymous(this="inline", expressions=[exp.column("__side%d" % i)])).from_(
+                    exp.Table(this=exp.to_identifier(view, quoted=True)))
+                side.replace(exp.Subquery(this=inline, alias=exp.TableAlias(
+                    this=exp.to_identifier(aliases[i], quoted=True))))
+            self.features_extra.update({"event_time", "window_rank"})
+            return side_sql, (view, tree.sql(dialect="spark"))
+        return None, None
+
+    def _window_side(self, side, windows):
+        """(DerivedSource, the side's query keeping `__window`) when `side` is a window function's rows."""
+        if isinstance(side, exp.Table) and side.name in windows:
+            return windows[side.name], exp.select("*").from_(side.copy())
+        if isinstance(side, exp.Subquery) and isinstance(side.this, exp.Select):
+            body = side.this
+            frm = body.args.get("from_")
+            if frm is None or not isinstance(frm.this, exp.Table) or frm.this.name not in windows \
+                    or body.args.get("group") or body.args.get("joins") or list(body.find_all(exp.Window)):
+                return None
+            body = body.copy()
+            if not any(isinstance(e, exp.Star) or isinstance(e, exp.Column) and e.name == "__window"
+                       for e in body.expressions):
+                body.select(exp.column("__window"), copy=False)
+            return windows[frm.this.name], body
+        return None
+
+    def _window_ranks(self, tree):
+        """Window Top-N: ROW_NUMBER() (RANK, DENSE_RANK) OVER (PARTITION BY window_start, window_end ...) over
+        a window aggregate or a window function. The window aggregate (or, over the windows themselves, each
+        window's rows collected) runs as the streaming query; the ranking and everything above it run on each
+        micro-batch, which holds every row of the windows that closed in it. -> (streaming tree, stage)."""
+        windows = {d.view: d for d in self.derived if d.kind == "window_tvf"}
+        if not windows:
+            return tree, None
+        for win in tree.find_all(exp.Window):
+            parts = {p.name for p in win.args.get("partition_by") or [] if isinstance(p, exp.Column)}
+            if not {"window_start", "window_end"} <= parts:
+                continue
+            if not isinstance(win.this, (exp.RowNumber, exp.Rank, exp.DenseRank)) and not (
+                    isinstance(win.this, exp.Anonymous) and win.this.name.upper() in ("RANK", "DENSE_RANK")):
+                continue
+            mid = win.find_ancestor(exp.Select)
+            frm = mid.args.get("from_") if mid is not None else None
+            if frm is None or mid.args.get("joins"):
+                continue
+            source = frm.this
+            view = self._fresh("windows")
+            if isinstance(source, exp.Subquery) and isinstance(source.this, exp.Select) and any(
+                    isinstance(g, exp.Column) and g.name == "__window"
+                    or isinstance(g, exp.Anonymous) and g.name.lower() == "session_window"
+                    for g in (source.this.args.get("group").expressions if source.this.args.get("group") else [])):
+                streaming = source.this.copy()
+                replacement = exp.Table(this=exp.to_identifier(view, quoted=True),
+                                        alias=exp.TableAlias(this=exp.to_identifier(source.alias_or_name or view,
+                                                                                     quoted=True)))
+            elif isinstance(source, exp.Table) and source.name in windows:
+                d = windows[source.name]
+                d.spec.drop_late = True
+                self.features_extra.add("event_time")
+                cols = [n for n, _ in d.columns]
+                streaming = exp.select(
+                    exp.column("__window"),
+                    exp.alias_(exp.Anonymous(this="collect_list", expressions=[exp.Anonymous(
+                        this="struct", expressions=[exp.column(c, quoted=True) for c in cols])]),
+                        "__rows")).from_(exp.Table(this=exp.to_identifier(d.view, quoted=True))).group_by("__window")
+                inline = exp.select(exp.Anonymous(this="inline", expressions=[exp.column("__rows")])).from_(
+                    exp.Table(this=exp.to_identifier(view, quoted=True)))
+                replacement = exp.Subquery(this=inline, alias=exp.TableAlias(this=exp.to_identifier(
+                    source.alias_or_name, quoted=True)))
+            else:
+                continue
+            source.replace(replacement)
+            self.features_extra.add("window_rank")
+            return streaming, (view, tree.sql(dialect="spark"))
+        return tree, None
+
     def _window_aggregates(self, tree):
         """GROUP BY ..., window_start, window_end over a window function: a window aggregate, grouped by the
         hidden `__window` struct (or Spark's session_window), insert-only, rows dropped when late."""
@@ -592,6 +714,8 @@ class QueryPlanner:
         return f
 
     def _mode(self, tree, features):
+        if "window_rank" in features:
+            return changelog.INSERT_ONLY
         if "event_time" in features and not features & {"distinct", "window_function", "set_operation"} \
                 and not self._has_plain_aggregate(tree):
             return changelog.INSERT_ONLY

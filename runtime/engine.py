@@ -99,6 +99,9 @@ class Engine:
             for d in query.derived:
                 df = self._derived(d, frames[d.input.table.name], streaming)
                 df.createOrReplaceTempView(d.view)
+            if query.window_sides:
+                from .window_tvf import collect_windows
+                return collect_windows([spark.sql(side) for side in query.window_sides])
             return spark.sql(query.spark_sql)
         except DynsqlError:
             raise
@@ -125,12 +128,21 @@ class Engine:
         for f in df.schema.fields:
             if f.name.startswith("__"):
                 continue
-            out.append(Column(f.name, query.column_types.get(f.name) or flink_type_of(f.dataType, f.nullable)))
+            declared = query.column_types.get(f.name) or _same_type(query.input_types.get(f.name), f.dataType)
+            out.append(Column(f.name, declared or flink_type_of(f.dataType, f.nullable)))
         return out
 
     def run_query(self, query, batch):
         df = self.build(query, streaming=not batch)
-        columns = self.columns_of(query, df)
+        stage = _batch_stage(query)
+        if stage is not None and (batch or not df.isStreaming):
+            df = stage(df)
+            stage = None
+        try:
+            result_shape = df if stage is None else stage(self.spark.createDataFrame([], df.schema))
+        except Exception as e:
+            raise from_spark(e, query.line, query.column)
+        columns = self.columns_of(query, result_shape)
         names = [c.name for c in columns]
         if batch or not df.isStreaming:
             try:
@@ -154,7 +166,7 @@ class Engine:
         paced = any(is_paced(r.table) for r in query.sources)
         try:
             StreamingRun(self.spark, df, sink, stream, bounded=bounded, paced=paced,
-                         output_mode=output_mode).start()
+                         output_mode=output_mode, stage=stage).start()
         except DynsqlError:
             raise
         except Exception as e:
@@ -191,6 +203,32 @@ class Engine:
     def shutdown(self):
         self.jobs.stop_all()
         self.spark_runtime.stop()
+
+
+def _same_type(flink_type, spark_type):
+    """`flink_type` when it is the declared type of a column Spark reads as `spark_type` (a column passed
+    through `SELECT *`), else None."""
+    if not flink_type:
+        return None
+    import re
+    from planner.types import parse_type, to_spark
+    try:
+        bare = re.sub(r"\s*\*[A-Z]+\*", "", flink_type)    # 'TIMESTAMP(3) *ROWTIME*' -> 'TIMESTAMP(3)'
+        return flink_type if to_spark(parse_type(bare)).simpleString() == spark_type.simpleString() else None
+    except Exception:
+        return None
+
+
+def _batch_stage(query):
+    """The query's per-micro-batch stage (window Top-N) as a function DataFrame -> DataFrame, or None."""
+    if query.batch_stage is None:
+        return None
+    view, sql = query.batch_stage
+
+    def stage(frame):
+        frame.createOrReplaceTempView(view)
+        return frame.sparkSession.sql(sql)
+    return stage
 
 
 def _is_changelog(table):

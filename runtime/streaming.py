@@ -86,7 +86,7 @@ class StreamingRun:
     """One running streaming query feeding a ChangeStream."""
 
     def __init__(self, spark, frame, sink, stream, bounded, paced, name="dynsql", output_mode="append",
-                 order_column=None):
+                 order_column=None, stage=None):
         self.spark = spark
         self.frame = frame
         self.sink = sink
@@ -96,6 +96,7 @@ class StreamingRun:
         self.name = name
         self.output_mode = output_mode
         self.order_column = order_column
+        self.stage = stage            # DataFrame -> DataFrame applied to each micro-batch (window Top-N)
         self.query = None
         self.checkpoint = os.path.join(checkpoint_root(), "%s-%d" % (name, int(time.time() * 1000)))
         self._stopping = False
@@ -103,6 +104,8 @@ class StreamingRun:
     def _on_batch(self, batch_df, batch_id):
         if self._stopping:
             return
+        if self.stage is not None:
+            batch_df = self.stage(batch_df)
         rows = batch_df.collect()
         if self.order_column is not None:
             rows.sort(key=lambda r: (r[self.order_column] is None, r[self.order_column]))

@@ -52,3 +52,20 @@ def assign_windows(df, spec, columns, streaming, delay_ms=None):
         window_start.alias("window_start"), window_end.alias("window_end"),
         F.timestamp_millis(F.col("__end_ms") - 1).alias("window_time"),
         window, "__wm")
+
+
+def collect_windows(sides):
+    """The inputs of a window join -> one row per window: `__window` and, per side i, `__side<i>` = the list of
+    that side's rows in the window (structs of its visible columns). Streaming, it is an append-mode
+    aggregate: a window's row comes out once the watermark (the smaller of the sides') passes its end."""
+    structs = [F.struct(*[F.col("`%s`" % f.name) for f in df.schema.fields if not f.name.startswith("__")])
+               for df in sides]
+    types = [df.select(s.alias("s")).schema["s"].dataType for df, s in zip(sides, structs)]
+    tagged = None
+    for i, df in enumerate(sides):
+        cols = [F.col("__window")] + [
+            (structs[i] if i == j else F.lit(None).cast(types[j])).alias("__side%d" % j) for j in range(len(sides))]
+        part = df.select(*cols)
+        tagged = part if tagged is None else tagged.unionByName(part)
+    return tagged.groupBy("__window").agg(*[F.collect_list("__side%d" % j).alias("__side%d" % j)
+                                            for j in range(len(sides))])
