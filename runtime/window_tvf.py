@@ -16,6 +16,11 @@ def assign_windows(df, spec, columns, streaming, delay_ms=None):
     """`df`: the source frame (its columns, then __seq, __wm, __op); `columns`: the input columns to keep."""
     ms = F.unix_millis(F.col("`%s`" % spec.time_column))
     if spec.kind == "SESSION":
+        if spec.drop_late and streaming:
+            # late when the row's own session [ts, ts + gap) had fired; a row that would bridge into a
+            # session still open is dropped too (Flink merges it): an approximation, see the note
+            late = F.col("__wm").isNotNull() & (ms + F.lit(spec.gap_ms - 1) <= F.unix_millis(F.col("__wm")))
+            df = df.filter(~late)
         return df.select(*[F.col("`%s`" % c) for c in columns], "__wm")
     if spec.kind == "TUMBLE":
         starts = F.array(ms - F.pmod(ms - F.lit(spec.offset_ms), F.lit(spec.size_ms)))
