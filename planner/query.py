@@ -144,7 +144,7 @@ class QueryPlanner:
         return QueryPlan(text=text, spark_sql=spark_sql, sources=list(self.sources.values()),
                          derived=self.derived, mode=mode, root=root, features=features, operators=operators,
                          column_types=result_types, input_types=column_types,
-                         needs_end_of_input=any(d.kind in ("match_recognize",) for d in self.derived)
+                         needs_end_of_input=any(d.kind in ("match_recognize", "temporal_join") for d in self.derived)
                          or "event_time" in features, batch_stage=batch_stage,
                          window_sides=window_sides,
                          line=line, column=column)
@@ -180,8 +180,7 @@ class QueryPlanner:
                 continue
             obj = self.catalog.get(_table_path(table))
             if isinstance(obj, ViewDef) and table.args.get("version") is not None:
-                raise UnsupportedError("FOR SYSTEM_TIME AS OF (temporal join) is not supported yet",
-                                       *self._pos(table))
+                continue   # a versioned view: planned with its temporal join (planner/temporal_join.py)
             if isinstance(obj, ViewDef):
                 body = parse_sql(obj.query)
                 body = self._expand_views(body, depth + 1)
@@ -214,10 +213,6 @@ class QueryPlanner:
                 raise UnsupportedError("View '%s' cannot be used here" % obj.name, *self._pos(table))
             ref = self._source(obj)
             match = table.args.get("match")
-            version = table.args.get("version")
-            if version is not None:
-                raise UnsupportedError("FOR SYSTEM_TIME AS OF (temporal join) is not supported yet",
-                                       *self._pos(table))
             alias = table.alias
             if isinstance(match, MatchRecognizeClause):
                 derived = self._match_recognize(ref, match)
@@ -233,7 +228,8 @@ class QueryPlanner:
             table.set("catalog", None)
             if not alias:
                 table.set("alias", exp.TableAlias(this=exp.to_identifier(obj.name, quoted=True)))
-        return tree
+        from .temporal_join import plan_temporal_joins
+        return plan_temporal_joins(self, tree)
 
     def _source(self, table):
         if table.name not in self.sources:
@@ -748,6 +744,12 @@ class QueryPlanner:
         for d in self.derived:
             if d.kind == "window_tvf":
                 leaves = [PlanNode("WindowTableFunction", "window=[%s]" % d.spec.describe(), d.mode, leaves)]
+                continue
+            if d.kind == "temporal_join":   # over the left table's scan and the versioned side's
+                right = [x for x in leaves if x.detail.startswith(
+                    "table=[[default_catalog, default_database, %s]]" % d.spec.right.table.name)]
+                leaves = [PlanNode("TemporalJoin", d.spec.description, d.mode,
+                                   [x for x in leaves if x not in right] + right)]
                 continue
             leaves = [PlanNode("Match", "partition=%s" % getattr(d.spec, "partition_by", ""), d.mode, leaves)]
         node = PlanNode("Calc", "select=[%s]" % ", ".join(_result_names(tree)), mode, leaves)

@@ -97,7 +97,11 @@ class Engine:
                     cols += ["__op", "__seq"]
                 df.selectExpr(*cols).createOrReplaceTempView(ref.view)
             for d in query.derived:
-                df = self._derived(d, frames[d.input.table.name], streaming)
+                if d.kind == "temporal_join":    # two inputs: the probe table's frame and the versioned side's
+                    from .temporal_join import temporal_join
+                    df = temporal_join(d, frames[d.input.table.name], frames[d.spec.right.table.name])
+                else:
+                    df = self._derived(d, frames[d.input.table.name], streaming)
                 df.createOrReplaceTempView(d.view)
             if query.window_sides:
                 from .window_tvf import collect_windows
