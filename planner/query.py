@@ -32,6 +32,7 @@ class SourceRef:
     view: str
     computed: dict = field(default_factory=dict)
     late_condition: str = None   # Spark SQL over the table's columns and __wm: rows an operator drops as late
+    watermark_extra_ms: int = 0  # kept longer in Spark's watermark: windows taking late rows (allow-lateness)
 
 
 @dataclass
@@ -79,6 +80,7 @@ class QueryPlan:
     operators: object = None         # planner.operators tree, for queries that produce or consume updates
     input_types: dict = field(default_factory=dict)  # input column name -> Flink type (for SELECT *)
     window_sides: list = None        # [Spark SQL]: a window join's inputs, collected per window (see runtime.window_tvf)
+    window_updates: bool = False     # legacy group windows fired early or late: an update-mode aggregate keyed by __key
     batch_stage: tuple = None        # (view, Spark SQL): run on each micro-batch, registered as `view` (window Top-N)
 
 
@@ -119,6 +121,7 @@ class QueryPlanner:
             raise SqlError("Expected a query (SELECT ...)", line, column)
         self.sources, self.derived = {}, []
         self.features_extra = set()
+        self.window_updates = False
         tree = self._expand_views(tree, depth=0)
         tree = self._resolve_tables(tree)
         column_types = self._column_types()
@@ -136,7 +139,7 @@ class QueryPlanner:
         spark_sql = tree.sql(dialect="spark")
         operators = None
         changelog_input = any(_is_changelog_table(r.table) for r in self.sources.values())
-        if (not mode.insert_only or changelog_input) and not self.derived:
+        if (not mode.insert_only or changelog_input) and not self.derived and not self.window_updates:
             from .operator_builder import OperatorBuilder
             operators = OperatorBuilder(self).build(tree)
             mode = operators.mode
@@ -146,7 +149,7 @@ class QueryPlanner:
                          column_types=result_types, input_types=column_types,
                          needs_end_of_input=any(d.kind in ("match_recognize", "temporal_join") for d in self.derived)
                          or "event_time" in features, batch_stage=batch_stage,
-                         window_sides=window_sides,
+                         window_sides=window_sides, window_updates=self.window_updates,
                          line=line, column=column)
 
     # ------------------------------------------------------------------ helpers
@@ -648,9 +651,27 @@ class QueryPlanner:
                 g.replace(call)
                 self._window_fields(sel, kind, fn)
                 self.features_extra.add("event_time")
+                early, lateness = self.settings.window_emit()
                 if kind == "TUMBLE":
-                    self._late_rows(ts, "window_end", ms[0])
+                    self._late_rows(ts, "window_end", ms[0], lateness)
+                if early or lateness:
+                    self._window_updates(sel, group, fn, ts, lateness)
         return tree
+
+    def _window_updates(self, sel, group, fn, ts, lateness):
+        """Early or late firings (table.exec.emit.*): the window's result is updated as its rows arrive, an
+        update-mode aggregate whose rows are keyed by the group (hidden `__key`); Spark keeps each window's
+        state for the allowed lateness after it closed."""
+        keys = [g.copy() for g in group.expressions
+                if not (isinstance(g, exp.Anonymous) and g.name in ("window", "session_window"))]
+        bounds = [exp.Dot(this=exp.column(fn), expression=exp.to_identifier(b)) for b in ("start", "end")]
+        key = exp.Anonymous(this="struct", expressions=keys + bounds)
+        key.meta["spark"] = True
+        sel.select(exp.alias_(key, "__key"), copy=False)
+        for ref in self.sources.values():
+            if ref.table.rowtime == ts.name:
+                ref.watermark_extra_ms = lateness
+        self.window_updates = True
 
     def _window_fields(self, sel, kind, fn):
         fields = {"_START": "start", "_END": "end", "_ROWTIME": "rowtime", "_PROCTIME": "end"}
@@ -679,12 +700,13 @@ class QueryPlanner:
         raise SqlError("%s needs a time attribute (a column with a WATERMARK, or PROCTIME()): '%s' is not one"
                        % (what, col.name), *self._pos(col))
 
-    def _late_rows(self, ts, kind, size_ms):
+    def _late_rows(self, ts, kind, size_ms, lateness_ms=0):
         for ref in self.sources.values():
             if ref.table.rowtime == ts.name:
-                # the row's window [start, start + size) has fired when end - 1 ms <= the watermark
-                ref.late_condition = ("__wm IS NOT NULL AND timestamp_millis((floor(unix_millis(`%s`) / %d) + 1) * %d - 1)"
-                                      " <= __wm" % (ts.name, size_ms, size_ms))
+                # the row's window [start, start + size) has fired when end - 1 ms <= the watermark, and takes
+                # no more late rows once end - 1 ms + the allowed lateness <= the watermark
+                ref.late_condition = ("__wm IS NOT NULL AND timestamp_millis((floor(unix_millis(`%s`) / %d) + 1) * %d"
+                                      " - 1 + %d) <= __wm" % (ts.name, size_ms, size_ms, lateness_ms))
 
     def _features(self, tree):
         f = set(self.features_extra)
@@ -710,6 +732,8 @@ class QueryPlanner:
         return f
 
     def _mode(self, tree, features):
+        if self.window_updates:
+            return changelog.UPDATE_NO_DELETE
         if "window_rank" in features:
             return changelog.INSERT_ONLY
         if "event_time" in features and not features & {"distinct", "window_function", "set_operation"} \

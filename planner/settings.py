@@ -14,6 +14,14 @@ KNOWN_KEYS = {
     "table.local-time-zone": ("UTC", None, "time zone for TIMESTAMP_LTZ values"),
     "sql-client.verbose": ("false", ("true", "false"), "print stack traces with errors"),
     "table.display.max-column-width": ("30", None, "widest column the tableau and table views print"),
+    "table.exec.emit.allow-lateness": ("0 ms", None,
+                                       "legacy group windows: how long after it fired a window takes late rows"),
+    "table.exec.emit.late-fire.enabled": ("false", ("true", "false"),
+                                          "legacy group windows: update a fired window with its late rows"),
+    "table.exec.emit.late-fire.delay": ("0 ms", None, "how often late firings happen (dynsql: each micro-batch)"),
+    "table.exec.emit.early-fire.enabled": ("false", ("true", "false"),
+                                           "legacy group windows: results before the window closes"),
+    "table.exec.emit.early-fire.delay": ("0 ms", None, "how often early firings happen (dynsql: each micro-batch)"),
     "dynsql.match-recognize.extensions": ("false", ("true", "false"),
                                           "allow the SQL standard's MATCH_RECOGNIZE features that Flink refuses"),
 }
@@ -48,7 +56,7 @@ class Settings:
                                   hint="allowed values: " + ", ".join(allowed))
             if allowed is not None:
                 value = value.lower()
-            if key == "table.exec.state.ttl":
+            if key in _DURATION_KEYS:
                 parse_duration_ms(value)
             if key == "table.display.max-column-width":
                 if not value.isdigit() or int(value) < 1:
@@ -85,6 +93,17 @@ class Settings:
     @property
     def state_ttl_ms(self):
         return parse_duration_ms(self.get("table.exec.state.ttl"))
+
+    def window_emit(self):
+        """(early firing, allowed lateness in ms) of legacy group windows, from the table.exec.emit.* keys. A
+        late row within the lateness fires its window again (Flink's event-time trigger does so even without
+        late-fire, whose delay only batches the firings)."""
+        lateness = parse_duration_ms(self.get("table.exec.emit.allow-lateness"))
+        return self.get("table.exec.emit.early-fire.enabled") == "true", lateness
+
+
+_DURATION_KEYS = ("table.exec.state.ttl", "table.exec.emit.allow-lateness", "table.exec.emit.late-fire.delay",
+                  "table.exec.emit.early-fire.delay")
 
 
 _UNITS_MS = {

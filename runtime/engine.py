@@ -161,7 +161,10 @@ class Engine:
             stream.finish()
             return stream
         output_mode = "append"
-        if query.operators is not None:
+        if query.window_updates:
+            from pyspark.sql import functions as F
+            df, sink, output_mode = df.withColumn("__visible", F.lit(True)), UpsertSink(names, ["__key"]), "update"
+        elif query.operators is not None:
             df, sink, output_mode = self._changelog_frame(query, names)
         else:
             sink = AppendSink(names)

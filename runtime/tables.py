@@ -88,7 +88,7 @@ def table_frame(spark, ref, streaming, event_time=False):
             cols.append(F.col("`%s`" % c.name))
     df = df.select(*cols, *[F.col(h) for h in HIDDEN_COLUMNS])
     if streaming and event_time and table.watermark is not None:
-        delay = table.watermark.delay_ms or 0
+        delay = (table.watermark.delay_ms or 0) + ref.watermark_extra_ms
         rowtime = table.watermark.column
         df = df.withWatermark(rowtime, "%d milliseconds" % delay)
         df = df.filter(F.col("`%s`" % rowtime) < F.lit(END_OF_INPUT))
