@@ -331,8 +331,10 @@ class _TemporalJoin:
                 if q in (None, left_alias):
                     items += [exp.column(n, table=left_alias, quoted=True) for n in left_names]
                 if q is None or q == (self.join.this.alias or self.join.this.name):
-                    items += [exp.alias_(exp.column(prefix + n, table=left_alias, quoted=True), n, quoted=True)
-                              for n in right_names]
+                    taken = set(left_names) if q is None else set()
+                    for n in right_names:
+                        items.append(exp.alias_(exp.column(prefix + n, table=left_alias, quoted=True),
+                                                _unique(n, taken), quoted=True))
                 continue
             if isinstance(e, exp.Column) and side_of(e) == "R":
                 items.append(exp.alias_(exp.column(prefix + e.name, table=left_alias, quoted=True), e.name,
@@ -350,3 +352,12 @@ class _TemporalJoin:
                     v = v.transform(lambda node: self._rename(node, side_of, prefix, left_alias))
                 new.append(v)
             sel.set(key, new if isinstance(value, list) else new[0])
+
+
+def _unique(name, taken):
+    """Flink's name for a second column `name` in one row: name0, name1, ..."""
+    out, k = name, 0
+    while out in taken:
+        out, k = "%s%d" % (name, k), k + 1
+    taken.add(out)
+    return out
