@@ -770,10 +770,8 @@ class QueryPlanner:
                 leaves = [PlanNode("WindowTableFunction", "window=[%s]" % d.spec.describe(), d.mode, leaves)]
                 continue
             if d.kind == "temporal_join":   # over the left table's scan and the versioned side's
-                right = [x for x in leaves if x.detail.startswith(
-                    "table=[[default_catalog, default_database, %s]]" % d.spec.right.table.name)]
-                leaves = [PlanNode("TemporalJoin", d.spec.description, d.mode,
-                                   [x for x in leaves if x not in right] + right)]
+                from .temporal_join import explain_node
+                leaves = [explain_node(d, leaves, PlanNode)]
                 continue
             leaves = [PlanNode("Match", "partition=%s" % getattr(d.spec, "partition_by", ""), d.mode, leaves)]
         node = PlanNode("Calc", "select=[%s]" % ", ".join(_result_names(tree)), mode, leaves)

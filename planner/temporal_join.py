@@ -79,6 +79,22 @@ def plan_temporal_joins(qp, tree):
     return tree
 
 
+def explain_node(derived, leaves, node_type):
+    """The TemporalJoin node EXPLAIN prints, over the probe table's scan and the versioned side (a versioned
+    view's deduplication, which Flink reads as inserts and +U; a changelog source read without its -U)."""
+    spec = derived.spec
+    scan = "table=[[default_catalog, default_database, %s]]" % spec.right.table.name
+    right = [x for x in leaves if x.detail.startswith(scan)]
+    left = [x for x in leaves if x not in right]
+    if spec.newest_only:
+        right = [node_type("Deduplicate", "keep=[LastRow], key=[%s], order=[ROWTIME]" % ", ".join(spec.primary_key),
+                           changelog.ChangelogMode(("I", "UA")), right)]
+    elif spec.changelog:
+        right = [node_type("DropUpdateBefore", "key=[%s]" % ", ".join(spec.primary_key),
+                           changelog.upsert(spec.primary_key), right)]
+    return node_type("TemporalJoin", spec.description, derived.mode, left + right)
+
+
 class _TemporalJoin:
     def __init__(self, qp, select, join):
         self.qp, self.select, self.join = qp, select, join
