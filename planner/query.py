@@ -45,6 +45,7 @@ class DerivedSource:
     columns: list             # [(name, flink type)] of its output
     mode: object = changelog.INSERT_ONLY
     position: tuple = (None, None)   # (line, column) of the operator in the SQL, for errors
+    input_sql: str = None            # the operator's input when it is a view: Spark SQL over `__raw_<input.view>`
 
 
 @dataclass
@@ -259,38 +260,74 @@ class QueryPlanner:
                                    hint="the window functions TUMBLE, HOP, CUMULATE and SESSION are")
         data, spec = parse_window_call(call, self._pos)
         inner = data.this
-        if not isinstance(inner, exp.Table) or not isinstance(inner.this, exp.Identifier):
-            raise UnsupportedError("A window function over a view or a query is not supported yet: "
-                                   "pass a table (TABLE t)", *self._pos(call))
-        obj = self.catalog.require(_table_path(inner), *self._pos(inner))
-        if isinstance(obj, ViewDef):
-            raise UnsupportedError("A window function over a view is not supported yet: pass a table (TABLE t)",
-                                   *self._pos(inner))
-        names = [c.name for c in obj.columns]
+        if isinstance(inner, exp.Subquery):       # a view, expanded
+            obj, input_columns, input_sql = self._window_input_view(inner.this, spec, call)
+        elif isinstance(inner, exp.Table) and isinstance(inner.this, exp.Identifier):
+            obj = self.catalog.require(_table_path(inner), *self._pos(inner))
+            input_columns, input_sql = obj.column_types(), None
+        else:
+            raise UnsupportedError("A window function over a query is not supported: pass a table or a view "
+                                   "(TABLE t)", *self._pos(call))
+        names = [n for n, _ in input_columns]
         for col in [spec.time_column] + spec.partition_by:
             if col not in names:
-                raise SqlError("Column '%s' not found in table '%s'" % (col, obj.name), *self._pos(call),
-                               hint="its columns: %s" % ", ".join(names))
-        if obj.rowtime != spec.time_column:
-            if obj.proctime == spec.time_column:
+                raise SqlError("Column '%s' not found in '%s'" % (col, obj.name if input_sql is None else "the view"),
+                               *self._pos(call), hint="its columns: %s" % ", ".join(names))
+        rowtime = obj.rowtime if input_sql is None else next(
+            (n for n, t in input_columns if t.endswith("*ROWTIME*")), None)
+        if rowtime != spec.time_column:
+            if input_sql is None and obj.proctime == spec.time_column:
                 raise UnsupportedError("Processing-time windows are not supported: %s needs an event-time "
                                        "attribute" % spec.kind, *self._pos(call))
             raise SqlError("The window function %s needs a time attribute: '%s' is not one (declare "
-                           "WATERMARK FOR %s AS ... in table '%s')" % (spec.kind, spec.time_column,
-                                                                       spec.time_column, obj.name),
-                           *self._pos(call))
+                           "WATERMARK FOR ... in table '%s', and pass the column through unchanged)"
+                           % (spec.kind, spec.time_column, obj.name), *self._pos(call))
         if _is_changelog_table(obj):
             raise UnsupportedError("A window function over a changelog table ('%s') is not supported yet"
-                                   % obj.name, *self._pos(inner))
+                                   % obj.name, *self._pos(call))
         ref = self._source(obj)
-        columns = obj.column_types() + ([] if spec.kind == "SESSION" else WINDOW_COLUMN_TYPES)
-        d = DerivedSource(view=self._fresh("window"), kind="window_tvf", input=ref, spec=spec, columns=columns)
-        d.position = self._pos(call)
+        columns = input_columns + ([] if spec.kind == "SESSION" else WINDOW_COLUMN_TYPES)
+        d = DerivedSource(view=self._fresh("window"), kind="window_tvf", input=ref, spec=spec, columns=columns,
+                          position=self._pos(call), input_sql=input_sql)
         self.derived.append(d)
         new = exp.Table(this=exp.to_identifier(d.view, quoted=True))
         alias = table.alias
         new.set("alias", exp.TableAlias(this=exp.to_identifier(alias or d.view, quoted=True)))
         table.replace(new)
+
+    def _window_input_view(self, body, spec, call):
+        """A view passed to a window function: projections and filters of one table, its time attribute passed
+        through. -> (table, [(column, type)] of the view, Spark SQL of the view over the table's raw frame)."""
+        frm = body.args.get("from_") if isinstance(body, exp.Select) else None
+        simple = frm is not None and isinstance(frm.this, exp.Table) and isinstance(frm.this.this, exp.Identifier) \
+            and not any(body.args.get(k) for k in ("joins", "group", "having", "distinct", "order", "limit")) \
+            and not list(body.find_all(exp.Window)) and not any(_is_aggregate(e) for e in body.expressions)
+        obj = self.catalog.get(_table_path(frm.this)) if simple else None
+        if obj is None or isinstance(obj, ViewDef) or frm.this.args.get("match") or frm.this.args.get("version"):
+            raise UnsupportedError("A window function over this view is not supported yet: only views that "
+                                   "project and filter one table are", *self._pos(call))
+        from .typing import _infer
+        table_types = dict(obj.column_types())
+        plain_types = {c.name: c.type for c in obj.columns}
+        columns = []
+        for e in body.expressions:
+            if isinstance(e, exp.Star):
+                columns += obj.column_types()
+                continue
+            inner = e.this if isinstance(e, exp.Alias) else e
+            name = e.alias_or_name
+            if isinstance(inner, exp.Column) and inner.name in table_types:
+                columns.append((name, table_types[inner.name]))
+            else:
+                columns.append((name, _infer(inner, plain_types) or ""))
+        query = body.copy()
+        alias = frm.this.alias_or_name
+        query.args["from_"].this.replace(exp.Table(
+            this=exp.to_identifier("__raw_" + obj.name, quoted=True),
+            alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True))))
+        query.select(exp.column("__wm"), copy=False)
+        query = self._map_functions(query, plain_types)
+        return obj, columns, query.sql(dialect="spark")
 
     # ------------------------------------------------------------------ window table functions
     def _window_joins(self, tree):

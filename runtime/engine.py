@@ -121,10 +121,15 @@ class Engine:
                 return mr.match_stream(input_df, d.spec, input_columns, rowtime)
             return mr.match_batch(input_df, d.spec, input_columns)
         if d.kind == "window_tvf":
+            from planner.window_tvf import WINDOW_COLUMNS
             from .window_tvf import assign_windows
             table = d.input.table
+            if d.input_sql is not None:        # over a view: the view's query on the table's raw frame
+                input_df.createOrReplaceTempView("__raw_" + table.name)
+                input_df = input_df.sparkSession.sql(d.input_sql)
             delay = table.watermark.delay_ms or 0 if table.watermark is not None else None
-            return assign_windows(input_df, d.spec, [c.name for c in table.columns], streaming, delay)
+            columns = [n for n, _ in d.columns if n not in WINDOW_COLUMNS]
+            return assign_windows(input_df, d.spec, columns, streaming, delay)
         raise UnsupportedError("Operator %s is not supported yet" % d.kind)
 
     def columns_of(self, query, df):
@@ -173,7 +178,7 @@ class Engine:
         paced = any(is_paced(r.table) for r in query.sources)
         try:
             StreamingRun(self.spark, df, sink, stream, bounded=bounded, paced=paced,
-                         output_mode=output_mode, stage=stage).start()
+                         output_mode=output_mode, stage=stage, end_of_input=query.needs_end_of_input).start()
         except DynsqlError:
             raise
         except Exception as e:

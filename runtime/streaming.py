@@ -17,6 +17,12 @@ from .results import OP_NAMES
 from .results import ChangeBatch
 
 _CHECKPOINTS = None
+_START_LOCK = threading.Lock()
+EXCLUDED_RULES = "spark.sql.optimizer.excludedRules"
+# Spark pushes a filter that does not read the event-time column below the watermark node: it would drop the
+# end-of-input sentinel row (nulls but its rowtime) before the watermark sees it, and the last windows would
+# never fire. Queries that end with the sentinel run without predicate pushdown.
+PUSH_DOWN_PREDICATES = "org.apache.spark.sql.catalyst.optimizer.PushDownPredicates"
 
 
 def checkpoint_root():
@@ -86,7 +92,7 @@ class StreamingRun:
     """One running streaming query feeding a ChangeStream."""
 
     def __init__(self, spark, frame, sink, stream, bounded, paced, name="dynsql", output_mode="append",
-                 order_column=None, stage=None):
+                 order_column=None, stage=None, end_of_input=False):
         self.spark = spark
         self.frame = frame
         self.sink = sink
@@ -97,6 +103,7 @@ class StreamingRun:
         self.output_mode = output_mode
         self.order_column = order_column
         self.stage = stage            # DataFrame -> DataFrame applied to each micro-batch (window Top-N)
+        self.end_of_input = end_of_input   # the sources end with the sentinel row: keep filters above watermarks
         self.query = None
         self.checkpoint = os.path.join(checkpoint_root(), "%s-%d" % (name, int(time.time() * 1000)))
         self._stopping = False
@@ -120,7 +127,19 @@ class StreamingRun:
             writer = writer.trigger(availableNow=True)
         else:
             writer = writer.trigger(processingTime="200 milliseconds")
-        self.query = writer.start()
+        with _START_LOCK:      # the streaming query takes a copy of the session's settings when it starts
+            previous = self.spark.conf.get(EXCLUDED_RULES, None) if self.end_of_input else None
+            if self.end_of_input:
+                rules = [r for r in (previous or "").split(",") if r.strip()] + [PUSH_DOWN_PREDICATES]
+                self.spark.conf.set(EXCLUDED_RULES, ",".join(rules))
+            try:
+                self.query = writer.start()
+            finally:
+                if self.end_of_input:
+                    if previous:
+                        self.spark.conf.set(EXCLUDED_RULES, previous)
+                    else:
+                        self.spark.conf.unset(EXCLUDED_RULES)
         self.stream.set_stopper(self.stop)
         threading.Thread(target=self._watch, name="dynsql-watch", daemon=True).start()
         return self

@@ -61,6 +61,18 @@ def test_tumbling_counts_per_window_drop_the_late_row(client, events):
         ("+I", ("10:00:10", "10:00:15", 1, 6))])
 
 
+def test_a_filter_does_not_hold_back_the_last_window(client, events):
+    # the end of the input must reach the watermark even though the filter reads no time column
+    expected = ordered([("+I", ("10:00:00", 2)), ("+I", ("10:00:05", 2)), ("+I", ("10:00:10", 1))])
+    assert changes(client, """
+        SELECT window_start, COUNT(*) AS cnt
+        FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '5' SECOND))
+        WHERE amount > 1 GROUP BY window_start, window_end""") == expected
+    assert changes(client, """
+        SELECT TUMBLE_START(ts, INTERVAL '5' SECOND) AS ws, COUNT(*) AS cnt
+        FROM events WHERE amount > 1 GROUP BY TUMBLE(ts, INTERVAL '5' SECOND)""") == expected
+
+
 def test_lateness_is_decided_per_row_whatever_the_micro_batches(client, events):
     query = """SELECT `user`, window_start, COUNT(*) AS cnt
                FROM TABLE(TUMBLE(DATA => TABLE events, TIMECOL => DESCRIPTOR(ts), SIZE => INTERVAL '5' SECOND))
@@ -155,6 +167,25 @@ def test_inner_and_full_window_joins(client, events, tmp_path):
                                             "TABLE payments, DESCRIPTOR(pts), INTERVAL '10'") % "")
     finally:
         client.execute("DROP TABLE payments")
+
+
+def test_a_view_that_projects_and_filters_a_table(client, events):
+    client.execute("CREATE VIEW big AS SELECT `user` AS who, ts AS t, amount * 2 AS doubled "
+                   "FROM events WHERE amount > 1")
+    try:
+        assert changes(client, """
+            SELECT window_start, who, SUM(doubled) AS s
+            FROM TABLE(TUMBLE(TABLE big, DESCRIPTOR(t), INTERVAL '5' SECOND))
+            GROUP BY window_start, window_end, who""") == ordered([
+            ("+I", ("10:00:00", "user1", 6)), ("+I", ("10:00:00", "user2", 10)),
+            ("+I", ("10:00:05", "user1", 4)), ("+I", ("10:00:05", "user3", 14)),
+            ("+I", ("10:00:10", "user2", 12))])
+        client.execute("CREATE VIEW per_user AS SELECT `user`, MAX(ts) AS t FROM events GROUP BY `user`")
+        with pytest.raises(DynsqlError, match="only views that project and filter one table"):
+            client.execute("SELECT * FROM TABLE(TUMBLE(TABLE per_user, DESCRIPTOR(t), INTERVAL '5' SECOND))")
+    finally:
+        client.execute("DROP VIEW IF EXISTS big")
+        client.execute("DROP VIEW IF EXISTS per_user")
 
 
 def test_explain_shows_the_window_function(client, events):
