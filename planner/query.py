@@ -137,6 +137,8 @@ class QueryPlanner:
             window_sides, batch_stage = self._window_joins(tree)
         features = self._features(tree)
         mode = self._mode(tree, features)
+        from .temporal_join import refuse_updates
+        refuse_updates(self, tree, mode)
         spark_sql = tree.sql(dialect="spark")
         operators = None
         changelog_input = any(_is_changelog_table(r.table) for r in self.sources.values())

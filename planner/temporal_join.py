@@ -79,6 +79,19 @@ def plan_temporal_joins(qp, tree):
     return tree
 
 
+def refuse_updates(qp, tree, mode):
+    """A query whose result updates (GROUP BY, DISTINCT, ranking, ORDER BY, ...) over a temporal join's
+    insert-only result: not supported yet, said where it happens."""
+    if mode.insert_only or not any(d.kind == "temporal_join" for d in qp.derived):
+        return
+    where = next(iter(tree.find_all(exp.Group, exp.Distinct, exp.Window, exp.Order, exp.AggFunc)), tree)
+    what = {"group": "GROUP BY", "distinct": "DISTINCT", "window": "an OVER window", "order": "ORDER BY"}.get(
+        where.key, "an aggregate" if isinstance(where, exp.AggFunc) else "changelog mode " + ",".join(mode.kinds))
+    raise UnsupportedError("A query that updates its result (%s) over a temporal join is not supported yet" % what,
+                           *qp._pos(where), hint="run the temporal join on its own (e.g. INSERT INTO a table), "
+                                                 "then aggregate that table")
+
+
 def explain_node(derived, leaves, node_type):
     """The TemporalJoin node EXPLAIN prints, over the probe table's scan and the versioned side (a versioned
     view's deduplication, which Flink reads as inserts and +U; a changelog source read without its -U)."""
@@ -114,6 +127,11 @@ class _TemporalJoin:
         versioned = self._versioned(right_table)
         left_cols = ltable.column_types()
         right_cols = versioned["columns"]
+        left_type, right_type = dict(left_cols)[ltable.rowtime], dict(right_cols)[versioned["time"]]
+        if _is_ltz(left_type) != _is_ltz(right_type):
+            raise SqlError("Event-Time Temporal Table Join requires same rowtime type in left table and versioned "
+                           "table, but the rowtime types are %s and %s." % (left_type, right_type),
+                           *self.pos(right_table))
         left_names = [n for n, _ in left_cols]
         right_names = [n for n, _ in right_cols]
         view = qp._fresh("temporal_join")
@@ -332,10 +350,8 @@ class _TemporalJoin:
     def _rename(self, node, side_of, prefix, qualify):
         if isinstance(node, exp.Column) and not isinstance(node.this, exp.Star) and not node.name.startswith(prefix):
             side = side_of(node)
-            if side == "R":
-                return exp.column(prefix + node.name, table=qualify, quoted=True)
-            if side == "L":
-                return exp.column(node.name, table=qualify, quoted=True)
+            if side in ("L", "R"):
+                return _at(exp.column((prefix if side == "R" else "") + node.name, table=qualify, quoted=True), node)
         return node
 
     def _rewrite_select(self, side_of, left_alias, left_names, right_names, prefix):
@@ -368,6 +384,20 @@ class _TemporalJoin:
                     v = v.transform(lambda node: self._rename(node, side_of, prefix, left_alias))
                 new.append(v)
             sel.set(key, new if isinstance(value, list) else new[0])
+
+
+def _is_ltz(flink_type):
+    t = flink_type.upper()
+    return "LTZ" in t or "LOCAL TIME ZONE" in t
+
+
+def _at(new, old):
+    """`new` (a renamed column) keeps the position of `old` in the SQL text, for error messages."""
+    meta = dict(old.this.meta or {})
+    if "col" in meta:
+        meta["col"] += len(new.name) - len(old.name)   # positions count from the identifier's last character
+        new.this.meta.update(meta)
+    return new
 
 
 def _unique(name, taken):

@@ -314,3 +314,23 @@ def test_batch_mode_refuses_a_temporal_join_as_flink_does(client, tmp_path):
                           "ON o.currency = r.currency")
     assert err.message.startswith("Temporal joins (FOR SYSTEM_TIME AS OF) on regular tables are not supported in "
                                   "batch mode")
+
+
+def test_an_aggregate_over_a_temporal_join_is_refused_where_it_is(client, tmp_path):
+    create_tables(client, tmp_path)
+    err = refusal(client, "SELECT r.currency, COUNT(*) AS n\nFROM orders AS o JOIN versioned_rates FOR SYSTEM_TIME "
+                          "AS OF o.order_time AS r ON o.currency = r.currency\nGROUP BY r.currency")
+    assert err.message == "A query that updates its result (GROUP BY) over a temporal join is not supported yet"
+    assert err.line == 3
+
+
+def test_both_rowtimes_must_have_the_same_type(client, tmp_path):
+    create_tables(client, tmp_path)
+    client.execute("CREATE TABLE orders_ltz (order_id STRING, currency STRING, order_time TIMESTAMP_LTZ(3), "
+                   "WATERMARK FOR order_time AS order_time) WITH ('connector' = 'filesystem', 'path' = '%s', "
+                   "'format' = 'csv')" % (tmp_path / "orders.csv"))
+    err = refusal(client, "SELECT * FROM orders_ltz AS o JOIN versioned_rates FOR SYSTEM_TIME AS OF o.order_time AS r "
+                          "ON o.currency = r.currency")
+    assert err.message == ("Event-Time Temporal Table Join requires same rowtime type in left table and versioned "
+                           "table, but the rowtime types are TIMESTAMP_LTZ(3) *ROWTIME* and TIMESTAMP(3) *ROWTIME*.")
+
