@@ -20,9 +20,10 @@ from sqlglot import exp
 from . import changelog
 from .catalog import TableDef, ViewDef
 from .errors import SqlError, UnsupportedError
-from .operator_builder import _conjuncts
+from .operator_builder import _conjuncts, _has_aggregate as _is_aggregate
 
 _CHANGELOG_FORMATS = ("debezium-json", "canal-json")
+PROBE_SUFFIX = "__probe"       # the probe table's frame with its hidden columns, for a view or subquery over it
 BATCH_MESSAGE = ("Temporal joins (FOR SYSTEM_TIME AS OF) on regular tables are not supported in batch mode. "
                  "Use a lookup join or switch to streaming mode.")
 VERSIONED_VIEW_HINT = ("a versioned view has the form SELECT ... FROM (SELECT *, ROW_NUMBER() OVER "
@@ -43,6 +44,8 @@ class TemporalJoinSpec:
     kind: str                  # "INNER" or "LEFT"
     left_columns: list         # [(name, flink type)] of the left table, in order
     left_time: str             # the left rowtime (FOR SYSTEM_TIME AS OF)
+    left_sql: str              # Spark SQL of a probe side that projects and filters its table (read as
+                               # `<table view>__probe`, with __seq), or None
     left_keys: list            # left column names of the ON equalities
     right: object              # SourceRef of the table the versioned side reads
     right_steps: list          # [RightStep], applied in order to the table's columns
@@ -55,6 +58,17 @@ class TemporalJoinSpec:
     condition: str = None      # the rest of the ON condition, Spark SQL over the output columns
     right_prefix: str = ""     # output name of right column c: right_prefix + c
     description: str = ""      # for EXPLAIN
+
+
+@dataclass
+class _LeftInput:
+    ref: object                # SourceRef of the table the probe side reads
+    alias: str                 # how the query names the probe side
+    columns: list              # [(name, flink type)]
+    rowtime: str
+    proctime: str
+    name: str                  # for messages
+    sql: str = None            # Spark SQL of a view or subquery over the table
 
 
 def plan_temporal_joins(qp, tree):
@@ -118,16 +132,16 @@ class _TemporalJoin:
         qp, join = self.qp, self.join
         right_table = join.this
         kind = self._join_kind()
-        left_ref, left_alias = self._left()
-        ltable = left_ref.table
-        self._time_attribute(ltable, right_table.args["version"])
+        left = self._left()
+        left_alias = left.alias
+        self._time_attribute(left, right_table.args["version"])
         if getattr(qp.settings, "batch", False):
             raise UnsupportedError(BATCH_MESSAGE, *self.pos(right_table))
         right_alias = right_table.alias or right_table.name
         versioned = self._versioned(right_table)
-        left_cols = ltable.column_types()
+        left_cols = left.columns
         right_cols = versioned["columns"]
-        left_type, right_type = dict(left_cols)[ltable.rowtime], dict(right_cols)[versioned["time"]]
+        left_type, right_type = dict(left_cols)[left.rowtime], dict(right_cols)[versioned["time"]]
         if _is_ltz(left_type) != _is_ltz(right_type):
             raise SqlError("Event-Time Temporal Table Join requires same rowtime type in left table and versioned "
                            "table, but the rowtime types are %s and %s." % (left_type, right_type),
@@ -196,7 +210,7 @@ class _TemporalJoin:
         self.select.set("joins", [j for j in self.select.args.get("joins") or [] if j is not join] or None)
 
         spec = TemporalJoinSpec(
-            kind=kind, left_columns=left_cols, left_time=ltable.rowtime, left_keys=lkeys,
+            kind=kind, left_columns=left_cols, left_time=left.rowtime, left_keys=lkeys, left_sql=left.sql,
             right=versioned["ref"], right_steps=versioned["steps"], right_columns=right_cols,
             right_time=versioned["time"], right_keys=rkeys, primary_key=versioned["key"],
             newest_only=versioned["newest_only"], changelog=versioned["changelog"], condition=condition,
@@ -207,7 +221,7 @@ class _TemporalJoin:
                              + ([condition] if condition else [])),
                 ", ".join(left_names + right_names)))
         from .query import DerivedSource
-        d = DerivedSource(view=view, kind="temporal_join", input=left_ref, spec=spec, columns=columns,
+        d = DerivedSource(view=view, kind="temporal_join", input=left.ref, spec=spec, columns=columns,
                           mode=changelog.INSERT_ONLY)
         d.right_name = versioned["name"]
         qp.derived.append(d)
@@ -228,30 +242,60 @@ class _TemporalJoin:
         return "LEFT" if side == "LEFT" else "INNER"
 
     def _left(self):
+        """The probe side: a table, or a view or subquery that projects and filters one table (its rowtime
+        passed through as a column)."""
         frm = self.select.args.get("from_")
         rel = frm.this if frm is not None else None
-        ref = None
-        if isinstance(rel, exp.Table):
-            ref = next((r for r in self.qp.sources.values() if r.view == rel.name), None)
+        body = rel.this if isinstance(rel, exp.Subquery) else None
+        table = rel if isinstance(rel, exp.Table) else None
+        if isinstance(body, exp.Select) and not any(body.args.get(a) for a in (
+                "joins", "group", "having", "distinct", "order", "limit", "qualify", "with_")) \
+                and isinstance((body.args.get("from_") or exp.From()).this, exp.Table) \
+                and not any(_is_aggregate(e) or e.find(exp.Window) for e in body.expressions):
+            table = body.args["from_"].this
+        ref = next((r for r in self.qp.sources.values() if r.view == table.name), None) if table is not None else None
         if ref is None:
-            raise UnsupportedError("The left side of a temporal join must be a table here (not a view, subquery "
-                                   "or MATCH_RECOGNIZE)", *self.pos(rel if rel is not None else self.select))
-        if ref.table.options.get("format") in _CHANGELOG_FORMATS:
+            raise UnsupportedError("The left side of a temporal join must be a table, or a view or subquery that "
+                                   "projects and filters one table, here", *self.pos(rel if rel is not None else self.select))
+        t = ref.table
+        if t.options.get("format") in _CHANGELOG_FORMATS:
             raise UnsupportedError("The left side of an event-time temporal join must be append-only here: "
-                                   "'%s' is a changelog table" % ref.table.name, *self.pos(rel))
-        return ref, rel.alias or rel.name
+                                   "'%s' is a changelog table" % t.name, *self.pos(rel))
+        if table is rel:
+            return _LeftInput(ref, rel.alias or rel.name, t.column_types(), t.rowtime, t.proctime, "'%s'" % t.name)
+        from .typing import _infer
+        declared = dict(t.column_types())
+        columns, rowtime, proctime = [], None, None
+        for e in body.expressions:
+            if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+                items = [(exp.column(n), n) for n, _ in t.column_types()]
+            else:
+                items = [(e.this if isinstance(e, exp.Alias) else e, e.alias_or_name)]
+            for expr, name in items:
+                if isinstance(expr, exp.Column):
+                    rowtime = name if expr.name == t.rowtime else rowtime
+                    proctime = name if expr.name == t.proctime and t.proctime else proctime
+                    columns.append((name, declared.get(expr.name, "")))
+                else:
+                    columns.append((name, (_infer(expr, declared) or "").replace(" *ROWTIME*", "")))
+        body = self.qp._map_functions(body.copy(), declared)
+        body.args["from_"].this.set("this", exp.to_identifier(ref.view + PROBE_SUFFIX, quoted=True))
+        body.set("expressions", body.expressions + [exp.column("__seq")])   # arrival order, for the output's
+        sql = body.sql(dialect="spark")
+        return _LeftInput(ref, rel.alias_or_name, columns, rowtime, proctime, "the subquery on '%s'" % t.name, sql)
 
-    def _time_attribute(self, ltable, version):
+    def _time_attribute(self, left, version):
         col = version.args.get("expression") if isinstance(version, exp.Version) else version
-        if isinstance(col, exp.Column) and col.name == ltable.proctime and ltable.proctime:
+        if isinstance(col, exp.Column) and left.proctime and col.name == left.proctime:
             raise UnsupportedError("Processing-time temporal join is not supported yet.", *self.pos(col),
                                    hint="use the left table's event time (its WATERMARK column) in "
                                         "FOR SYSTEM_TIME AS OF")
-        if not (isinstance(col, exp.Column) and ltable.rowtime and col.name == ltable.rowtime):
+        if not (isinstance(col, exp.Column) and left.rowtime and col.name == left.rowtime):
             raise SqlError("Temporal table join currently only supports 'FOR SYSTEM_TIME AS OF' left table's time "
                            "attribute field", *self.pos(col if col is not None else version),
-                           hint="'%s' has %s" % (ltable.name, ("the rowtime '%s'" % ltable.rowtime) if ltable.rowtime
-                                                 else "no time attribute (declare a WATERMARK)"))
+                           hint="%s %s" % (left.name, ("has the rowtime '%s'" % left.rowtime) if left.rowtime
+                                           else ("does not select the rowtime '%s'" % left.ref.table.rowtime)
+                                           if left.ref.table.rowtime else "has no time attribute (declare a WATERMARK)"))
 
     # ------------------------------------------------------------------ the versioned side
     def _versioned(self, table):

@@ -42,6 +42,10 @@ def temporal_join(derived, left_df, right_df):
     left_names = [n for n, _ in spec.left_columns]
     right_names = [n for n, _ in spec.right_columns]
     right = versioned_rows(spec, right_df)
+    if spec.left_sql:                         # a view or subquery over the probe table
+        from planner.temporal_join import PROBE_SUFFIX
+        left_df.createOrReplaceTempView(derived.input.view + PROBE_SUFFIX)
+        left_df = left_df.sparkSession.sql(spec.left_sql)
     left = left_df.select(*[F.col(_q(n)) for n in left_names], "__seq")
     left_struct = left.select(F.struct(*[F.col(_q(n)) for n in left_names]).alias("s")).schema["s"].dataType
     right_struct = right.select(F.struct(*[F.col(_q(n)) for n in right_names]).alias("s")).schema["s"].dataType

@@ -334,3 +334,14 @@ def test_both_rowtimes_must_have_the_same_type(client, tmp_path):
     assert err.message == ("Event-Time Temporal Table Join requires same rowtime type in left table and versioned "
                            "table, but the rowtime types are TIMESTAMP_LTZ(3) *ROWTIME* and TIMESTAMP(3) *ROWTIME*.")
 
+
+
+def test_the_probe_side_may_be_a_view_that_filters_and_projects_a_table(client, tmp_path):
+    create_tables(client, tmp_path)
+    client.execute("CREATE VIEW big_orders AS SELECT order_id AS id, currency, order_time FROM orders "
+                   "WHERE price >= 5")
+    stream = client.execute("SELECT b.id, r.rate FROM big_orders AS b LEFT JOIN versioned_rates "
+                            "FOR SYSTEM_TIME AS OF b.order_time AS r ON b.currency = r.currency")
+    assert Counter(changes(stream)) == Counter([
+        ("+I", ("o_001", None)), ("+I", ("o_002", "114")), ("+I", ("o_003", "119")), ("+I", ("o_004", None)),
+        ("+I", ("o_005", "107")), ("+I", ("o_007", "108"))])
