@@ -1,9 +1,10 @@
 """Event-time temporal joins: `FROM t [LEFT] JOIN v FOR SYSTEM_TIME AS OF t.rowtime ON t.k = v.k`.
 
 `plan_temporal_joins(planner, tree)` runs after the query's tables are resolved. Each temporal join
-becomes a `DerivedSource` of kind "temporal_join" (run by runtime/temporal_join.py): the FROM table
-and the join are replaced by one temporary view holding the left row's columns and the matched
-version's columns (renamed `<view>_r_<name>`); the rest of the query refers to those.
+becomes a `DerivedSource` of kind "temporal_join" (run by runtime/temporal_join.py): the FROM
+relation and the join are replaced by one temporary view holding the left row's columns and the
+matched version's columns (renamed `<view>_r_<name>`); the rest of the query refers to those. The
+probe (left) side is an append-only table, or a view or subquery projecting and filtering one.
 
 The versioned side is either a table with a PRIMARY KEY and a WATERMARK (typically a changelog
 source), or a versioned view: a deduplication `ROW_NUMBER() OVER (PARTITION BY key ORDER BY
