@@ -314,8 +314,10 @@ class OperatorBuilder:
             order.append((self._col_or_new(o.this, scope, pre), not o.args.get("desc")))
         if not order:
             raise SqlError("%s() needs ORDER BY in its OVER clause" % func, *self.qp._pos(win))
-        input_node = node if len(pre) == len(node.columns) else \
-            Calc(columns=[n for _, n in pre], mode=node.mode, input=node, projections=pre)
+        # WHERE filters the rows before they are ranked (SQL evaluates window functions after WHERE)
+        cond = self._sql(where.this, scope) if where is not None else None
+        input_node = node if len(pre) == len(node.columns) and cond is None else \
+            Calc(columns=[n for _, n in pre], mode=node.mode, input=node, projections=pre, condition=cond)
         rank = Rank(columns=list(node.columns) + [wname], mode=changelog.RETRACT, input=input_node,
                     partition=part, order=order, function=func, limit=None, rank_column=wname)
         rank.time_order = self._time_order(order, scope, rank)
@@ -324,11 +326,7 @@ class OperatorBuilder:
         projections = []
         for e, n in items:
             projections.append((_q(n), n) if e is wexpr else (self._sql(e, rscope), n))
-        cond = None
-        if where is not None:
-            cond = self._sql(where.this, scope)
-        calc = Calc(columns=[n for _, n in projections], mode=rank.mode, input=rank, projections=projections,
-                    condition=cond)
+        calc = Calc(columns=[n for _, n in projections], mode=rank.mode, input=rank, projections=projections)
         types = self._types(items, scope)
         types[wname] = "BIGINT NOT NULL"
         return calc, Scope([(None, n, n, types.get(n, "")) for _, n in projections])

@@ -22,6 +22,8 @@ QUERIES = [
     "SELECT u.country, COUNT(*) AS clicks, MAX(c.n) AS top FROM clicks AS c JOIN users AS u ON c.`user` = u.name GROUP BY u.country",
     "SELECT m.mx, COUNT(*) AS users FROM (SELECT `user`, MAX(n) AS mx FROM clicks GROUP BY `user`) AS m GROUP BY m.mx",
     "SELECT c.`user`, c.cnt, u.country FROM (SELECT `user`, COUNT(*) AS cnt FROM clicks GROUP BY `user`) AS c FULL JOIN users AS u ON c.`user` = u.name",
+    # WHERE filters before the ranking
+    "SELECT `user`, url, cTime FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY `user` ORDER BY cTime DESC) AS rn FROM clicks WHERE url <> './home') WHERE rn = 1",
 ]
 
 
