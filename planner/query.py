@@ -131,6 +131,7 @@ class QueryPlanner:
         tree = self._window_aggregates(tree)
         tree = self._map_functions(tree, column_types)
         tree = self._name_columns(tree)
+        self.result_names = _result_names(tree)
         tree, batch_stage = self._window_ranks(tree)
         window_sides = None
         if batch_stage is None:
@@ -805,14 +806,23 @@ class QueryPlanner:
                                    changelog.INSERT_ONLY if not _is_changelog_table(ref.table)
                                    else changelog.RETRACT))
         for d in self.derived:
-            if d.kind == "window_tvf":
-                leaves = [PlanNode("WindowTableFunction", "window=[%s]" % d.spec.describe(), d.mode, leaves)]
+            if d.kind == "window_tvf":   # over its own table's scan
+                scan = next((x for x in leaves if x.name == "TableSourceScan" and x.detail.startswith(
+                    "table=[[default_catalog, default_database, %s]]" % d.input.table.name)), None)
+                leaves = [x for x in leaves if x is not scan] + [PlanNode(
+                    "WindowTableFunction", "window=[%s]" % d.spec.describe(), d.mode, [scan] if scan else [])]
                 continue
             if d.kind == "temporal_join":   # over the left table's scan and the versioned side's
                 from .temporal_join import explain_node
                 leaves = [explain_node(d, leaves, PlanNode)]
                 continue
             leaves = [PlanNode("Match", "partition=%s" % getattr(d.spec, "partition_by", ""), d.mode, leaves)]
+        if "window_rank" in features:   # the rows of each closed window, ranked or joined per micro-batch
+            kind = "WindowJoin" if len([d for d in self.derived if d.kind == "window_tvf"]) > 1 else "WindowRank"
+            leaves = [PlanNode(kind, "window=[window_start, window_end], once the window has closed",
+                               changelog.INSERT_ONLY, leaves)]
+            return PlanNode("Sink", "table=[*anonymous_collect*]", mode, [
+                PlanNode("Calc", "select=[%s]" % ", ".join(self.result_names), mode, leaves)])
         node = PlanNode("Calc", "select=[%s]" % ", ".join(_result_names(tree)), mode, leaves)
         return PlanNode("Sink", "table=[*anonymous_collect*]", mode, [node])
 

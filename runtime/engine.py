@@ -209,7 +209,10 @@ class Engine:
             physical = df._jdf.queryExecution().simpleString()
         except Exception:
             physical = ""
-        lines += ["", "== Spark SQL ==", q.spark_sql, "", physical.strip()]
+        lines += ["", "== Spark SQL ==", q.spark_sql if not q.window_sides else "\n".join(q.window_sides)]
+        if q.batch_stage is not None:
+            lines += ["", "== Spark SQL on each micro-batch (as %s) ==" % q.batch_stage[0], q.batch_stage[1]]
+        lines += ["", physical.strip()]
         return MessageResult("\n".join(lines))
 
     def shutdown(self):

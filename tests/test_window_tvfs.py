@@ -192,6 +192,11 @@ def test_explain_shows_the_window_function(client, events):
     text = client.execute("EXPLAIN SELECT window_start, COUNT(*) FROM TABLE(HOP(TABLE events, DESCRIPTOR(ts), "
                           "INTERVAL '5' SECOND, INTERVAL '10' SECOND)) GROUP BY window_start, window_end").text
     assert "WindowTableFunction(window=[HOP(time_col=[ts], slide=[5000 ms], size=[10000 ms])])" in text
+    text = client.execute("EXPLAIN CHANGELOG_MODE SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY "
+                          "window_start, window_end ORDER BY amount DESC) AS rn FROM TABLE(TUMBLE(TABLE events, "
+                          "DESCRIPTOR(ts), INTERVAL '5' SECOND))) WHERE rn <= 2").text
+    assert "WindowRank(window=[window_start, window_end], once the window has closed, changelogMode=[I])" in text
+    assert "== Spark SQL on each micro-batch" in text
 
 
 @pytest.mark.parametrize("sql, message", [
