@@ -466,6 +466,8 @@ class QueryPlanner:
                     raise UnsupportedError("The SESSION window function is only supported under a window "
                                            "aggregate (GROUP BY window_start, window_end)", *d.position)
                 continue
+            if any(isinstance(g, exp.Column) and g.name == "__window" for g in group.expressions):
+                continue        # a legacy HOP group window, already planned
             grouped = {g.name for g in group.expressions if isinstance(g, exp.Column) and g.name in WINDOW_COLUMNS
                        and g.table in ("", alias)}
             if not {"window_start", "window_end"} <= grouped:
@@ -683,6 +685,14 @@ class QueryPlanner:
                 if len(ms) != (2 if kind == "HOP" else 1):
                     raise SqlError("Wrong number of arguments to %s" % kind, *self._pos(g))
                 self._require_time_attribute(ts, kind)
+                early, lateness = self.settings.window_emit()
+                if kind == "HOP" and self._legacy_hop(sel, ts, ms[0], ms[1], lateness):
+                    g.replace(exp.column("__window"))
+                    self._window_fields(sel, kind, "__window")
+                    self.features_extra.add("event_time")
+                    if early or lateness:
+                        self._window_updates(sel, group, "__window", ts, lateness)
+                    continue
                 fn = kinds[kind]
                 spark_args = [ts.copy()] + [exp.Literal.string("%d milliseconds" % m)
                                              for m in (ms if kind != "HOP" else [ms[1], ms[0]])]
@@ -691,19 +701,38 @@ class QueryPlanner:
                 g.replace(call)
                 self._window_fields(sel, kind, fn)
                 self.features_extra.add("event_time")
-                early, lateness = self.settings.window_emit()
                 if kind == "TUMBLE":
                     self._late_rows(ts, "window_end", ms[0], lateness)
                 if early or lateness:
                     self._window_updates(sel, group, fn, ts, lateness)
         return tree
 
+    def _legacy_hop(self, sel, ts, slide_ms, size_ms, lateness):
+        """GROUP BY HOP(...) over a table: the rows' windows assigned as HOP(TABLE t, ...) does, so that a late
+        row is left out of the windows that had fired and kept in the others (Flink's WindowOperator).
+        False when the SELECT reads something else than one table (Spark's window() is used then)."""
+        from .window_tvf import WINDOW_COLUMN_TYPES, WindowSpec
+        frm = sel.args.get("from_")
+        table = frm.this if frm is not None else None
+        ref = next((r for r in self.sources.values() if isinstance(table, exp.Table) and table.name == r.view), None)
+        if ref is None or sel.args.get("joins") or ref.table.rowtime != ts.name or _is_changelog_table(ref.table):
+            return False
+        spec = WindowSpec(kind="HOP", time_column=ts.name, size_ms=size_ms, slide_ms=slide_ms, drop_late=True,
+                          lateness_ms=lateness)
+        d = DerivedSource(view=self._fresh("window"), kind="window_tvf", input=ref, spec=spec,
+                          columns=ref.table.column_types() + WINDOW_COLUMN_TYPES, position=self._pos(ts))
+        self.derived.append(d)
+        table.replace(exp.Table(this=exp.to_identifier(d.view, quoted=True),
+                                alias=exp.TableAlias(this=exp.to_identifier(table.alias_or_name, quoted=True))))
+        return True
+
     def _window_updates(self, sel, group, fn, ts, lateness):
         """Early or late firings (table.exec.emit.*): the window's result is updated as its rows arrive, an
         update-mode aggregate whose rows are keyed by the group (hidden `__key`); Spark keeps each window's
         state for the allowed lateness after it closed."""
         keys = [g.copy() for g in group.expressions
-                if not (isinstance(g, exp.Anonymous) and g.name in ("window", "session_window"))]
+                if not (isinstance(g, exp.Anonymous) and g.name in ("window", "session_window"))
+                and not (isinstance(g, exp.Column) and g.name == "__window")]
         bounds = [exp.Dot(this=exp.column(fn), expression=exp.to_identifier(b)) for b in ("start", "end")]
         key = exp.Anonymous(this="struct", expressions=keys + bounds)
         key.meta["spark"] = True

@@ -41,6 +41,7 @@ class WindowSpec:
     gap_ms: int = 0           # SESSION
     partition_by: list = field(default_factory=list)
     drop_late: bool = False   # set when an aggregate, Top-N or join consumes the windows
+    lateness_ms: int = 0      # legacy group windows: how long after it fired a window still takes rows
 
     def describe(self):
         ms = lambda v: "%d ms" % v  # noqa: E731

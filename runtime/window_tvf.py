@@ -43,7 +43,8 @@ def assign_windows(df, spec, columns, streaming, delay_ms=None):
     else:
         framed = df.withColumn("__start_ms", start).withColumn("__end_ms", F.explode(ends))
     if spec.drop_late and streaming:
-        late = F.col("__wm").isNotNull() & (F.col("__end_ms") - 1 <= F.unix_millis(F.col("__wm")))
+        late = F.col("__wm").isNotNull() & (
+            F.col("__end_ms") - 1 + F.lit(spec.lateness_ms) <= F.unix_millis(F.col("__wm")))
         framed = framed.filter(~late)
     window_start = F.timestamp_millis(F.col("__start_ms"))
     window_end = F.timestamp_millis(F.col("__end_ms"))

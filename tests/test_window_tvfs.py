@@ -118,6 +118,19 @@ def test_hopping_windows_assign_each_row_to_every_window_it_is_in(client, events
                     ("+I", ("user3", 7, "10:00:05", "10:00:15", "10:00:14"))]
 
 
+def test_a_late_row_misses_only_the_windows_that_had_fired(client, events):
+    # HOP 10 s every 5 s: the late 10:00:02 row (watermark 10:00:06) misses [09:59:55, 10:00:05), not [10:00:00, 10:00:10)
+    expected = ordered([("+I", ("09:59:55", 3, 9)), ("+I", ("10:00:00", 6, 118)), ("+I", ("10:00:05", 3, 15)),
+                        ("+I", ("10:00:10", 1, 6))])
+    assert changes(client, """
+        SELECT window_start, COUNT(*) AS cnt, SUM(amount) AS total
+        FROM TABLE(HOP(TABLE events, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))
+        GROUP BY window_start, window_end""") == expected
+    assert changes(client, """
+        SELECT HOP_START(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND) AS ws, COUNT(*) AS cnt, SUM(amount) AS total
+        FROM events GROUP BY HOP(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND)""") == expected
+
+
 def test_window_top_n_straight_over_the_windows(client, events):
     assert changes(client, """
         SELECT `user`, amount, window_start, rn FROM (
