@@ -81,6 +81,11 @@ class Client:
     def setup_running(self):
         return self._setup is not None and self._setup.is_alive()
 
+    @property
+    def setup_thread(self):
+        """The background set-up's thread (None when there was none)."""
+        return self._setup
+
     def wait_for_setup(self):
         if self._setup is not None:
             self._setup.join()

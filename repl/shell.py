@@ -225,21 +225,11 @@ class Shell:
     def wait_for_setup(self):
         """Wait (with a status line; Ctrl-C gives up) for the background set-up, and report its
         failure once. False when the user cancelled."""
-        started = time.time()
-        status_shown = False
         try:
-            while self.client.setup_running():
-                time.sleep(0.05)
-                if time.time() - started >= WAIT_STATUS_AFTER:
-                    self._status("Loading the demo tables... %ds (Ctrl-C cancels)" % (time.time() - started))
-                    status_shown = True
+            self._wait_showing_status(self.client.setup_thread)
         except KeyboardInterrupt:
-            if status_shown:
-                self._clear_status()
             self.say("[INFO] Cancelled.")
             return False
-        if status_shown:
-            self._clear_status()
         failure = self.client.take_setup_failure()
         if failure is not None:
             self.say("[ERROR] The set-up script failed; the tables it defines may be missing.")
@@ -258,37 +248,41 @@ class Shell:
                 outcome["error"] = error
 
         worker = threading.Thread(target=work, name="dynsql-execute", daemon=True)
-        started = time.time()
         worker.start()
-        status_shown = False
         try:
-            while worker.is_alive():
-                worker.join(0.1)
-                if worker.is_alive() and time.time() - started >= WAIT_STATUS_AFTER:
-                    self._wait_status(time.time() - started)
-                    status_shown = True
+            self._wait_showing_status(worker)
         except KeyboardInterrupt:
-            if status_shown:
-                self._clear_status()
             self._discard_when_done(worker, outcome)
             raise
-        if status_shown:
-            self._clear_status()
         if "error" in outcome:
             raise outcome["error"]
         return outcome.get("result")
 
+    def _wait_showing_status(self, thread):
+        """Wait for `thread` (None: nothing to wait for); once it has taken WAIT_STATUS_AFTER seconds, a
+        status line says what it waits for, cleared at the end or on Ctrl-C (which is raised)."""
+        started = time.time()
+        status_shown = False
+        try:
+            while thread is not None and thread.is_alive():
+                thread.join(0.1)
+                if thread.is_alive() and time.time() - started >= WAIT_STATUS_AFTER:
+                    self._wait_status(time.time() - started)
+                    status_shown = True
+        finally:
+            if status_shown:
+                self._clear_status()
+
     def _wait_status(self, waited):
         status = self.client.status()
-        if status == "starting":
+        if status == "loading":
+            text = "Loading the demo tables... %ds (Ctrl-C cancels)" % waited
+        elif status == "starting":
             text = "Waiting for the Spark session to start... %ds (Ctrl-C cancels)" % waited
         elif status.startswith("failed"):
             text = "Spark session %s" % status
         else:
             text = "Running... %ds (Ctrl-C cancels)" % waited
-        self._status(text)
-
-    def _status(self, text):
         self.out.write("\r\x1b[2K" + text)
         self.out.flush()
 
