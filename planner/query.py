@@ -333,11 +333,15 @@ class QueryPlanner:
         return obj, columns, query.sql(dialect="spark")
 
     # ------------------------------------------------------------------ window table functions
+    def _window_sources(self):
+        """The window functions' derived sources by view name."""
+        return {d.view: d for d in self.derived if d.kind == "window_tvf"}
+
     def _window_joins(self, tree):
         """Window join: two window functions joined on window_start and window_end (and anything else). Both
         inputs run as one streaming query that collects each window's rows of either side; once the window
         closes, the join itself runs on the micro-batch. -> ([side SQL], stage) or (None, None)."""
-        windows = {d.view: d for d in self.derived if d.kind == "window_tvf"}
+        windows = self._window_sources()
         if len(windows) < 2:
             return None, None
         for sel in tree.find_all(exp.Select):
@@ -402,7 +406,7 @@ class QueryPlanner:
         a window aggregate or a window function. The window aggregate (or, over the windows themselves, each
         window's rows collected) runs as the streaming query; the ranking and everything above it run on each
         micro-batch, which holds every row of the windows that closed in it. -> (streaming tree, stage)."""
-        windows = {d.view: d for d in self.derived if d.kind == "window_tvf"}
+        windows = self._window_sources()
         if not windows:
             return tree, None
         for win in tree.find_all(exp.Window):
@@ -419,8 +423,7 @@ class QueryPlanner:
             source = frm.this
             view = self._fresh("windows")
             if isinstance(source, exp.Subquery) and isinstance(source.this, exp.Select) and any(
-                    isinstance(g, exp.Column) and g.name == "__window"
-                    or isinstance(g, exp.Anonymous) and g.name.lower() == "session_window"
+                    _is_window_key(g)
                     for g in (source.this.args.get("group").expressions if source.this.args.get("group") else [])):
                 streaming = source.this.copy()
                 replacement = exp.Table(this=exp.to_identifier(view, quoted=True),
@@ -451,7 +454,7 @@ class QueryPlanner:
         """GROUP BY ..., window_start, window_end over a window function: a window aggregate, grouped by the
         hidden `__window` struct (or Spark's session_window), insert-only, rows dropped when late."""
         from .window_tvf import WINDOW_COLUMNS, check_aggregable
-        windows = {d.view: d for d in self.derived if d.kind == "window_tvf"}
+        windows = self._window_sources()
         if not windows:
             return tree
         for sel in list(tree.find_all(exp.Select)):
@@ -466,7 +469,7 @@ class QueryPlanner:
                     raise UnsupportedError("The SESSION window function is only supported under a window "
                                            "aggregate (GROUP BY window_start, window_end)", *d.position)
                 continue
-            if any(isinstance(g, exp.Column) and g.name == "__window" for g in group.expressions):
+            if any(_is_window_key(g) for g in group.expressions):
                 continue        # a legacy HOP group window, already planned
             grouped = {g.name for g in group.expressions if isinstance(g, exp.Column) and g.name in WINDOW_COLUMNS
                        and g.table in ("", alias)}
@@ -484,19 +487,9 @@ class QueryPlanner:
                 window_key = exp.column("__window")
                 window_ref = "__window"
 
-            def field(name):
-                col = exp.column(window_ref)
-                end = exp.Dot(this=col, expression=exp.to_identifier("end"))
-                if name == "window_start":
-                    return exp.Dot(this=col.copy(), expression=exp.to_identifier("start"))
-                if name == "window_end":
-                    return end
-                return exp.Sub(this=end, expression=exp.Interval(this=exp.Literal.string("1"),
-                                                                 unit=exp.var("MILLISECOND")))
-
             def fix(node):
                 if isinstance(node, exp.Column) and node.name in WINDOW_COLUMNS and node.table in ("", alias):
-                    return field(node.name)
+                    return _window_field(window_ref, _WINDOW_FIELDS[node.name])
                 return node
             for i, e in enumerate(list(sel.expressions)):
                 new = e.transform(fix)
@@ -730,10 +723,8 @@ class QueryPlanner:
         """Early or late firings (table.exec.emit.*): the window's result is updated as its rows arrive, an
         update-mode aggregate whose rows are keyed by the group (hidden `__key`); Spark keeps each window's
         state for the allowed lateness after it closed."""
-        keys = [g.copy() for g in group.expressions
-                if not (isinstance(g, exp.Anonymous) and g.name in ("window", "session_window"))
-                and not (isinstance(g, exp.Column) and g.name == "__window")]
-        bounds = [exp.Dot(this=exp.column(fn), expression=exp.to_identifier(b)) for b in ("start", "end")]
+        keys = [g.copy() for g in group.expressions if not _is_window_key(g)]
+        bounds = [_window_field(fn, b) for b in ("start", "end")]
         key = exp.Anonymous(this="struct", expressions=keys + bounds)
         key.meta["spark"] = True
         sel.select(exp.alias_(key, "__key"), copy=False)
@@ -750,12 +741,7 @@ class QueryPlanner:
                 name = node.name.upper()
                 for suffix, field_name in fields.items():
                     if name == kind + suffix:
-                        col = exp.Dot(this=exp.column(fn), expression=exp.to_identifier(
-                            "end" if field_name == "rowtime" else field_name))
-                        if field_name == "rowtime":
-                            return exp.Sub(this=col, expression=exp.Interval(this=exp.Literal.string("1"),
-                                                                             unit=exp.var("MILLISECOND")))
-                        return col
+                        return _window_field(fn, field_name)
             return node
         for i, e in enumerate(sel.expressions):
             sel.expressions[i].replace(e.transform(fix))
@@ -816,10 +802,7 @@ class QueryPlanner:
         """An aggregate that is not grouped by a window (so it updates its result)."""
         for sel in tree.find_all(exp.Select):
             group = sel.args.get("group")
-            windowed = group is not None and any(
-                isinstance(g, exp.Anonymous) and g.name.lower() in ("window", "session_window")
-                or isinstance(g, exp.Column) and g.name == "__window"
-                for g in group.expressions)
+            windowed = group is not None and any(_is_window_key(g) for g in group.expressions)
             if not windowed and (group is not None or any(_is_aggregate(x) for x in sel.expressions)):
                 return True
         return False
@@ -868,6 +851,23 @@ class _OperatorView:
         if not with_modes:
             lines = [re.sub(r", changelogMode=\[[A-Z,]*\]\)$", ")", ln) for ln in lines]
         return lines
+
+
+_WINDOW_FIELDS = {"window_start": "start", "window_end": "end", "window_time": "rowtime"}
+
+
+def _is_window_key(g):
+    """A GROUP BY key that is a window: Spark's window() / session_window(), or the window functions' `__window`."""
+    return isinstance(g, exp.Anonymous) and g.name.lower() in ("window", "session_window") \
+        or isinstance(g, exp.Column) and g.name == "__window"
+
+
+def _window_field(window, field):
+    """`window.start`, `window.end`, or the window's rowtime `window.end - 1 ms` (field 'rowtime')."""
+    if field == "rowtime":
+        return exp.Sub(this=_window_field(window, "end"),
+                       expression=exp.Interval(this=exp.Literal.string("1"), unit=exp.var("MILLISECOND")))
+    return exp.Dot(this=exp.column(window), expression=exp.to_identifier(field))
 
 
 def _is_changelog_table(table):

@@ -12,29 +12,36 @@ from pyspark.sql import functions as F
 WATERMARK_DELAY_KEY = "spark.watermarkDelayMs"   # Spark's EventTimeWatermark.delayKey
 
 
+def _fired(window_end_ms):
+    """The row's window had fired when it arrived: its end - 1 ms <= the row's watermark `__wm`."""
+    return F.col("__wm").isNotNull() & (window_end_ms - 1 <= F.unix_millis(F.col("__wm")))
+
+
 def assign_windows(df, spec, columns, streaming, delay_ms=None):
     """`df`: the source frame (its columns, then __seq, __wm, __op); `columns`: the input columns to keep."""
     ms = F.unix_millis(F.col("`%s`" % spec.time_column))
+
+    def aligned(unit_ms):       # the start of the row's `unit_ms`-long period, counted from the offset
+        return ms - F.pmod(ms - F.lit(spec.offset_ms), F.lit(unit_ms))
     if spec.kind == "SESSION":
         if spec.drop_late and streaming:
             # late when the row's own session [ts, ts + gap) had fired; a row that would bridge into a
             # session still open is dropped too (Flink merges it): an approximation, see the note
-            late = F.col("__wm").isNotNull() & (ms + F.lit(spec.gap_ms - 1) <= F.unix_millis(F.col("__wm")))
-            df = df.filter(~late)
+            df = df.filter(~_fired(ms + F.lit(spec.gap_ms)))
         return df.select(*[F.col("`%s`" % c) for c in columns], "__wm")
     if spec.kind == "TUMBLE":
-        starts = F.array(ms - F.pmod(ms - F.lit(spec.offset_ms), F.lit(spec.size_ms)))
+        starts = F.array(aligned(spec.size_ms))
         ends = None
     elif spec.kind == "HOP":
         # Flink's SlidingEventTimeWindows: from the last start down, while start > ts - size
-        last = ms - F.pmod(ms - F.lit(spec.offset_ms), F.lit(spec.slide_ms))
+        last = aligned(spec.slide_ms)
         count = -(-spec.size_ms // spec.slide_ms)
         starts = F.filter(F.sequence(last, last - F.lit((count - 1) * spec.slide_ms), F.lit(-spec.slide_ms)),
                           lambda s: s > ms - F.lit(spec.size_ms))
         ends = None
     else:  # CUMULATE: one window start per size; ends step by step from the row's step up to the size
-        start = ms - F.pmod(ms - F.lit(spec.offset_ms), F.lit(spec.size_ms))
-        first_end = ms - F.pmod(ms - F.lit(spec.offset_ms), F.lit(spec.slide_ms)) + F.lit(spec.slide_ms)
+        start = aligned(spec.size_ms)
+        first_end = aligned(spec.slide_ms) + F.lit(spec.slide_ms)
         starts = None
         ends = F.sequence(first_end, start + F.lit(spec.size_ms), F.lit(spec.slide_ms))
     if ends is None:
@@ -43,9 +50,7 @@ def assign_windows(df, spec, columns, streaming, delay_ms=None):
     else:
         framed = df.withColumn("__start_ms", start).withColumn("__end_ms", F.explode(ends))
     if spec.drop_late and streaming:
-        late = F.col("__wm").isNotNull() & (
-            F.col("__end_ms") - 1 + F.lit(spec.lateness_ms) <= F.unix_millis(F.col("__wm")))
-        framed = framed.filter(~late)
+        framed = framed.filter(~_fired(F.col("__end_ms") + F.lit(spec.lateness_ms)))
     window_start = F.timestamp_millis(F.col("__start_ms"))
     window_end = F.timestamp_millis(F.col("__end_ms"))
     window = F.struct(window_start.alias("start"), window_end.alias("end"))
