@@ -22,14 +22,14 @@ key equalities) is applied to the joined rows afterwards: INNER drops a row fail
 the probe row with NULLs. Batch mode is refused by the planner (as Flink does)."""
 
 import bisect
-import pickle
 
 from pyspark.sql import Row
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 from pyspark.sql.streaming import StatefulProcessor
 
-ROWS_SCHEMA = st.StructType([st.StructField("rows", st.BinaryType())])
+from .operators.keyed_state import PickledValueState
+
 _LEFT, _RIGHT = 0, 1
 _RETRACT_BEFORE = 1
 _KEEPS_VERSION = (0, 2)          # +I and +U start a version; -D ends one
@@ -106,23 +106,6 @@ def _q(name):
     return "`%s`" % name.replace("`", "``")
 
 
-class _PickledState:
-    """A Python value in one ValueState (one state read and write per key and micro-batch)."""
-
-    def __init__(self, value_state, empty):
-        self.v, self.empty = value_state, empty
-
-    def get(self):
-        got = self.v.get() if self.v.exists() else None
-        return pickle.loads(got[0]) if got is not None else self.empty()
-
-    def put(self, value):
-        if value:
-            self.v.update((pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL),))
-        else:
-            self.v.clear()
-
-
 class TemporalJoinProcessor(StatefulProcessor):
     def __init__(self, outer, n_left, n_right, newest_only, output_schema):
         self.outer = outer
@@ -133,8 +116,8 @@ class TemporalJoinProcessor(StatefulProcessor):
 
     def init(self, handle):
         self.handle = handle
-        self.left = _PickledState(handle.getValueState("left", ROWS_SCHEMA), list)     # [(seq, time us, values)]
-        self.right = _PickledState(handle.getValueState("right", ROWS_SCHEMA), dict)   # time us -> (op, values)
+        self.left = PickledValueState(handle, "left", list)     # [(seq, time us, values)]
+        self.right = PickledValueState(handle, "right", dict)   # time us -> (op, values)
 
     def handleInputRows(self, key, rows, timerValues):
         probes, versions = [], []
@@ -181,8 +164,11 @@ class TemporalJoinProcessor(StatefulProcessor):
             passed = [t for t in table if t <= wm_us]
             for t in sorted(passed)[:-1]:
                 del table[t]
-        self.left.put(pending)
-        self.right.put(table)
+        for state, value in ((self.left, pending), (self.right, table)):
+            if value:
+                state.put(value)
+            else:
+                state.clear()
         for t in list(self.handle.listTimers()):
             self.handle.deleteTimer(t)
         if pending:

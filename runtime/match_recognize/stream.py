@@ -18,7 +18,6 @@ as 'dynsql: MATCH_RECOGNIZE dropped N late row(s)' (and added to `late_rows` if 
 
 import datetime as _dt
 import math
-import pickle
 import sys
 
 from pyspark.sql import Row
@@ -27,6 +26,7 @@ from pyspark.sql import types as st
 from pyspark.sql.streaming import StatefulProcessor
 
 from runtime.match_recognize.output_schema import spark_schema
+from runtime.operators.keyed_state import PickledValueState
 
 
 
@@ -60,31 +60,6 @@ def match_stream(df, spec, input_columns, rowtime=None, late_rows=None, event_ti
                                                 **kwargs)
 
 
-# A key's rows are kept as one pickled list (one state read and write per key and batch, instead of one
-# per row): (input column values..., __seq, rowtime in epoch microseconds)
-ROWS_SCHEMA = st.StructType([st.StructField("rows", st.BinaryType())])
-
-
-class _RowsState:
-    """A list of row tuples in one ValueState, with the list-state calls the processor uses."""
-
-    def __init__(self, value_state):
-        self.v = value_state
-
-    def exists(self):
-        return self.v.exists()
-
-    def get(self):
-        got = self.v.get()
-        return pickle.loads(got[0]) if got is not None else []
-
-    def put(self, rows):
-        self.v.update((pickle.dumps(list(rows), protocol=pickle.HIGHEST_PROTOCOL),))
-
-    def clear(self):
-        self.v.clear()
-
-
 META_SCHEMA = st.StructType([
     st.StructField("start", st.LongType()), st.StructField("match_number", st.LongType()),
     st.StructField("covered", st.LongType()), st.StructField("blocked", st.BooleanType()),
@@ -102,8 +77,10 @@ class MatchProcessor(StatefulProcessor):
     def init(self, handle):
         from runtime.match_recognize.matcher import CompiledMatch
         self.handle = handle
-        self.pending = _RowsState(handle.getValueState("pending", ROWS_SCHEMA))
-        self.buffer = _RowsState(handle.getValueState("buffer", ROWS_SCHEMA))
+        # a key's rows, one pickled list each (one state read and write per key and batch, instead of one
+        # per row): (input column values..., __seq, rowtime in epoch microseconds)
+        self.pending = PickledValueState(handle, "pending")
+        self.buffer = PickledValueState(handle, "buffer")
         self.meta = handle.getValueState("meta", META_SCHEMA)
         self.names = [n for n, _ in self.input_columns]
         self.compiled = CompiledMatch(self.spec, self.names)
@@ -167,7 +144,7 @@ class MatchProcessor(StatefulProcessor):
             self.handle.deleteTimer(t)
         timers = set()
         if keep:
-            self.pending.put(keep)
+            self.pending.put(list(keep))
             timers.add(max(min(r[tu] for r in keep) // 1000, 0))
         else:
             self.pending.clear()
@@ -202,7 +179,7 @@ class MatchProcessor(StatefulProcessor):
         keep_from = max(0, min(run.start, n) - self.compiled.max_prev)
         rest = buffer[keep_from:]
         if rest and not run.blocked:
-            self.buffer.put(rest)
+            self.buffer.put(list(rest))
         else:
             self.buffer.clear()
         if run.start < n and not run.blocked:

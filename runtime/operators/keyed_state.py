@@ -16,6 +16,28 @@ ADD_OPS = (0, 2)
 STATE_SCHEMA = StructType([StructField("blob", BinaryType(), True)])
 
 
+class PickledValueState:
+    """One Python value kept pickled in one ValueState: one state read and one write per key and
+    micro-batch, however many rows or entries it holds. `empty()` is the value of a key with no state."""
+
+    def __init__(self, handle, name, empty=list, ttl_ms=0):
+        self.v = handle.getValueState(name, STATE_SCHEMA, ttl_ms or None)
+        self.empty = empty
+
+    def exists(self):
+        return self.v.exists()
+
+    def get(self):
+        blob = self.v.get() if self.v.exists() else None
+        return pickle.loads(blob[0]) if blob is not None and blob[0] is not None else self.empty()
+
+    def put(self, value):
+        self.v.update((pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL),))
+
+    def clear(self):
+        self.v.clear()
+
+
 def weight(op):
     return 1 if op in ADD_OPS else -1
 
@@ -30,21 +52,20 @@ class KeyedChangelogProcessor(StatefulProcessor):
     def init(self, handle):
         self.row = Row(*self.output_names)
         self.handle = handle
-        self.state = handle.getValueState("state", STATE_SCHEMA, self.ttl_ms or None)
+        self.state = PickledValueState(handle, "state", self.empty, self.ttl_ms)
 
     def handleInputRows(self, key, rows, timerValues):
         rows = sorted(rows, key=lambda r: r["__seq"])
         if not rows:
             return iter(())
-        blob = self.state.get() if self.state.exists() else None
-        state = pickle.loads(blob[0]) if blob is not None and blob[0] is not None else self.empty()
+        state = self.state.get()
         old = self.result(state)
         state = self.apply(state, rows)
         new = self.result(state)
         if self.is_empty(state):
             self.state.clear()
         else:
-            self.state.update((pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL),))
+            self.state.put(state)
         base = rows[-1]["__seq"] * 8
         return iter([self.row(*values, op, base + i) for i, (op, values) in enumerate(self.emit(old, new))])
 
