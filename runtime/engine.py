@@ -3,6 +3,8 @@
 MessagePlan / ListingPlan -> MessageResult / TableResult; QueryRun -> a ChangeStream (streaming) or a
 TableResult (batch); ExplainRun -> the plan tree and Spark's physical plan; InsertRun -> a background job."""
 
+from dataclasses import dataclass, field
+
 from planner import plans
 from planner.errors import DynsqlError, UnsupportedError
 from planner.types import from_spark as flink_type_of
@@ -34,6 +36,25 @@ def is_bounded(table):
 def is_paced(table):
     from .tables import is_paced as check
     return check(table)
+
+
+@dataclass
+class ResultFrame:
+    """A query's result as Spark computes it, and how to read its rows as changes.
+
+    kind: "append" (every row is +I), "changelog" (rows carry `__op` and `__seq`), or "upsert" (Spark's
+    update-mode aggregate: rows keyed by `keys`, with `__visible` false for a key that left the result).
+    stage: a DataFrame -> DataFrame function run on each micro-batch (window Top-N), or None."""
+    df: object
+    columns: list
+    streaming: bool
+    kind: str = "append"
+    keys: list = field(default_factory=list)
+    output_mode: str = "append"
+    stage: object = None
+    bounded: bool = True
+    paced: bool = False
+    end_of_input: bool = False
 
 
 class Engine:
@@ -141,7 +162,9 @@ class Engine:
             out.append(Column(f.name, declared or flink_type_of(f.dataType, f.nullable)))
         return out
 
-    def run_query(self, query, batch):
+    def result_frame(self, query, batch):
+        """The query's result as a DataFrame and how to read it (`ResultFrame`): what the shell's result
+        stream and an INSERT INTO job's sink both start from."""
         df = self.build(query, streaming=not batch)
         stage = _batch_stage(query)
         if stage is not None and (batch or not df.isStreaming):
@@ -153,48 +176,58 @@ class Engine:
             raise from_spark(e, query.line, query.column)
         columns = self.columns_of(query, result_shape)
         names = [c.name for c in columns]
-        if batch or not df.isStreaming:
+        streaming = not batch and df.isStreaming
+        kind, keys, output_mode = "append", [], "append"
+        if streaming and query.window_updates:
+            from pyspark.sql import functions as F
+            df, kind, keys, output_mode = df.withColumn("__visible", F.lit(True)), "upsert", ["__key"], "update"
+        elif streaming and query.operators is not None:
+            df, kind, keys, output_mode = self._changelog_frame(query)
+        return ResultFrame(df=df, columns=columns, streaming=streaming, kind=kind, keys=keys,
+                           output_mode=output_mode, stage=stage,
+                           bounded=all(is_bounded(r.table) for r in query.sources),
+                           paced=any(is_paced(r.table) for r in query.sources),
+                           end_of_input=query.needs_end_of_input)
+
+    def run_query(self, query, batch):
+        result = self.result_frame(query, batch)
+        names = [c.name for c in result.columns]
+        if not result.streaming:
             try:
-                rows = [tuple(r[n] for n in names) for r in df.collect()]
+                rows = [tuple(r[n] for n in names) for r in result.df.collect()]
             except Exception as e:
                 raise from_spark(e, query.line, query.column)
             if batch:
-                return TableResult(columns, rows, is_query=True)
+                return TableResult(result.columns, rows, is_query=True)
             # a query over no table (SELECT 1, VALUES ...): a bounded stream of inserts, as Flink's
-            stream = ChangeStream(columns, description=query.text)
+            stream = ChangeStream(result.columns, description=query.text)
             stream.publish(ChangeBatch([("+I", r) for r in rows]))
             stream.finish()
             return stream
-        output_mode = "append"
-        if query.window_updates:
-            from pyspark.sql import functions as F
-            df, sink, output_mode = df.withColumn("__visible", F.lit(True)), UpsertSink(names, ["__key"]), "update"
-        elif query.operators is not None:
-            df, sink, output_mode = self._changelog_frame(query, names)
-        else:
-            sink = AppendSink(names)
-        stream = ChangeStream(columns, description=query.text)
-        bounded = all(is_bounded(r.table) for r in query.sources)
-        paced = any(is_paced(r.table) for r in query.sources)
+        sink = {"append": lambda: AppendSink(names), "changelog": lambda: ChangelogSink(names),
+                "upsert": lambda: UpsertSink(names, result.keys)}[result.kind]()
+        stream = ChangeStream(result.columns, description=query.text)
         try:
-            StreamingRun(self.spark, df, sink, stream, bounded=bounded, paced=paced,
-                         output_mode=output_mode, stage=stage, end_of_input=query.needs_end_of_input).start()
+            StreamingRun(self.spark, result.df, sink, stream, bounded=result.bounded, paced=result.paced,
+                         output_mode=result.output_mode, stage=result.stage,
+                         end_of_input=result.end_of_input).start()
         except DynsqlError:
             raise
         except Exception as e:
             raise from_spark(e, query.line, query.column)
         return stream
 
-    def _changelog_frame(self, query, names):
-        """A query with updates: Spark's native aggregate where it is right, else our operators."""
+    def _changelog_frame(self, query):
+        """A query with updates: Spark's native aggregate where it is right, else our operators.
+        -> (DataFrame, kind, key columns, output mode)."""
         from .operators.compile import Compiler, native_plan
         ttl = self.settings.state_ttl_ms if self.settings is not None else 0
         try:
             native = native_plan(self.spark, query.operators, query.needs_end_of_input) if not ttl else None
             if native is not None:
-                return native.frame, UpsertSink(names, native.keys), "update"
+                return native.frame, "upsert", native.keys, "update"
             df = Compiler(self.spark, ttl_ms=ttl, event_time=query.needs_end_of_input).compile(query.operators)
-            return df, ChangelogSink(names), "append"
+            return df, "changelog", [], "append"
         except DynsqlError:
             raise
         except Exception as e:
