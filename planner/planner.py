@@ -14,6 +14,7 @@ from .ddl import parse_create_table
 from .errors import SqlError, UnsupportedError
 from .functions import FLINK_FUNCTIONS
 from .query import QueryPlanner, parse_sql
+from .query_plan import plan_query
 from .settings import KNOWN_KEYS, Settings
 from .splitter import split
 
@@ -27,10 +28,22 @@ def _strip_quotes(s):
     return s
 
 
+def _one_plan():
+    """The one-plan binder (planner/bind, planner/plan) instead of the legacy query planner (during the move)."""
+    import os
+    return os.environ.get("DYNSQL_PLANNER", "legacy") == "plan"
+
+
 class Planner:
     def __init__(self, catalog=None, settings=None):
         self.catalog = catalog or Catalog()
         self.settings = settings or Settings()
+
+    def _query(self, text, line, col, sink_table=None):
+        """A query's text -> its plan (a planner.query_plan.QueryPlan, or the legacy QueryPlan)."""
+        if _one_plan():
+            return plan_query(self.catalog, self.settings, parse_sql(text, line, col), text, line, col, sink_table)
+        return QueryPlanner(self.catalog, self.settings).plan(text, line, col)
 
     def split(self, text):
         return split(text)
@@ -73,7 +86,7 @@ class Planner:
                 raise SqlError("Expected STOP JOB '<job id>'", line, col, hint="SHOW JOBS lists the ids")
             return plans.StopJob(m.group(1))
         if first in ("SELECT", "WITH", "VALUES") or text.lstrip().startswith("("):
-            q = QueryPlanner(self.catalog, self.settings).plan(text, line, col)
+            q = self._query(text, line, col)
             return plans.QueryRun(q, self.settings.batch)
         if first in ("USE", "ALTER", "LOAD", "UNLOAD", "ADD", "REMOVE", "ANALYZE", "TRUNCATE", "DELETE", "UPDATE"):
             raise UnsupportedError("%s statements are not supported by dynsql" % first, line, col)
@@ -96,9 +109,12 @@ class Planner:
         body = text[m.end():]
         body_line = line + text.count("\n", 0, m.end())
         body_col = (col + m.end()) if body_line == line else m.end() - text.rfind("\n", 0, m.end())
-        q = QueryPlanner(self.catalog, self.settings).plan(body, body_line, body_col)
+        q = self._query(body, body_line, body_col)
         view = ViewDef(name=name, query=body, temporary=bool(m.group(2)), ddl=text)
-        view.columns = [(n, q.column_types.get(n, "")) for n in _select_names(body)]
+        if hasattr(q, "root"):
+            view.columns = [(f.name, f.type_text()) for f in q.fields]
+        else:
+            view.columns = [(n, q.column_types.get(n, "")) for n in _select_names(body)]
         if m.group(6):
             raise UnsupportedError("CREATE VIEW with a column list is not supported yet", line, col,
                                    hint="alias the columns in the query instead")
@@ -201,7 +217,7 @@ class Planner:
         detail = (m.group(1) or "").strip().upper()
         body_col = col + m.end() if "\n" not in text[:m.end()] else 1
         body_line = line + text.count("\n", 0, m.end())
-        q = QueryPlanner(self.catalog, self.settings).plan(body, body_line, body_col)
+        q = self._query(body, body_line, body_col)
         return plans.ExplainRun(q, detail == "CHANGELOG_MODE", self.settings.batch)
 
     def _insert(self, text, line, col):
@@ -214,7 +230,13 @@ class Planner:
         body = text[m.end():]
         body_line = line + text.count("\n", 0, m.end())
         body_col = col + m.end() if body_line == line else m.end() - text.rfind("\n", 0, m.end())
-        q = QueryPlanner(self.catalog, self.settings).plan(body, body_line, body_col)
+        q = self._query(body, body_line, body_col, sink_table=target if _one_plan() else None)
+        if hasattr(q, "root"):
+            physical = [c for c in target.columns if c.is_physical]
+            if len(q.fields) != len(physical):
+                raise SqlError("Column types of query result and sink for 'default_catalog.default_database.%s' do "
+                               "not match: the query gives %d columns, the sink has %d"
+                               % (target.name, len(q.fields), len(physical)), line, col)
         return plans.InsertRun(target, q, self.settings.batch, text)
 
 

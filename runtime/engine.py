@@ -165,6 +165,8 @@ class Engine:
     def result_frame(self, query, batch):
         """The query's result as a DataFrame and how to read it (`ResultFrame`): what the shell's result
         stream and an INSERT INTO job's sink both start from."""
+        if hasattr(query, "root"):
+            return self._plan_frame(query, batch)
         df = self.build(query, streaming=not batch)
         stage = _batch_stage(query)
         if stage is not None and (batch or not df.isStreaming):
@@ -188,6 +190,30 @@ class Engine:
                            bounded=all(is_bounded(r.table) for r in query.sources),
                            paced=any(is_paced(r.table) for r in query.sources),
                            end_of_input=query.needs_end_of_input)
+
+    def _translate(self, query, batch):
+        from .translate import TranslateContext, translate, uses_event_time
+        ctx = TranslateContext(self.spark, streaming=not batch,
+                               ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0,
+                               event_time=not batch and uses_event_time(query.root),
+                               line=query.line, column=query.column)
+        return translate(query.root, ctx), ctx
+
+    def _plan_frame(self, query, batch):
+        """A plan (planner.query_plan.QueryPlan) translated node by node (runtime/translate.py)."""
+        from planner.plan.scan import TableScan
+        stream, ctx = self._translate(query, batch)
+        df = stream.df
+        types = {f.name: f for f in df.schema.fields}
+        columns = [Column(f.name, f.type_text() or flink_type_of(types[f.name].dataType, types[f.name].nullable))
+                   for f in query.fields]
+        streaming = not batch and df.isStreaming
+        kind = "upsert" if stream.upsert_keys is not None else "changelog" if stream.changelog else "append"
+        scans = [n for n in query.root.walk() if isinstance(n, TableScan)]
+        return ResultFrame(df=df, columns=columns, streaming=streaming, kind=kind, keys=stream.upsert_keys or [],
+                           output_mode="update" if kind == "upsert" else "append",
+                           bounded=all(is_bounded(n.table) for n in scans),
+                           paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time)
 
     def run_query(self, query, batch):
         result = self.result_frame(query, batch)
@@ -235,6 +261,8 @@ class Engine:
 
     def explain(self, plan):
         q = plan.query
+        if hasattr(q, "root"):
+            return self._explain_plan(plan)
         lines = ["== Abstract Syntax Tree ==" if not plan.changelog_mode else "== Optimized Physical Plan =="]
         lines += q.root.render(with_modes=plan.changelog_mode)
         df = self.build(q, streaming=not plan.batch)
@@ -246,6 +274,19 @@ class Engine:
         if q.batch_stage is not None:
             lines += ["", "== Spark SQL on each micro-batch (as %s) ==" % q.batch_stage[0], q.batch_stage[1]]
         lines += ["", physical.strip()]
+        return MessageResult("\n".join(lines))
+
+    def _explain_plan(self, plan):
+        q = plan.query
+        lines = ["== Optimized Physical Plan ==" if plan.changelog_mode else "== Physical Plan =="]
+        lines += q.explain(with_modes=plan.changelog_mode)
+        stream, _ = self._translate(q, plan.batch)
+        try:
+            physical = stream.df._jdf.queryExecution().simpleString()
+        except Exception:      # Spark Connect has no JVM handle: the dynsql plan alone
+            physical = ""
+        if physical:
+            lines += ["", "== Spark Plan ==", physical.strip()]
         return MessageResult("\n".join(lines))
 
     def shutdown(self):

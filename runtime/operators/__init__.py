@@ -1,1 +1,5 @@
-"""One module per streaming operator of the dynamic-tables model (planner/operators.py nodes)."""
+"""One module per operator: its translator(s) (registered with runtime.translate.translates) and, where
+dynsql runs the operator itself, its keyed processor."""
+
+#: modules imported by runtime.translate before the first translation (each registers its translators)
+OPERATOR_MODULES = ["scan", "calc", "values", "union", "group_aggregate", "join", "rank", "sort"]

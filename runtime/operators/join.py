@@ -54,3 +54,83 @@ class JoinProcessor(KeyedChangelogProcessor):
         if not left and self.kind in ("RIGHT", "FULL"):
             out.extend(null_left + b for b in right)
         return out
+
+
+# ---------------------------------------------------------------------- the translator
+from pyspark.sql import functions as F  # noqa: E402
+from pyspark.sql import types as st  # noqa: E402
+
+from planner.errors import UnsupportedError  # noqa: E402
+from planner.plan.join import Join  # noqa: E402
+
+from ..translate import Stream, conform, translates  # noqa: E402
+from .keyed_state import run_keyed  # noqa: E402
+
+
+def _q(name):
+    return "`%s`" % name.replace("`", "``")
+
+
+def _renamed(node, side, stream):
+    """Input `side`'s field columns renamed to the join's output names."""
+    child = node.inputs[side]
+    return [F.col(_q(c)).alias(node.output_name(side, c)) for c in child.field_names]
+
+
+@translates(Join)
+def translate_join(node, inputs, ctx):
+    left, right = inputs
+    native = not ctx.streaming or (node.kind == "INNER" and not left.changelog and not right.changelog
+                                   and ctx.only_calcs_above(node))
+    if native:
+        return _native_join(node, left, right, ctx)
+    if node.condition is not None and node.kind != "INNER":
+        raise UnsupportedError("An outer join whose ON condition has more than equalities between the two sides "
+                               "cannot run in streaming mode yet", *node.position)
+    out = _processor_join(node, left, right, ctx)
+    if node.condition is not None:
+        out = out.filter(F.expr(node.condition.sql))
+    return Stream(conform(out, node.fields), changelog=True)
+
+
+def _native_join(node, left, right, ctx):
+    l_df = left.df.select(*_renamed(node, 0, left), F.col("__seq"))
+    r_df = right.df.select(*_renamed(node, 1, right))
+    cond = None
+    for a, b in zip(node.left_keys, node.right_keys):
+        c = l_df[_q(node.output_name(0, a))] == r_df[_q(node.output_name(1, b))]
+        cond = c if cond is None else cond & c
+    if node.condition is not None:
+        cond = F.expr(node.condition.sql) if cond is None else cond & F.expr(node.condition.sql)
+    how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
+    joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)
+    out = joined.select(*[F.col(_q(n)) for n in node.field_names], F.col("__seq"),
+                        F.lit(None).cast("timestamp").alias("__wm"))
+    return Stream(conform(out, node.fields))
+
+
+def _processor_join(node, left, right, ctx):
+    """Both inputs as one keyed stream (`__side` 0/1, every field of both sides packed in), joined by
+    JoinProcessor per join key."""
+    lcols, rcols = node.left.field_names, node.right.field_names
+    ltypes = {f.name: f.dataType for f in left.df.schema.fields}
+    rtypes = {f.name: f.dataType for f in right.df.schema.fields}
+    lpack = ["__l%d" % i for i in range(len(lcols))]
+    rpack = ["__r%d" % i for i in range(len(rcols))]
+    keys = ["__jk%d" % i for i in range(len(node.left_keys))]
+
+    def pack(s, side, join_keys):
+        df = s.df
+        cols = [F.col(_q(k)).alias(keys[i]) for i, k in enumerate(join_keys)]
+        for i, c in enumerate(lcols):
+            cols.append((F.col(_q(c)) if side == 0 else F.lit(None).cast(ltypes[c])).alias(lpack[i]))
+        for i, c in enumerate(rcols):
+            cols.append((F.col(_q(c)) if side == 1 else F.lit(None).cast(rtypes[c])).alias(rpack[i]))
+        op = F.col("__op") if s.changelog else F.lit(0).cast("tinyint")
+        return df.select(*cols, F.lit(side).cast("tinyint").alias("__side"), op.alias("__op"), F.col("__seq"))
+
+    both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
+    out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names[:len(lcols)], lcols)]
+    out_fields += [st.StructField(n, rtypes[c], True) for n, c in zip(node.field_names[len(lcols):], rcols)]
+    processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms)
+    return run_keyed(both, keys, processor, out_fields, ctx)

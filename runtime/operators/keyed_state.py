@@ -9,8 +9,9 @@ signed counts, so order inside the batch does not matter), then emits how the ke
 import pickle
 
 from pyspark.sql import Row
+from pyspark.sql import functions as F
 from pyspark.sql.streaming import StatefulProcessor
-from pyspark.sql.types import BinaryType, StructField, StructType
+from pyspark.sql.types import BinaryType, ByteType, LongType, StructField, StructType
 
 ADD_OPS = (0, 2)
 STATE_SCHEMA = StructType([StructField("blob", BinaryType(), True)])
@@ -36,6 +37,23 @@ class PickledValueState:
 
     def clear(self):
         self.v.clear()
+
+
+CHANGE_FIELDS = [StructField("__op", ByteType(), False), StructField("__seq", LongType(), False)]
+
+
+def run_keyed(df, keys, processor, fields, ctx, time_mode=None):
+    """Run `processor` keyed by `keys` (input field names; none: one key for all rows) over `df` (input rows
+    with __op and __seq); its output rows have `fields` (Spark StructFields), then __op and __seq."""
+    schema = StructType(list(fields) + CHANGE_FIELDS)
+    processor.output_names = tuple(f.name for f in schema.fields)
+    if keys:
+        grouped = df.groupBy(*[F.col("`%s`" % k.replace("`", "``")) for k in keys])
+    else:
+        grouped = df.withColumn("__all", F.lit(0)).groupBy("__all")
+    mode = time_mode or ("ProcessingTime" if ctx.ttl_ms else "None")
+    out = grouped.transformWithState(processor, schema, "Append", mode)
+    return out.withColumn("__wm", F.lit(None).cast("timestamp"))
 
 
 def weight(op):

@@ -122,3 +122,93 @@ def _cancel(changes):
             continue
         out.append((op, row))
     return out
+
+
+# ---------------------------------------------------------------------- the translators
+from pyspark.sql import Window  # noqa: E402
+from pyspark.sql import functions as F  # noqa: E402
+from pyspark.sql import types as st  # noqa: E402
+
+from planner.plan.calc import Calc  # noqa: E402
+from planner.plan.fields import PROCTIME  # noqa: E402
+from planner.plan.rank import Deduplicate, Rank  # noqa: E402
+
+from ..translate import Stream, conform, translates  # noqa: E402
+from .keyed_state import run_keyed  # noqa: E402
+
+ARRIVAL = "__arrival"     # a row's arrival order, ranked on where the order is arrival (proctime, LIMIT)
+
+
+def _q(name):
+    return "`%s`" % name.replace("`", "``")
+
+
+def _rank_shown(node, ctx):
+    """The rank number reaches the result (else a row moving between ranks is not an update)."""
+    if node.rank_field is None:
+        return False
+    parent = ctx.parent(node)
+    if isinstance(parent, Calc):
+        used = set()
+        for e, _ in parent.projections:
+            used.update(e.refs)
+        if parent.condition is not None:
+            used.update(parent.condition.refs)
+        return node.rank_field in used
+    return True
+
+
+def ranked_stream(node, stream, ctx, partition, order, function, limit, rank_field, shown):
+    """Rank rows per `partition` by `order` ([(column, ascending)]; ARRIVAL allowed) with RankProcessor."""
+    df = stream.df
+    cols = list(node.input.field_names)
+    if any(c == ARRIVAL for c, _ in order):
+        df = df.withColumn(ARRIVAL, F.col("__seq"))
+        cols.append(ARRIVAL)
+    if not stream.changelog:
+        df = df.withColumn("__op", F.lit(0).cast("tinyint"))
+    types = {f.name: f.dataType for f in df.schema.fields}
+    fields = [st.StructField(c, types[c], True) for c in cols]
+    if rank_field:
+        fields.append(st.StructField(rank_field, st.LongType(), True))
+    processor = RankProcessor(cols, order, function, limit, shown, node.input.insert_only, ctx.ttl_ms,
+                              rank_slot=rank_field is not None)
+    out = run_keyed(df, partition, processor, fields, ctx)
+    if ARRIVAL in cols:
+        out = out.drop(ARRIVAL)
+    return Stream(conform(out, node.fields), changelog=True)
+
+
+def _batch_rank(node, stream, partition, order, function, limit):
+    w = Window.partitionBy(*[F.col(_q(p)) for p in partition]) if partition else Window.partitionBy()
+    w = w.orderBy(*[(F.col(_q(c)).asc_nulls_first() if asc else F.col(_q(c)).desc_nulls_last())
+                    for c, asc in order])
+    fn = {"ROW_NUMBER": F.row_number, "RANK": F.rank, "DENSE_RANK": F.dense_rank}[function]
+    df = stream.df.withColumn("__rank", fn().over(w))
+    if limit is not None:
+        df = df.filter(F.col("__rank") <= limit)
+    return df
+
+
+@translates(Rank)
+def translate_rank(node, inputs, ctx):
+    s = inputs[0]
+    if not ctx.streaming:
+        df = _batch_rank(node, s, node.partition, node.order, node.function, node.rank_end)
+        if node.rank_field:
+            df = df.withColumn(node.rank_field, F.col("__rank"))
+        return Stream(conform(df.select(*[F.col(_q(n)) for n in node.field_names], "__seq", "__wm"), node.fields))
+    return ranked_stream(node, s, ctx, node.partition, node.order, node.function, node.rank_end, node.rank_field,
+                         _rank_shown(node, ctx))
+
+
+@translates(Deduplicate)
+def translate_deduplicate(node, inputs, ctx):
+    s = inputs[0]
+    order = [(ARRIVAL if node.time_kind == PROCTIME else node.order_field, not node.keep_last)]
+    if not ctx.streaming:
+        if order[0][0] == ARRIVAL:
+            order = [("__seq", not node.keep_last)]
+        df = _batch_rank(node, s, node.keys, order, "ROW_NUMBER", 1)
+        return Stream(df.select(*[F.col(_q(n)) for n in node.field_names], "__seq", "__wm"))
+    return ranked_stream(node, s, ctx, node.keys, order, "ROW_NUMBER", 1, None, False)

@@ -1,0 +1,53 @@
+"""Conditions taken apart and put back together: conjuncts of an AND, equalities between two fields,
+comparisons against a literal. Rules and the binder use them on the bound trees inside `Expr`s."""
+
+from sqlglot import exp
+
+from .expressions import finish
+
+
+def conjuncts(tree):
+    """The AND-ed parts of a condition tree (parentheses looked through), iteratively."""
+    out, stack = [], [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.Paren):
+            stack.append(node.this)
+        elif isinstance(node, exp.And):
+            stack.append(node.expression)
+            stack.append(node.this)
+        else:
+            out.append(node)
+    return out
+
+
+def field_of(node):
+    """The field name `node` references when it is a plain field reference (parentheses looked through)."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Column) and "field" in node.meta:
+        return node.meta["field"].name
+    return None
+
+
+def field_equality(node):
+    """`a = b` of two plain fields -> (a, b), else None."""
+    if isinstance(node, exp.EQ):
+        a, b = field_of(node.this), field_of(node.expression)
+        if a is not None and b is not None:
+            return a, b
+    return None
+
+
+def rebuild_and(parts):
+    """Conjunct trees -> one Expr (None for no parts)."""
+    if not parts:
+        return None
+    tree = parts[0]
+    for p in parts[1:]:
+        tree = exp.And(this=tree, expression=p)
+    return finish(tree)
+
+
+def referenced(tree):
+    return {n.meta["field"].name for n in tree.find_all(exp.Column) if "field" in n.meta}

@@ -1,0 +1,270 @@
+"""Binding expressions: names resolved against a scope, Flink types inferred, Flink's functions mapped to
+Spark SQL with Flink's semantics. `ExpressionBinder.bind(node)` -> `plan.expr.Expr`.
+
+Two steps, so the SELECT binder can match GROUP BY keys and aggregate calls in between:
+`resolve(node)` copies the tree with every column replaced by a reference to the input field holding it
+(`field_ref`: a column carrying its Field in `meta["field"]`, under `Dot`s for nested ROW fields);
+`finish(resolved)` infers the type and writes the Spark SQL. An aggregate or window call is refused by
+`resolve`: the SELECT binder takes them out first."""
+
+import re
+
+from sqlglot import exp
+
+from ..dialect import Flink
+from ..errors import SqlError, UnsupportedError
+from ..functions import is_aggregate_name, map_anonymous, map_parsed
+from ..plan.expr import Expr
+from ..types import parse_type
+from . import types as typing
+
+_INTEGRAL = {"TINYINT", "SMALLINT", "INT", "BIGINT"}
+_UNIT_FIRST = {"TIMESTAMPADD", "TIMESTAMPDIFF"}     # functions whose first argument is a time unit
+_NIL_FUNCTIONS = {"LOCALTIMESTAMP", "CURRENT_TIMESTAMP", "CURRENT_DATE", "LOCALTIME", "CURRENT_TIME"}
+
+
+def is_aggregate_call(node):
+    if isinstance(node, exp.Filter):
+        return is_aggregate_call(node.this)
+    if isinstance(node, exp.AggFunc):
+        return True
+    return isinstance(node, exp.Anonymous) and is_aggregate_name(node.name)
+
+
+def column_parts(node):
+    """The dotted name of a column reference (`t.bid.price` -> ['t', 'bid', 'price']), or None."""
+    if isinstance(node, exp.Column):
+        if isinstance(node.this, exp.Star):
+            return None
+        parts = [p.name for p in (node.args.get("catalog"), node.args.get("db"), node.args.get("table"))
+                 if p is not None and p.name]
+        return parts + [node.name]
+    if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Identifier):
+        base = column_parts(node.this)
+        return base + [node.expression.name] if base is not None else None
+    return None
+
+
+def field_ref(f, path=(), position=None):
+    """A resolved reference to input field `f` (and a nested ROW path under it)."""
+    ref = exp.Column(this=exp.to_identifier(f.name, quoted=True))
+    ref.meta["field"] = f
+    if position is not None:
+        ref.meta["position"] = position
+    for p in path:
+        ref = exp.Dot(this=ref, expression=exp.to_identifier(p, quoted=True))
+    return ref
+
+
+def cast_to(tree, flink_type):
+    """`CAST(tree AS flink_type)` as a resolved tree (the target type already known)."""
+    from ..types import to_spark   # noqa: F401  (types only)
+    cast = exp.Cast(this=tree, to=exp.DataType.build(_spark_type_name(flink_type), dialect="spark"))
+    cast.meta["flink_type"] = flink_type
+    return cast
+
+
+def _spark_type_name(ft):
+    from .binder import spark_type_sql
+    return spark_type_sql(ft)
+
+
+def referenced_fields(resolved):
+    return tuple(dict.fromkeys(n.meta["field"].name for n in resolved.find_all(exp.Column) if "field" in n.meta))
+
+
+class ExpressionBinder:
+    """`allow_calls`: resolve inside aggregate and OVER calls instead of refusing them (the SELECT binder
+    resolves a whole select item first, then swaps those calls for the fields that compute them)."""
+
+    def __init__(self, ctx, scope, allow_calls=False):
+        self.ctx = ctx
+        self.scope = scope
+        self.allow_calls = allow_calls
+
+    def bind(self, node):
+        return finish(self.resolve(node), self.ctx)
+
+    def resolve(self, node):
+        """A copy of `node` whose columns reference input fields."""
+        return self._resolve(node.copy())
+
+    def _resolve(self, node):
+        parts = column_parts(node)
+        if parts is not None:
+            if len(parts) == 1 and parts[0].upper() in _NIL_FUNCTIONS and isinstance(node, exp.Column) \
+                    and not node.this.quoted and not any(e.name == parts[0] for e in self.scope.entries):
+                return node     # LOCALTIMESTAMP, CURRENT_DATE, ...: a function, mapped by to_spark
+            entry, path = self.scope.resolve(parts, self.ctx.pos(node))
+            return field_ref(entry.field, path, self.ctx.pos(node))
+        if isinstance(node, exp.Column) and isinstance(node.this, exp.Star):
+            raise SqlError("'*' is not allowed here", *self.ctx.pos(node))
+        if is_aggregate_call(node) and not self.allow_calls:
+            name = node.this.key if isinstance(node, exp.Filter) else _call_name(node)
+            raise SqlError("Aggregate function %s is not allowed here" % name.upper(), *self.ctx.pos(node),
+                           hint="aggregates belong in the SELECT list or HAVING of a query that groups")
+        if isinstance(node, exp.Window) and not self.allow_calls:
+            raise SqlError("OVER windows are not allowed here", *self.ctx.pos(node),
+                           hint="window functions belong in the SELECT list")
+        if isinstance(node, (exp.Subquery, exp.Exists)) or isinstance(node, exp.In) and node.args.get("query"):
+            raise UnsupportedError("Subqueries inside expressions are not supported yet", *self.ctx.pos(node),
+                                   hint="join the subquery in FROM instead")
+        if isinstance(node, exp.Star):
+            return node
+        if isinstance(node, exp.Anonymous) and node.name.upper() in _UNIT_FIRST and node.expressions \
+                and isinstance(node.expressions[0], exp.Column) and not node.expressions[0].table:
+            node.expressions[0].replace(exp.var(node.expressions[0].name.upper()))    # TIMESTAMPADD(DAY, ...)
+        for key, value in list(node.args.items()):
+            if isinstance(value, exp.Expression):
+                node.set(key, self._resolve(value))
+            elif isinstance(value, list):
+                node.set(key, [self._resolve(v) if isinstance(v, exp.Expression) else v for v in value])
+        if isinstance(node, (exp.Cast, exp.TryCast)):
+            node.meta["flink_type"] = cast_type(node, self.ctx)
+        return node
+
+
+def finish(resolved, ctx=None):
+    """A resolved tree -> Expr: its Flink type, its Spark SQL, the fields it reads."""
+    memo = {}
+
+    def typeof(n):
+        key = id(n)
+        if key not in memo:
+            memo[key] = typing.infer(n, typeof)
+        return memo[key]
+    ftype = typeof(resolved)
+    spark = to_spark(resolved, typeof, ctx).sql(dialect="spark")
+    field = resolved.meta["field"].name if isinstance(resolved, exp.Column) and "field" in resolved.meta else None
+    literal, is_literal = None, False
+    lit = resolved.this if isinstance(resolved, exp.Neg) else resolved
+    if isinstance(lit, exp.Literal):
+        is_literal = True
+        literal = lit.name if lit.is_string else _number(lit.name, isinstance(resolved, exp.Neg))
+    return Expr(sql=spark, type=ftype, text=explain_text(resolved), refs=referenced_fields(resolved), field=field,
+                literal=literal, is_literal=is_literal, tree=resolved)
+
+
+# ---------------------------------------------------------------------- Flink -> Spark
+def to_spark(node, typeof, ctx=None):
+    """A resolved Flink tree -> the same computation as a Spark SQL tree (Flink's semantics kept)."""
+
+    def integral(e):
+        ft = typeof(e)
+        return ft is not None and ft.name in _INTEGRAL
+
+    def is_float(e):
+        ft = typeof(e)
+        return ft is not None and ft.name == "FLOAT"
+
+    def rewrite(n):
+        if isinstance(n, exp.Column) and "field" in n.meta:
+            return exp.Column(this=exp.to_identifier(n.meta["field"].name, quoted=True))
+        if isinstance(n, (exp.Add, exp.Sub, exp.Mul, exp.Div)) and is_float(n) and not isinstance(n.parent, exp.Cast):
+            return exp.Cast(this=n.copy(), to=exp.DataType.build("FLOAT"))    # Spark widens FLOAT to DOUBLE
+        if isinstance(n, exp.Anonymous) and not n.meta.get("spark"):
+            if n.name.upper() == "ROW":
+                return exp.Anonymous(this="named_struct", expressions=[
+                    x for i, a in enumerate(n.expressions) for x in (exp.Literal.string("EXPR$%d" % i), a)])
+            try:
+                return map_anonymous(n)
+            except SqlError as err:
+                if err.line is None and ctx is not None:
+                    err.line, err.column = ctx.pos(n)
+                raise
+        if isinstance(n, exp.Func) and not isinstance(n, exp.Anonymous):
+            mapped = map_parsed(n)
+            if mapped is not n:
+                return mapped
+        if isinstance(n, exp.Div) and integral(n.this) and integral(n.expression):
+            return exp.IntDiv(this=n.this, expression=n.expression)
+        if isinstance(n, (exp.Cast, exp.TryCast)):
+            return _spark_cast(n)
+        if isinstance(n, exp.TimestampDiff):
+            unit, start, end = n.this, n.expression, n.args.get("unit")
+            call = exp.Anonymous(this="TIMESTAMPDIFF", expressions=[exp.var(unit.name.upper()), start, end])
+            call.meta["spark"] = True
+            return call
+        if isinstance(n, exp.Bracket) and isinstance(n.this, exp.Column) and "field" not in n.this.meta \
+                and n.this.name.upper() == "MAP" and not n.this.this.quoted:
+            call = exp.Anonymous(this="MAP", expressions=list(n.expressions))
+            call.meta["spark"] = True
+            return call
+        if isinstance(n, exp.Bracket):
+            base = typeof(n.this)
+            if base is not None and base.name in ("ARRAY", "MAP"):   # Flink: 1-based, NULL when missing
+                call = exp.Anonymous(this="TRY_ELEMENT_AT", expressions=[n.this, n.expressions[0]])
+                call.meta["spark"] = True
+                return call
+        if isinstance(n, exp.Column) and not n.table and not n.this.quoted and n.name.upper() in _NIL_FUNCTIONS:
+            name = n.name.upper()
+            if name == "CURRENT_DATE":
+                return exp.CurrentDate()
+            if name in ("LOCALTIME", "CURRENT_TIME"):
+                return exp.Anonymous(this="DATE_FORMAT", expressions=[exp.CurrentTimestamp(),
+                                                                      exp.Literal.string("HH:mm:ss")])
+            return exp.CurrentTimestamp()
+        if isinstance(n, exp.Floor) and n.args.get("to") is not None:
+            return exp.Anonymous(this="DATE_TRUNC", expressions=[exp.Literal.string(n.args["to"].name.upper()), n.this])
+        if isinstance(n, exp.Ceil) and n.args.get("to") is not None:
+            unit = n.args["to"].name.upper()
+            trunc = exp.Anonymous(this="DATE_TRUNC", expressions=[exp.Literal.string(unit), n.this])
+            return exp.If(this=exp.EQ(this=trunc.copy(), expression=n.this.copy()), true=trunc.copy(),
+                          false=exp.Add(this=trunc, expression=exp.Interval(this=exp.Literal.string("1"),
+                                                                            unit=exp.var(unit))))
+        return n
+
+    return node.transform(rewrite, copy=True)
+
+
+def cast_type(node, ctx):
+    """The Flink type a CAST names (checked: Flink's limits), or raise a SqlError at the CAST."""
+    text = node.to.sql(dialect=Flink).upper().replace("TEXT", "STRING")
+    text = re.sub(r"^TIMESTAMPLTZ", "TIMESTAMP_LTZ", text)
+    try:
+        return parse_type(text)
+    except SqlError as e:
+        raise SqlError(e.message, *ctx.pos(node), hint=e.hint)
+
+
+def _spark_cast(node):
+    """Flink CAST targets -> Spark: VARCHAR(n)/CHAR(n) are STRING; TIMESTAMP(p) truncates to p digits."""
+    to = node.to
+    name = to.this.name.upper() if hasattr(to.this, "name") else str(to.this).upper()
+    if name in ("VARCHAR", "CHAR", "NCHAR", "NVARCHAR", "TEXT"):
+        node.set("to", exp.DataType.build("STRING"))
+        return node
+    if name in ("TIMESTAMP", "TIMESTAMPLTZ", "TIMESTAMP_LTZ", "TIMESTAMPTZ"):
+        flink = node.meta.get("flink_type")
+        p = flink.params[0] if flink is not None and flink.params else 6
+        node.set("to", exp.DataType.build("TIMESTAMP"))
+        if p < 6:
+            unit = "SECOND" if p == 0 else "MILLISECOND" if p <= 3 else "MICROSECOND"
+            return exp.Anonymous(this="DATE_TRUNC", expressions=[exp.Literal.string(unit), node])
+        return node
+    return node
+
+
+def _number(text, negative):
+    if re.fullmatch(r"\d+", text):
+        v = int(text)
+    elif re.fullmatch(r"\d*\.?\d*(e[+-]?\d+)?", text, re.I):
+        v = float(text)
+    else:
+        return None
+    return -v if negative else v
+
+
+def _call_name(node):
+    return node.name if isinstance(node, exp.Anonymous) else node.key
+
+
+def explain_text(resolved):
+    """How EXPLAIN shows a bound expression: the SQL with columns named by their input fields."""
+    def plain(n):
+        if isinstance(n, exp.Column) and "field" in n.meta:
+            return exp.Column(this=exp.to_identifier(n.meta["field"].name, quoted=False))
+        if isinstance(n, exp.Dot) and isinstance(n.expression, exp.Identifier):
+            return exp.Dot(this=n.this, expression=exp.to_identifier(n.expression.name, quoted=False))
+        return n
+    return resolved.transform(plain, copy=True).sql(dialect=Flink)

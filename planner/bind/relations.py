@@ -1,0 +1,208 @@
+"""FROM items -> plan nodes with the scope their columns are known by: catalog tables, views (expanded to
+subtrees), CTEs, subqueries, VALUES, joins (ON, USING, comma and CROSS joins), and the operators that are
+written in FROM: window table functions, MATCH_RECOGNIZE, temporal joins (FOR SYSTEM_TIME AS OF)."""
+
+from sqlglot import exp
+
+from ..catalog import TableDef, ViewDef
+from ..errors import SqlError, UnsupportedError
+from ..parse import parse_sql
+from ..plan.join import Join
+from ..plan.scan import TableScan
+from .expressions import ExpressionBinder
+from .scope import Scope, ScopeEntry
+
+
+def table_path(table):
+    parts = [p for p in (table.args.get("catalog"), table.args.get("db"), table.this) if p is not None]
+    return ".".join(p.name for p in parts)
+
+
+def bind_from(binder, select):
+    """The FROM clause of `select` (with its joins) -> (node, scope)."""
+    frm = select.args.get("from_")
+    if frm is None:
+        return None, Scope([])
+    node, scope = bind_relation(binder, frm.this, select)
+    for j in select.args.get("joins") or []:
+        node, scope = bind_join(binder, node, scope, j, select)
+    return node, scope
+
+
+def bind_relation(binder, rel, select=None):
+    ctx = binder.ctx
+    if isinstance(rel, exp.Table):
+        match = rel.args.get("match") or (select.args.get("match") if select is not None and
+                                          select.args["from_"].this is rel else None)
+        if isinstance(rel.this, (exp.Anonymous, exp.Func)):
+            from . import table_functions
+            node, scope = table_functions.bind_table_function(binder, rel)
+        elif rel.args.get("version") is not None:
+            raise UnsupportedError("Temporal table join only support apply FOR SYSTEM_TIME AS OF on the right table.",
+                                   *ctx.pos(rel))
+        else:
+            node, scope = _named_relation(binder, rel)
+        if match is not None:
+            from . import match_recognize
+            node, scope = match_recognize.bind_match_recognize(binder, node, scope, match, rel)
+        return node, scope
+    if isinstance(rel, exp.Subquery):
+        node, scope = binder.bind_query(rel.this)
+        alias = rel.alias or None
+        node, scope = _column_aliases(binder, node, scope, rel.args.get("alias"))
+        scope = scope.with_qualifier(alias)
+        match = rel.args.get("match")
+        if match is not None:
+            from . import match_recognize
+            node, scope = match_recognize.bind_match_recognize(binder, node, scope, match, rel)
+        return node, scope
+    if isinstance(rel, exp.Values):
+        node = binder.values(rel)
+        alias = rel.args.get("alias")
+        qualifier = alias.name if alias is not None and alias.name else None
+        return node, Scope([ScopeEntry(qualifier, f.name, f) for f in node.fields])
+    if isinstance(rel, exp.Unnest):
+        raise UnsupportedError("UNNEST is not supported yet", *ctx.pos(rel))
+    if isinstance(rel, exp.Lateral):
+        raise UnsupportedError("LATERAL is not supported yet", *ctx.pos(rel))
+    raise UnsupportedError("%s in FROM is not supported" % type(rel).__name__, *ctx.pos(rel))
+
+
+def _named_relation(binder, rel):
+    """A table, view or CTE named in FROM."""
+    ctx = binder.ctx
+    alias = rel.alias or None
+    name = table_path(rel)
+    if "." not in name and name in ctx.ctes:
+        cte, cte_ctx = ctx.ctes[name]
+        from .binder import QueryBinder
+        node, scope = QueryBinder(cte_ctx).bind_query(cte.this)
+        node, scope = _column_aliases(binder, node, scope, cte.args.get("alias"))
+        return node, scope.with_qualifier(alias or name)
+    obj = ctx.catalog.require(name, *ctx.pos(rel))
+    if isinstance(obj, ViewDef):
+        return bind_view(binder, obj, alias)
+    return table_scan(binder, obj, alias, rel)
+
+
+def table_scan(binder, table, alias=None, rel=None):
+    """A catalog table -> (TableScan, scope qualified by its alias or name)."""
+    ctx = binder.ctx
+    conn = table.options.get("connector")
+    if conn in ("print", "blackhole"):
+        raise SqlError("Table '%s' (connector '%s') is a sink: it cannot be read" % (table.name, conn),
+                       *ctx.pos(rel))
+    physical = [f for f in _physical_fields(table)]
+    scope = Scope([ScopeEntry(table.name, f.name, f) for f in physical])
+    computed = {}
+    for c in table.columns:
+        if c.computed is not None and not c.is_proctime:
+            tree = parse_sql("SELECT " + c.computed).expressions[0]
+            computed[c.name] = ExpressionBinder(ctx, scope).bind(tree)
+    node = TableScan(table, computed, position=ctx.pos(rel))
+    q = alias or table.name
+    return node, Scope([ScopeEntry(q, f.name, f) for f in node.fields])
+
+
+def _physical_fields(table):
+    from ..plan.fields import Field
+    from ..types import parse_type
+    return [Field(c.name, parse_type(c.type)) for c in table.columns if c.is_physical]
+
+
+def bind_view(binder, view, alias=None):
+    from .binder import QueryBinder
+    ctx = binder.ctx.nested(view.query, view=view.name)
+    try:
+        node, scope = QueryBinder(ctx).bind_query(parse_sql(view.query))
+    except SqlError as e:
+        e.message = "In view '%s': %s" % (view.name, e.message)
+        raise
+    return node, scope.with_qualifier(alias or view.name)
+
+
+def _column_aliases(binder, node, scope, alias):
+    """`AS t(a, b)`: the query's columns renamed."""
+    cols = alias.columns if alias is not None else None
+    if not cols:
+        return node, scope
+    if len(cols) != len(node.fields):
+        raise SqlError("List of column aliases must have the same degree as the table; the table has %d columns"
+                       % len(node.fields), *binder.ctx.pos(alias))
+    from ..plan.calc import Calc
+    from ..plan.expr import Expr
+    from .binder import output_scope
+    names = [c.name for c in cols]
+    calc = Calc(node, [(Expr.of_field(f), n) for f, n in zip(node.fields, names)])
+    return calc, output_scope(calc)
+
+
+# ---------------------------------------------------------------------- joins
+def bind_join(binder, left, lscope, j, select):
+    ctx = binder.ctx
+    side = (j.args.get("side") or "").upper()
+    kind = (j.args.get("kind") or "").upper()
+    right_ast = j.this
+    if isinstance(right_ast, exp.Table) and right_ast.args.get("version") is not None:
+        from . import temporal_join
+        return temporal_join.bind_temporal_join(binder, left, lscope, j)
+    if isinstance(right_ast, exp.Unnest) or isinstance(right_ast, exp.Lateral):
+        raise UnsupportedError("%s is not supported yet" % ("UNNEST" if isinstance(right_ast, exp.Unnest)
+                                                            else "LATERAL"), *ctx.pos(right_ast))
+    if kind in ("SEMI", "ANTI"):
+        raise UnsupportedError("%s JOIN is not supported yet" % kind, *ctx.pos(j))
+    join_type = side or "INNER"
+    right, rscope = bind_relation(binder, right_ast)
+    join = Join(left, right, join_type, [], [], None, position=ctx.pos(j))
+    scope = joined_scope(join, lscope, rscope)
+    on = j.args.get("on")
+    using = j.args.get("using")
+    if using:
+        for ident in using:
+            name = ident.name
+            lhit = [e for e in lscope.entries if e.name == name]
+            rhit = [e for e in rscope.entries if e.name == name]
+            if not lhit or not rhit:
+                raise SqlError("Column '%s' in USING clause not found in %s side of join" % (
+                    name, "left" if not lhit else "right"), *ctx.pos(ident))
+            join.left_keys.append(lhit[0].field.name)
+            join.right_keys.append(rhit[0].field.name)
+    elif on is not None:
+        condition = ExpressionBinder(ctx, scope).bind(on)
+        if condition.type is not None and condition.type.name not in ("BOOLEAN", "NULL"):
+            raise SqlError("JOIN ON condition must be a boolean, not %s" % condition.type.text(), *ctx.pos(on))
+        add_join_condition(join, condition)
+    elif side or kind not in ("", "CROSS", "INNER"):
+        raise SqlError("%s JOIN needs an ON condition" % (side or kind), *ctx.pos(j))
+    return join, scope
+
+
+def joined_scope(join, lscope, rscope):
+    """The scope of a join's output: each side's entries, pointing at the join's (renamed) output fields."""
+    entries = []
+    for side, scope in ((0, lscope), (1, rscope)):
+        node = join.inputs[side]
+        for e in scope.entries:
+            out = join.output_name(side, e.field.name)
+            entries.append(ScopeEntry(e.qualifier, e.name, join.field(out)))
+    return Scope(entries)
+
+
+def add_join_condition(join, condition):
+    """Add a condition (an Expr over the join's output fields) to a join: each `left = right` conjunct of
+    plain fields becomes a key pair, the rest the join's remaining condition."""
+    from .conditions import conjuncts, field_equality, rebuild_and
+    nleft = len(join.left.fields)
+    out_names = join.field_names
+    rest = list(conjuncts(join.condition.tree)) if join.condition is not None else []
+    for c in conjuncts(condition.tree):
+        pair = field_equality(c)
+        if pair is not None:
+            a, b = (out_names.index(x) for x in pair)
+            if (a < nleft) != (b < nleft):
+                li, ri = (a, b) if a < nleft else (b, a)
+                join.left_keys.append(join.left.fields[li].name)
+                join.right_keys.append(join.right.fields[ri - nleft].name)
+                continue
+        rest.append(c)
+    join.condition = rebuild_and(rest)

@@ -1,0 +1,382 @@
+"""Flink's result type of an expression (a sqlglot tree whose columns the binder resolved: each Column
+carries its input Field in `meta["field"]` and a nested path in `meta["path"]`), following Flink's rules:
+integer arithmetic stays in the wider integer type, DECIMAL precision and scale as Flink's
+LogicalTypeMerging computes them, SUM/AVG of an integer keep its type, string functions give STRING.
+An expression whose type cannot be told gives None (the runtime then names the type from Spark's)."""
+
+import copy
+import re
+
+from sqlglot import exp
+
+from ..types import FlinkType, parse_type
+
+_INT_PRECISION = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
+_INT_ORDER = ["TINYINT", "SMALLINT", "INT", "BIGINT"]
+_NUMERIC = set(_INT_PRECISION) | {"DECIMAL", "FLOAT", "DOUBLE"}
+STRING = "STRING"
+
+
+def t(text, nullable=True):
+    ft = parse_type(text)
+    ft.nullable = nullable
+    return ft
+
+
+def nullable(ft, value=True):
+    if ft is None:
+        return None
+    out = copy.copy(ft)
+    out.nullable = value
+    return out
+
+
+def any_nullable(types):
+    return any(x is None or x.nullable for x in types)
+
+
+_STRING_FUNCTIONS = {
+    "UPPER", "LOWER", "INITCAP", "CONCAT", "CONCAT_WS", "SUBSTRING", "SUBSTR", "TRIM", "LTRIM", "RTRIM",
+    "REPLACE", "REPEAT", "REVERSE", "LPAD", "RPAD", "LEFT", "RIGHT", "REGEXP_REPLACE", "REGEXP_EXTRACT",
+    "SPLIT_INDEX", "MD5", "SHA1", "SHA256", "TO_BASE64", "FROM_BASE64", "JSON_VALUE", "DATE_FORMAT",
+    "FROM_UNIXTIME", "CONVERT_TZ", "CHR", "UUID", "BIN", "HEX", "LISTAGG", "TYPEOF", "OVERLAY", "TRANSLATE",
+    "URL_DECODE", "URL_ENCODE", "PARSE_URL", "ARRAY_JOIN", "DECODE", "ENCODE",
+}
+_INT_FUNCTIONS = {"CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH", "POSITION", "LOCATE", "INSTR", "ASCII",
+                  "TIMESTAMPDIFF", "CARDINALITY", "RAND_INTEGER"}
+_BIGINT_FUNCTIONS = {"YEAR", "QUARTER", "MONTH", "WEEK", "DAYOFYEAR", "DAYOFMONTH", "DAYOFWEEK", "HOUR", "MINUTE",
+                     "SECOND", "EXTRACT", "UNIX_TIMESTAMP", "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE"}
+_DOUBLE_FUNCTIONS = {"POWER", "POW", "SQRT", "EXP", "LN", "LOG10", "LOG2", "LOG", "SIN", "COS", "TAN", "ASIN",
+                     "ACOS", "ATAN", "ATAN2", "DEGREES", "RADIANS", "PI", "E", "RAND", "PERCENT_RANK", "CUME_DIST",
+                     "COT", "SINH", "COSH", "TANH"}
+_BOOLEAN_FUNCTIONS = {"IS_DIGIT", "IS_ALPHA", "IS_DECIMAL", "REGEXP", "ARRAY_CONTAINS", "LIKE", "SIMILAR"}
+_SAME_AS_FIRST = {"ABS", "FLOOR", "CEIL", "CEILING", "ROUND", "TRUNCATE", "SIGN", "MIN", "MAX", "FIRST_VALUE",
+                  "LAST_VALUE", "LAG", "LEAD", "ARRAY_DISTINCT"}
+
+
+def _decimal(ft):
+    if ft.name == "DECIMAL":
+        return ft.params
+    if ft.name in _INT_PRECISION:
+        return (_INT_PRECISION[ft.name], 0)
+    return None
+
+
+def _clamp_decimal(p, s):
+    # Flink: precision at most 38; when over, the scale shrinks but keeps at least min(s, 6) digits
+    if p > 38:
+        s = max(min(s, 6), s - (p - 38))
+        p = 38
+    return p, s
+
+
+def arithmetic(op, a, b):
+    """Flink's result type of `a <op> b` (op: + - * / %), or None."""
+    if a is None or b is None:
+        return None
+    null = a.nullable or b.nullable
+    na, nb = a.name, b.name
+    if na in ("TIMESTAMP", "TIMESTAMP_LTZ", "DATE") and op in "+-" and nb == "INTERVAL":
+        return nullable(a, null)
+    if nb in ("TIMESTAMP", "TIMESTAMP_LTZ", "DATE") and op == "+" and na == "INTERVAL":
+        return nullable(b, null)
+    if na not in _NUMERIC or nb not in _NUMERIC:
+        return None
+    if "DOUBLE" in (na, nb):
+        return t("DOUBLE", null)
+    if "FLOAT" in (na, nb):
+        return t("FLOAT", null)
+    if na in _INT_PRECISION and nb in _INT_PRECISION:
+        if op == "%":
+            return t(nb, null)
+        return t(max(na, nb, key=_INT_ORDER.index), null)
+    (p1, s1), (p2, s2) = _decimal(a), _decimal(b)
+    if op == "*":
+        p, s = p1 + p2 + 1, s1 + s2
+    elif op == "/":
+        s = max(6, s1 + p2 + 1)
+        p = p1 - s1 + s2 + s
+    elif op == "%":
+        s = max(s1, s2)
+        p = min(p1 - s1, p2 - s2) + s
+    else:
+        s = max(s1, s2)
+        p = max(p1 - s1, p2 - s2) + s + 1
+    p, s = _clamp_decimal(p, s)
+    return t("DECIMAL(%d, %d)" % (p, s), null)
+
+
+def least_restrictive(types):
+    """The common type of CASE branches, COALESCE arguments, UNION columns, ARRAY elements; or None."""
+    known = [x for x in types if x is not None and x.name != "NULL"]
+    if not known or len(known) != len([x for x in types if x is not None and x.name != "NULL"]) \
+            or any(x is None for x in types):
+        if any(x is None for x in types):
+            return None
+    if not known:
+        return None
+    null = any(x.nullable or x.name == "NULL" for x in types)
+    names = {x.name for x in known}
+    if names <= {"CHAR", "VARCHAR"}:
+        lengths = [x.params[0] if x.params else 1 for x in known]
+        if names == {"CHAR"} and len(set(lengths)) == 1:
+            return t("CHAR(%d)" % lengths[0], null)
+        n = max(lengths)
+        return t(STRING if n >= 2147483647 else "VARCHAR(%d)" % n, null)
+    if names <= _NUMERIC:
+        out = known[0]
+        for x in known[1:]:
+            if out.name == x.name and out.params == x.params:
+                continue
+            if {out.name, x.name} <= set(_INT_PRECISION):
+                out = t(max(out.name, x.name, key=_INT_ORDER.index))
+            elif "DOUBLE" in (out.name, x.name) or "FLOAT" in (out.name, x.name):
+                out = t("DOUBLE" if "DOUBLE" in (out.name, x.name) else "FLOAT")
+            else:
+                (p1, s1), (p2, s2) = _decimal(out), _decimal(x)
+                s = max(s1, s2)
+                p, s = _clamp_decimal(max(p1 - s1, p2 - s2) + s, s)
+                out = t("DECIMAL(%d, %d)" % (p, s))
+        return nullable(out, null)
+    if len(names) == 1:
+        first = known[0]
+        if first.name in ("TIMESTAMP", "TIMESTAMP_LTZ", "TIME"):
+            p = max(x.params[0] if x.params else 6 for x in known)
+            return t("%s(%d)" % (first.name, p), null)
+        return nullable(first, null)
+    return None
+
+
+def literal_type(node):
+    if isinstance(node, exp.Boolean):
+        return t("BOOLEAN", False)
+    if isinstance(node, exp.Null):
+        return FlinkType("NULL")
+    if node.is_string:
+        n = len(node.name)
+        return t("CHAR(%d)" % n if n else "CHAR(0)".replace("CHAR(0)", "CHAR(1)"), False) if n else t("CHAR(1)", False)
+    text = node.name.lstrip("-")
+    if re.fullmatch(r"\d+", text):
+        v = int(text)
+        if v <= 2147483647:
+            return t("INT", False)
+        if v <= 9223372036854775807:
+            return t("BIGINT", False)
+        return t("DECIMAL(%d, 0)" % min(len(text), 38), False)
+    if re.fullmatch(r"\d*\.\d*", text):
+        digits = text.replace(".", "")
+        scale = len(text.split(".")[1])
+        p = max(len(digits), 1)
+        if p > 38:
+            return t("DOUBLE", False)
+        return t("DECIMAL(%d, %d)" % (p, scale), False)
+    return t("DOUBLE", False)
+
+
+def _function_name(node):
+    if isinstance(node, exp.Anonymous):
+        return node.name.upper()
+    return {"STRPOSITION": "POSITION", "LENGTH": "CHAR_LENGTH", "DPIPE": "CONCAT", "REGEXPEXTRACT":
+            "REGEXP_EXTRACT", "REGEXPREPLACE": "REGEXP_REPLACE", "TIMESTAMPDIFF": "TIMESTAMPDIFF",
+            "CURRENTTIMESTAMP": "CURRENT_TIMESTAMP", "CURRENTDATE": "CURRENT_DATE", "STDDEVPOP": "STDDEV_POP",
+            "STDDEVSAMP": "STDDEV_SAMP", "VARIANCEPOP": "VAR_POP", "VARIANCE": "VAR_SAMP", "ROWNUMBER": "ROW_NUMBER",
+            "DENSERANK": "DENSE_RANK", "ARRAYCONTAINS": "ARRAY_CONTAINS", "GROUPCONCAT": "LISTAGG",
+            "FIRSTVALUE": "FIRST_VALUE", "LASTVALUE": "LAST_VALUE", "DAYOFMONTH": "DAYOFMONTH", "CEIL": "CEIL",
+            "ARRAYSIZE": "CARDINALITY", "TSORDSTODATE": "TO_DATE", "STRTOTIME": "TO_TIMESTAMP", "STRTODATE": "TO_DATE",
+            "ROUND": "ROUND", "TRUNC": "TRUNCATE", "POW": "POWER"}.get(node.key.upper(), node.key.upper())
+
+
+def _args(node):
+    if isinstance(node, exp.Anonymous):
+        return list(node.expressions)
+    out = [node.this] if isinstance(node.args.get("this"), exp.Expression) else []
+    for k in ("expression", "expressions"):
+        v = node.args.get(k)
+        if isinstance(v, exp.Expression):
+            out.append(v)
+        elif isinstance(v, list):
+            out.extend(x for x in v if isinstance(x, exp.Expression))
+    return out
+
+
+def aggregate_type(function, arg):
+    """Flink's result type of an aggregate function over an argument of type `arg` (None for COUNT(*))."""
+    f = function.upper()
+    if f in ("COUNT", "COUNT_STAR"):
+        return t("BIGINT", False)
+    if arg is None:
+        return None
+    if f == "SUM":
+        if arg.name == "DECIMAL":
+            return t("DECIMAL(38, %d)" % arg.params[1])
+        return nullable(arg, True) if arg.name in _NUMERIC else None
+    if f == "AVG":
+        if arg.name == "DECIMAL":
+            return t("DECIMAL(38, %d)" % max(6, arg.params[1]))
+        return nullable(arg, True) if arg.name in _NUMERIC else None
+    if f in ("MIN", "MAX", "FIRST_VALUE", "LAST_VALUE"):
+        return nullable(arg, True)
+    if f in ("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "STDDEV", "VARIANCE"):
+        if arg.name == "DECIMAL":
+            return t("DECIMAL(38, %d)" % max(6, arg.params[1]))
+        return nullable(arg, True) if arg.name in _NUMERIC else None
+    if f == "LISTAGG":
+        return t(STRING)
+    if f == "COLLECT":
+        return FlinkType("MULTISET", (), [arg], nullable=False)
+    if f in ("BOOL_AND", "BOOL_OR"):
+        return t("BOOLEAN")
+    return None
+
+
+def infer(node, typeof):
+    """The Flink type of `node`; `typeof(child)` gives a child's type (the binder memoizes it)."""
+    if isinstance(node, exp.Paren):
+        return typeof(node.this)
+    if isinstance(node, exp.Column):
+        f = node.meta.get("field")
+        if f is None:
+            return None
+        return _path_type(f.type, node.meta.get("path") or [])
+    if isinstance(node, exp.Dot):
+        base = typeof(node.this)
+        return _path_type(base, [node.expression.name]) if base is not None else None
+    if isinstance(node, (exp.Literal, exp.Boolean, exp.Null)):
+        return literal_type(node)
+    if isinstance(node, (exp.Cast, exp.TryCast)):
+        target = node.meta.get("flink_type")
+        if target is None:
+            return None
+        out = copy.copy(target)
+        src = typeof(node.this)
+        out.nullable = isinstance(node, exp.TryCast) or src is None or src.nullable
+        return out
+    if isinstance(node, exp.Interval):
+        return FlinkType("INTERVAL")
+    ops = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "%", exp.IntDiv: "/"}
+    for cls, op in ops.items():
+        if isinstance(node, cls):
+            return arithmetic(op, typeof(node.this), typeof(node.expression))
+    if isinstance(node, exp.Neg):
+        return typeof(node.this)
+    if isinstance(node, (exp.Is,)):
+        return t("BOOLEAN", False)
+    if isinstance(node, (exp.Predicate, exp.And, exp.Or, exp.Not, exp.Xor)) or isinstance(node, exp.In):
+        kids = [typeof(c) for c in _args(node)]
+        return t("BOOLEAN", any_nullable(kids))
+    if isinstance(node, exp.Case):
+        branches = [typeof(i.args["true"]) for i in node.args.get("ifs") or []]
+        default = node.args.get("default")
+        branches.append(typeof(default) if default is not None else FlinkType("NULL"))
+        return least_restrictive(branches)
+    if isinstance(node, exp.If):
+        return least_restrictive([typeof(node.args["true"]), typeof(node.args["false"])
+                                  if node.args.get("false") is not None else FlinkType("NULL")])
+    if isinstance(node, exp.Coalesce):
+        types = [typeof(a) for a in _args(node)]
+        out = least_restrictive(types)
+        return nullable(out, all(x is None or x.nullable for x in types)) if out is not None else None
+    if isinstance(node, exp.DPipe):
+        return t(STRING, any_nullable([typeof(node.this), typeof(node.expression)]))
+    if isinstance(node, exp.Array):
+        elems = [typeof(e) for e in node.expressions]
+        inner = least_restrictive(elems)
+        return FlinkType("ARRAY", (), [inner], nullable=False) if inner is not None else None
+    if isinstance(node, exp.Bracket):
+        base = typeof(node.this)
+        if base is None:
+            return None
+        if base.name == "ARRAY":
+            return nullable(base.children[0], True)
+        if base.name == "MAP":
+            return nullable(base.children[1], True)
+        return None
+    name = _function_name(node)
+    args = _args(node)
+    if name == "ROW":
+        types = [typeof(a) for a in args]
+        if any(x is None for x in types):
+            return None
+        return FlinkType("ROW", (), [("EXPR$%d" % i, x) for i, x in enumerate(types)], nullable=False)
+    if name == "MAP" and isinstance(node, exp.Anonymous):
+        ks, vs = [typeof(a) for a in args[0::2]], [typeof(a) for a in args[1::2]]
+        k, v = least_restrictive(ks), least_restrictive(vs)
+        return FlinkType("MAP", (), [k, v], nullable=False) if k is not None and v is not None else None
+    if name in ("COUNT",):
+        return t("BIGINT", False)
+    if isinstance(node, exp.AggFunc) or name in ("SUM", "AVG", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
+                                                "LISTAGG", "COLLECT"):
+        if name in ("SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "LISTAGG",
+                    "COLLECT", "FIRST_VALUE", "LAST_VALUE"):
+            arg = args[0] if args else None
+            if isinstance(arg, exp.Distinct):
+                arg = arg.expressions[0] if arg.expressions else None
+            return aggregate_type(name, typeof(arg) if arg is not None else None)
+    if name in _STRING_FUNCTIONS:
+        return t(STRING, any_nullable([typeof(a) for a in args]) if args else False)
+    if name in _INT_FUNCTIONS:
+        return t("INT", any_nullable([typeof(a) for a in args if not isinstance(a, exp.Var)]))
+    if name in _BIGINT_FUNCTIONS:
+        kids = [typeof(a) for a in args if not isinstance(a, exp.Var)]
+        return t("BIGINT", name not in ("ROW_NUMBER", "RANK", "DENSE_RANK") and any_nullable(kids))
+    if name in _DOUBLE_FUNCTIONS:
+        return t("DOUBLE", any_nullable([typeof(a) for a in args]) if args else False)
+    if name in _BOOLEAN_FUNCTIONS:
+        return t("BOOLEAN", any_nullable([typeof(a) for a in args]))
+    if name in _SAME_AS_FIRST and args:
+        first = typeof(args[0])
+        if name in ("CEIL", "CEILING", "FLOOR") and first is not None and first.name == "DECIMAL" \
+                and node.args.get("to") is None:
+            return t("DECIMAL(%d, 0)" % first.params[0], first.nullable)
+        if name == "ROUND" and first is not None and first.name == "DECIMAL":
+            digits = args[1] if len(args) > 1 else None
+            d = int(digits.name) if isinstance(digits, exp.Literal) and not digits.is_string \
+                and re.fullmatch(r"-?\d+", digits.name) else 0
+            return t("DECIMAL(%d, %d)" % (first.params[0], max(0, min(d, first.params[1]))), first.nullable)
+        return first
+    if name in ("GREATEST", "LEAST"):
+        return least_restrictive([typeof(a) for a in args])
+    if name in ("NULLIF",):
+        return nullable(typeof(args[0]), True) if args else None
+    if name in ("IFNULL",) and len(args) == 2:
+        out = least_restrictive([typeof(a) for a in args])
+        return nullable(out, typeof(args[1]) is None or typeof(args[1]).nullable) if out else None
+    if name in ("IF",) and len(args) == 3:
+        return least_restrictive([typeof(args[1]), typeof(args[2])])
+    if name in ("MOD",) and len(args) == 2:
+        return arithmetic("%", typeof(args[0]), typeof(args[1]))
+    if name in ("TO_TIMESTAMP", "STRTOTIME"):
+        return t("TIMESTAMP(3)")
+    if name == "TO_TIMESTAMP_LTZ":
+        return t("TIMESTAMP_LTZ(3)")
+    if name in ("TO_DATE",):
+        return t("DATE")
+    if name in ("NOW", "CURRENT_TIMESTAMP", "CURRENT_ROW_TIMESTAMP", "PROCTIME"):
+        return t("TIMESTAMP_LTZ(3)", False)
+    if name in ("LOCALTIMESTAMP",):
+        return t("TIMESTAMP(3)", False)
+    if name in ("CURRENT_DATE",):
+        return t("DATE", False)
+    if name in ("TIMESTAMPADD",) and len(args) == 3:
+        return typeof(args[2])
+    if name in ("STR_TO_MAP",):
+        return FlinkType("MAP", (), [t(STRING), t(STRING)])
+    if name in ("MAP_KEYS", "MAP_VALUES") and args:
+        m = typeof(args[0])
+        if m is not None and m.name == "MAP":
+            return FlinkType("ARRAY", (), [m.children[0 if name == "MAP_KEYS" else 1]], nullable=m.nullable)
+    if name == "ELEMENT" and args:
+        a = typeof(args[0])
+        return nullable(a.children[0], True) if a is not None and a.name == "ARRAY" else None
+    return None
+
+
+def _path_type(ft, path):
+    for name in path:
+        if ft is None or ft.name != "ROW":
+            return None
+        child = next((ct for cn, ct in ft.children if cn == name), None)
+        if child is None:
+            return None
+        ft = nullable(child, ft.nullable or child.nullable)
+    return ft

@@ -1,0 +1,19 @@
+"""EXPLAIN: the plan tree that runs, printed as Flink prints its physical plans (`:- ` for an input that
+has a sibling after it, `+- ` for the last), with each node's changelog mode for EXPLAIN CHANGELOG_MODE."""
+
+
+def render(root, with_modes=True):
+    lines = []
+    stack = [(root, "", "")]
+    while stack:
+        node, prefix, child_prefix = stack.pop()
+        detail = node.explain_detail()
+        if with_modes:
+            detail = (detail + ", " if detail else "") + str(node.mode)
+        lines.append("%s%s(%s)" % (prefix, node.explain_name(), detail))
+        n = len(node.inputs)
+        for i in reversed(range(n)):
+            last = i == n - 1
+            stack.append((node.inputs[i], child_prefix + ("+- " if last else ":- "),
+                          child_prefix + ("   " if last else ":  ")))
+    return lines

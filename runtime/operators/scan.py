@@ -1,0 +1,31 @@
+"""TableScan: a catalog table's rows (runtime/tables.py reads them), its computed columns, and in a
+streaming query with event-time operators Spark's watermark on its rowtime. In batch mode a changelog
+source is read as the table it describes (its final rows)."""
+
+from dataclasses import dataclass, field
+
+from planner.plan.scan import TableScan
+
+from ..translate import Stream, translates
+
+
+@dataclass
+class ScanRef:
+    """What runtime.tables.table_frame reads of a scan: the table and its computed columns as Spark SQL."""
+    table: object
+    computed: dict = field(default_factory=dict)
+    watermark_extra_ms: int = 0
+    late_condition: str = None
+
+
+@translates(TableScan)
+def translate_table_scan(node, inputs, ctx):
+    from ..tables import materialize_changelog, table_frame
+    ref = ScanRef(node.table, {n: e.sql for n, e in node.computed.items()},
+                  watermark_extra_ms=getattr(node, "watermark_extra_ms", 0))
+    df = table_frame(ctx.spark, ref, ctx.streaming, event_time=ctx.event_time)
+    names = node.field_names
+    if node.changelog_source and not ctx.streaming:
+        df = materialize_changelog(df, names, node.table.primary_key)
+    stream = Stream(df, changelog=node.changelog_source and ctx.streaming)
+    return Stream(df.select(*stream.columns(names)), changelog=stream.changelog)

@@ -1,0 +1,138 @@
+"""The plan on Spark: each node translated by the translator registered for its type, inputs first.
+
+A translator is `fn(node, inputs, ctx) -> Stream`: `inputs` are its inputs' Streams, already translated;
+it chooses Spark's native operator or dynsql's own processor for its node, wherever the node sits.
+A `Stream` is a DataFrame with one column per field of the node (named after it) and the hidden columns
+the runtime keeps alongside:
+  __seq  BIGINT     the order of the rows (arrival order at the sources; an operator's own order after it)
+  __wm   TIMESTAMP  Flink's watermark just before the row arrived (a row is late when its rowtime <= __wm);
+                    NULL when the row cannot be late (an event-time operator's output)
+  __op   TINYINT    the row kind (0 +I, 1 -U, 2 +U, 3 -D), only in a changelog Stream
+A native update-mode aggregate's Stream (`upsert_keys`) is Spark's update output instead: rows keyed by
+the hidden key columns, `__visible` false for a key that left the result; only Calcs may follow it."""
+
+from dataclasses import dataclass, field
+
+from pyspark.sql import functions as F
+
+from planner.errors import DynsqlError, UnsupportedError
+from planner.plan.node import post_order
+
+from .errors import from_spark
+
+TRANSLATORS = {}
+HIDDEN = ("__seq", "__wm")
+
+
+def translates(*node_types):
+    def register(fn):
+        for t in node_types:
+            TRANSLATORS[t] = fn
+        return fn
+    return register
+
+
+@dataclass
+class Stream:
+    df: object
+    changelog: bool = False         # rows carry __op
+    upsert_keys: list = None        # a native update-mode aggregate's hidden key columns
+    visible: bool = False           # (upsert) the frame has a __visible column
+
+    def columns(self, names):
+        """The node's field columns, then the hidden ones this stream carries."""
+        return [F.col(q(n)) for n in names] + [F.col(h) for h in self.hidden()]
+
+    def hidden(self):
+        if self.upsert_keys is not None:
+            return list(self.upsert_keys) + ["__visible"]
+        return list(HIDDEN) + (["__op"] if self.changelog else [])
+
+
+@dataclass
+class TranslateContext:
+    spark: object
+    streaming: bool
+    ttl_ms: int = 0
+    event_time: bool = False           # the plan has event-time operators: sources set Spark's watermark
+    parents: dict = field(default_factory=dict)   # id(node) -> parent node
+    line: int = None
+    column: int = None
+
+    def parent(self, node):
+        return self.parents.get(id(node))
+
+    def only_calcs_above(self, node):
+        """Nothing but Calcs between `node` and the sink: a native update-mode operator may produce the
+        result (Spark lets no other operator consume an update-mode output)."""
+        from planner.plan.calc import Calc
+        from planner.plan.sink import CollectSink, TableSink
+        p = self.parent(node)
+        while isinstance(p, Calc):
+            p = self.parent(p)
+        return isinstance(p, (CollectSink, TableSink))
+
+
+def q(name):
+    return "`%s`" % name.replace("`", "``")
+
+
+def uses_event_time(root):
+    return any(getattr(n, "event_time", False) for n in root.walk())
+
+
+def translate(root, ctx):
+    """The plan under the sink `root` -> the Stream its sink reads."""
+    _load_translators()
+    for n in root.walk():
+        for c in n.inputs:
+            ctx.parents[id(c)] = n
+    done = {}
+    for n in post_order(root.inputs[0]):
+        fn = TRANSLATORS.get(type(n))
+        if fn is None:
+            raise UnsupportedError("%s cannot run %s yet" % (n.explain_name(), "in streaming mode" if ctx.streaming
+                                                              else "in batch mode"), *n.position)
+        try:
+            done[id(n)] = fn(n, [done[id(c)] for c in n.inputs], ctx)
+        except DynsqlError:
+            raise
+        except Exception as e:        # Spark's analysis errors while building the frames
+            raise from_spark(e, *(n.position if n.position[0] is not None else (ctx.line, ctx.column)))
+    return done[id(root.inputs[0])]
+
+
+_LOADED = []
+
+
+def _load_translators():
+    """Import every operator module once: each registers its translators."""
+    if _LOADED:
+        return
+    from .operators import OPERATOR_MODULES
+    import importlib
+    for name in OPERATOR_MODULES:
+        importlib.import_module("runtime.operators." + name)
+    _LOADED.append(True)
+
+
+_SIMPLE_TYPES = {"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR", "VARCHAR",
+                 "DATE", "TIMESTAMP", "TIMESTAMP_LTZ"}
+
+
+def conform(df, fields):
+    """Cast each field column whose Spark type differs from the Flink type the planner gave it (Spark's
+    SUM of an INT is a BIGINT, its AVG a DOUBLE, its decimal arithmetic other precisions; Flink's are
+    the result's types). Fields of unknown or nested types are left as Spark typed them."""
+    from planner.types import to_spark
+    casts = {}
+    schema = {f.name: f.dataType for f in df.schema.fields}
+    for f in fields:
+        if f.type is None or f.type.name not in _SIMPLE_TYPES or f.name not in schema:
+            continue
+        want = to_spark(f.type)
+        if schema[f.name] != want:
+            casts[f.name] = want
+    if not casts:
+        return df
+    return df.select(*[F.col(q(c)).cast(casts[c]).alias(c) if c in casts else F.col(q(c)) for c in df.columns])
