@@ -31,7 +31,7 @@ def _strip_quotes(s):
 def _one_plan():
     """The one-plan binder (planner/bind, planner/plan) instead of the legacy query planner (during the move)."""
     import os
-    return os.environ.get("DYNSQL_PLANNER", "legacy") == "plan"
+    return os.environ.get("DYNSQL_PLANNER", "plan") != "legacy"
 
 
 class Planner:
