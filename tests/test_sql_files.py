@@ -10,6 +10,9 @@ A .sqltest file is a sequence of blocks, each opened by a `=== ` header line:
   === expect                  the last statement's changelog in the tableau form, one change a line:
                               `+I | Mary | 1` (cells as the tableau prints them, NULL as <NULL>)
   === error                   the last statement must fail; every line is a fragment of its `[ERROR]` text
+  === modes streaming batch   (first line) run the whole file once in each mode: the session starts in
+                              that 'execution.runtime-mode'; `=== expect` holds for both (a batch result's
+                              rows are its final table, compared with the changelog applied)
 
 Blocks run in order on one client (one catalog and one set of settings per file). A streaming
 result is drained by iterating its ChangeStream; a batch result's rows count as +I. The check applies
@@ -36,7 +39,7 @@ def parse_sqltest(text):
     """Text -> [(kind, argument, body lines)] with kind in file, sql, expect, error."""
     blocks = []
     for raw in text.splitlines():
-        m = re.match(r"^=== (file|sql|expect|error)\b\s*(.*)$", raw)
+        m = re.match(r"^=== (file|sql|expect|error|modes)\b\s*(.*)$", raw)
         if m:
             blocks.append((m.group(1), m.group(2).strip(), []))
         elif blocks:
@@ -97,6 +100,8 @@ def check_changelog(expected, actual):
 def run_sqltest(client, text, data_dir):
     pending = None  # (statement, result or exception) of the last statement of the last sql block
     for kind, arg, body in parse_sqltest(text):
+        if kind == "modes":
+            continue
         if kind == "file":
             path = os.path.join(data_dir, arg)
             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -140,8 +145,22 @@ def test_there_are_sql_files():
     assert len(FILES) >= 10
 
 
-@pytest.mark.parametrize("path", FILES, ids=[os.path.basename(p)[:-len(".sqltest")] for p in FILES])
-def test_sql_file(path, client, tmp_path):
+def file_modes(path):
+    """[(path, mode)]: the modes a file asks for (`=== modes ...`), or [(path, None)] (as its SQL says)."""
+    with open(path, encoding="utf-8") as f:
+        blocks = parse_sqltest(f.read())
+    modes = [b[1].split() for b in blocks if b[0] == "modes"]
+    return [(path, m) for m in modes[0]] if modes else [(path, None)]
+
+
+CASES = [c for p in FILES for c in file_modes(p)]
+
+
+@pytest.mark.parametrize("path,mode", CASES, ids=[os.path.basename(p)[:-len(".sqltest")] + ("-" + m if m else "")
+                                                  for p, m in CASES])
+def test_sql_file(path, mode, client, tmp_path):
+    if mode is not None:
+        client.settings.set("execution.runtime-mode", mode)
     with open(path, encoding="utf-8") as f:
         run_sqltest(client, f.read(), str(tmp_path))
 
