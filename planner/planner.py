@@ -217,7 +217,10 @@ class Planner:
         detail = (m.group(1) or "").strip().upper()
         body_col = col + m.end() if "\n" not in text[:m.end()] else 1
         body_line = line + text.count("\n", 0, m.end())
-        q = self._query(body, body_line, body_col)
+        if re.match(r"\s*INSERT\b", body, re.I):
+            q = self._insert(body, body_line, body_col).query
+        else:
+            q = self._query(body, body_line, body_col)
         return plans.ExplainRun(q, detail == "CHANGELOG_MODE", self.settings.batch)
 
     def _insert(self, text, line, col):

@@ -84,18 +84,18 @@ def test_errors(planner, stmt, fragment):
 
 def test_explain_shows_the_plan_tree_with_changelog_modes(planner):
     plan = planner.plan("EXPLAIN CHANGELOG_MODE SELECT id, total FROM orders WHERE price > 1")
-    text = "\n".join(plan.query.root.render(with_modes=True))
+    text = "\n".join(plan.query.explain(with_modes=True))
     for node in ("Sink", "Calc", "TableSourceScan"):
         assert node in text
     assert "changelogMode=[I]" in text
     assert plan.changelog_mode and not plan.batch
-    tree = "\n".join(planner.plan("EXPLAIN SELECT id FROM expensive").query.root.render(with_modes=False))
+    tree = "\n".join(planner.plan("EXPLAIN SELECT id FROM expensive").query.explain(with_modes=False))
     assert "orders" in tree and "changelogMode" not in tree
 
 
 def test_explain_of_an_updating_query(planner):
     plan = planner.plan("EXPLAIN CHANGELOG_MODE SELECT `user`, COUNT(*) AS n FROM clicks GROUP BY `user`")
-    text = "\n".join(plan.query.root.render(with_modes=True))
+    text = "\n".join(plan.query.explain(with_modes=True))
     assert "UB" in text and "UA" in text
 
 
