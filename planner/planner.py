@@ -49,7 +49,11 @@ class Planner:
         return split(text)
 
     def plan(self, statement):
-        """A `planner.splitter.Statement` (or plain text) -> a plan."""
+        """A `planner.splitter.Statement` (or plain text) -> a plan (planned on a deep stack: planner/deep.py)."""
+        from .deep import run_deep
+        return run_deep(self._plan, statement)
+
+    def _plan(self, statement):
         if isinstance(statement, str):
             stmts = split(statement)
             if len(stmts) != 1:

@@ -141,7 +141,7 @@ def finish(resolved, ctx=None):
     if isinstance(lit, exp.Literal):
         is_literal = True
         literal = lit.name if lit.is_string else _number(lit.name, isinstance(resolved, exp.Neg))
-    return Expr(sql=spark, type=ftype, text=explain_text(resolved), refs=referenced_fields(resolved), field=field,
+    return Expr(sql=spark, type=ftype, refs=referenced_fields(resolved), field=field,
                 literal=literal, is_literal=is_literal, tree=resolved)
 
 

@@ -65,7 +65,7 @@ class SelectBinder:
         having = sel.args.get("having")
         aggregated = group is not None or having is not None or any(
             _has_aggregate(e) for e, _ in items)
-        replace = {}          # canonical resolved text -> Field replacing it (keys, aggregates, OVER calls)
+        replace = Computed()  # the subtrees fields compute: GROUP BY keys, aggregate and OVER calls
         if group is not None and _legacy_group_window(group):
             from . import group_windows
             node, scope, replace = group_windows.bind_group_window(self, node, scope, group, items)
@@ -183,7 +183,7 @@ class SelectBinder:
             pre.append((e, name))
             pre_names[key] = name
             return name
-        keys, replace_keys = [], {}
+        keys, replace_keys = [], []
         for k in (group.expressions if group is not None else []):
             if isinstance(k, (exp.Cube, exp.Rollup, exp.GroupingSets)):
                 raise UnsupportedError("GROUPING SETS, ROLLUP and CUBE are not supported yet", *self.pos(k))
@@ -193,7 +193,7 @@ class SelectBinder:
             name = pre_field(r)
             if name not in keys:
                 keys.append(name)
-            replace_keys[canon(r)] = name
+            replace_keys.append((r, name))
         calls, replace_calls = [], {}
         aliases = {id(e): n for e, n in items}
         sources = [e for e, _ in items]
@@ -208,11 +208,12 @@ class SelectBinder:
                     continue
                 agg = self._agg_call(call, r, pre_field, aliases.get(id(call)), keys, calls)
                 calls.append(agg)
-                replace_calls[key] = agg.name
+                replace_calls[key] = (r, agg.name)
         pre_calc = Calc(node, pre, position=self.pos(self.select))
         agg_node = GroupAggregate(pre_calc, keys, calls, position=self.pos(group if group is not None else self.select))
-        replace = {k: agg_node.field(n) for k, n in replace_keys.items()}
-        replace.update({k: agg_node.field(n) for k, n in replace_calls.items()})
+        replace = Computed()
+        for r, n in replace_keys + list(replace_calls.values()):
+            replace.add(r, agg_node.field(n))
         return agg_node, replace
 
     def _agg_call(self, call, resolved, pre_field, alias, keys, calls):
@@ -257,7 +258,7 @@ class SelectBinder:
     # ------------------------------------------------------------------ OVER
     def _over(self, node, scope, windows, replace, aggregated):
         """Window functions -> Over nodes (one per distinct window), their results in `replace`."""
-        replace = dict(replace)
+        replace = replace.copy()
         pre = [(Expr.of_field(f), f.name) for f in node.fields]
         pre_names = {}
         binder = ExpressionBinder(self.ctx, scope, allow_calls=True)
@@ -330,7 +331,7 @@ class SelectBinder:
                                                   call.filter)))
             node = Over(node, partition, order, frame, [c for _, c in bound_calls], position=self.pos(calls[0][0]))
             for w, c in bound_calls:
-                replace[canon(bound(w))] = node.field(c.name)
+                replace.add(bound(w), node.field(c.name))
         return node, replace
 
     def _frame(self, w, order, node, pre):
@@ -423,7 +424,11 @@ def _aggregate_calls(e):
     out = []
 
     def visit(n):
-        if isinstance(n, exp.Window):
+        if isinstance(n, exp.Window):       # the window function is not a group aggregate; its insides may be
+            fn = n.this.this if isinstance(n.this, exp.Filter) else n.this
+            for child in list(fn.iter_expressions()) + list(n.args.get("partition_by") or []) + \
+                    ([n.args["order"]] if n.args.get("order") is not None else []):
+                visit(child)
             return
         if is_aggregate_call(n):
             out.append(n)
@@ -452,13 +457,39 @@ def _join_for(node, fields):
     return best
 
 
-def swap_computed(tree, replace, aggregated, position):
-    """`tree` (resolved) with every subtree that a field computes (GROUP BY keys, aggregate and OVER calls:
-    `replace` maps their canonical text to the field) replaced by that field. After GROUP BY (`aggregated`)
-    a column left over is not being grouped: an error. An OVER call is matched after its own insides."""
-    key = canon(tree) if not isinstance(tree, exp.Literal) else None
-    if key is not None and key in replace:
-        return field_ref(replace[key], (), tree.meta.get("position"))
+class Computed:
+    """Subtrees that fields compute (GROUP BY keys, aggregate calls, OVER calls), by their structure, and the
+    kinds of tree they are (only subtrees of those kinds are compared)."""
+
+    def __init__(self):
+        self.fields = {}
+        self.kinds = set()
+
+    def add(self, tree, field):
+        self.fields[tree] = field         # sqlglot trees compare and hash by structure
+        self.kinds.add(type(tree))
+
+    def get(self, tree):
+        if type(tree) not in self.kinds or isinstance(tree, exp.Literal):
+            return None
+        return self.fields.get(tree)
+
+    def copy(self):
+        out = Computed()
+        out.fields, out.kinds = dict(self.fields), set(self.kinds)
+        return out
+
+    def __bool__(self):
+        return bool(self.fields)
+
+
+def swap_computed(tree, computed, aggregated, position):
+    """`tree` (resolved) with every subtree that a field computes replaced by that field. After GROUP BY
+    (`aggregated`) a column left over is not being grouped: an error. An OVER call is matched after its own
+    insides (an aggregate inside it is a field by then)."""
+    f = computed.get(tree)
+    if f is not None:
+        return field_ref(f, (), tree.meta.get("position"))
     if isinstance(tree, exp.Column) and "field" in tree.meta:
         if aggregated:
             raise SqlError("Expression '%s' is not being grouped" % tree.meta["field"].name,
@@ -466,12 +497,12 @@ def swap_computed(tree, replace, aggregated, position):
         return tree
     for k, v in list(tree.args.items()):
         if isinstance(v, exp.Expression):
-            tree.set(k, swap_computed(v, replace, aggregated, position))
+            tree.set(k, swap_computed(v, computed, aggregated, position))
         elif isinstance(v, list):
-            tree.set(k, [swap_computed(x, replace, aggregated, position) if isinstance(x, exp.Expression) else x
+            tree.set(k, [swap_computed(x, computed, aggregated, position) if isinstance(x, exp.Expression) else x
                          for x in v])
     if isinstance(tree, exp.Window):
-        key = canon(tree)
-        if key in replace:
-            return field_ref(replace[key], (), tree.meta.get("position"))
+        f = computed.get(tree)
+        if f is not None:
+            return field_ref(f, (), tree.meta.get("position"))
     return tree

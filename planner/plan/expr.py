@@ -16,7 +16,7 @@ def quote(name):
 class Expr:
     sql: str                          # Spark SQL over the input fields
     type: object = None               # FlinkType, or None when the planner cannot tell
-    text: str = ""                    # as EXPLAIN shows it
+    explain: str = None               # as EXPLAIN shows it (None: written from `tree` when asked for)
     refs: tuple = ()                  # input field names it reads
     field: str = None                 # the input field name when the expression is just that field
     literal: object = None            # the Python value of a literal, when it is one (`field` is None then)
@@ -29,10 +29,19 @@ class Expr:
         from sqlglot import exp
         tree = exp.Column(this=exp.to_identifier(f.name, quoted=True))
         tree.meta["field"] = f
-        return Expr(sql=quote(f.name), type=f.type, text=f.name, refs=(f.name,), field=f.name, tree=tree)
+        return Expr(sql=quote(f.name), type=f.type, explain=f.name, refs=(f.name,), field=f.name, tree=tree)
+
+    @property
+    def text(self):
+        if self.explain is not None:
+            return self.explain
+        if self.tree is not None:
+            from planner.bind.expressions import explain_text
+            return explain_text(self.tree)
+        return self.sql
 
     def __str__(self):
-        return self.text or self.sql
+        return self.text
 
 
 @dataclass(frozen=True)

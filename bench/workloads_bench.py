@@ -1,0 +1,106 @@
+"""The five performance workloads of ../shared/perf (workloads.sql over gen_data.py's files), run unchanged
+through the client API on one warm session (local[2]), each result drained to its end as a user's query
+is; prints rows/s per workload. With FLINK_PY set (a Python with apache-flink 2.3), runs flink_perf.py on the
+same files in the same sitting and prints the ratio dynsql / Flink.
+
+    python bench/workloads_bench.py [--rows N] [--data DIR] [WORKLOAD ...]
+
+The inputs are generated once into DIR (default demo_data/generated/perf, git-ignored). Asserts nothing."""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PERF = os.path.join(os.path.dirname(ROOT), "shared", "perf")
+sys.path.insert(0, ROOT)
+
+
+def workloads(data):
+    """(DDL statements text, [(name, mode, query)]) from workloads.sql, as flink_perf.py reads it."""
+    with open(os.path.join(PERF, "workloads.sql"), encoding="utf-8") as f:
+        text = f.read().replace("${DATA}", data)
+    head, *parts = re.split(r"^-- workload: ", text, flags=re.M)
+    out = []
+    for part in parts:
+        first, query = part.split("\n", 1)
+        name, mode = re.match(r"(\w+) \((\w+)\)", first).groups()
+        out.append((name, mode, query.strip().rstrip(";")))
+    return head, out
+
+
+def ensure_data(data, rows):
+    marker = os.path.join(data, ".rows")
+    if os.path.exists(marker) and open(marker).read().strip() == str(rows):
+        return
+    os.makedirs(data, exist_ok=True)
+    subprocess.run([sys.executable, os.path.join(PERF, "gen_data.py"), data, "--rows", str(rows)], check=True)
+    with open(marker, "w") as f:
+        f.write(str(rows))
+
+
+def drain(client, query):
+    from runtime.results import ChangeStream
+    started = time.time()
+    result = client.execute(query)
+    changes = sum(len(b.changes) for b in result) if isinstance(result, ChangeStream) else len(result.rows)
+    return time.time() - started, changes
+
+
+def flink_figures(data, names):
+    """{workload: rows/s} from flink_perf.py run with $FLINK_PY, or {} without it."""
+    py = os.environ.get("FLINK_PY")
+    if not py:
+        return {}
+    out = subprocess.run([py, os.path.join(PERF, "flink_perf.py"), data] + names, capture_output=True, text=True)
+    figures = {}
+    for line in out.stdout.splitlines():
+        m = re.match(r"(\w+)\s+([\d.]+) s\s+([\d.]+) rows/s", line.strip())
+        if m:
+            figures[m.group(1)] = float(m.group(3))
+    if not figures:
+        print("flink_perf.py printed no figures:\n" + out.stdout + out.stderr[-2000:], file=sys.stderr)
+    return figures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--data", default=os.path.join(ROOT, "demo_data", "generated", "perf"))
+    ap.add_argument("names", nargs="*")
+    args = ap.parse_args()
+    ensure_data(args.data, args.rows)
+    head, loads = workloads(args.data)
+    loads = [w for w in loads if not args.names or w[0] in args.names]
+    from repl.client import Client
+    from runtime.session import SparkRuntime
+    rt = SparkRuntime(master="local[2]").start()
+    client = Client(spark_runtime=rt)
+    t = time.time()
+    rt.session()
+    print("spark session: %.1f s" % (time.time() - t), flush=True)
+    for stmt in client.split(head):
+        client.execute(stmt)
+    drain(client, "SELECT symbol FROM Ticker WHERE price < 0")          # warm: Python workers, sources
+    ours = {}
+    for name, mode, query in loads:
+        client.settings.set("execution.runtime-mode", mode)
+        seconds, changes = drain(client, query)
+        ours[name] = args.rows / seconds
+        print("%-14s %6.1f s %9.0f rows/s  (%d changes out)" % (name, seconds, ours[name], changes), flush=True)
+    rt.stop()
+    flink = flink_figures(args.data, [n for n, _, _ in loads])
+    if flink:
+        print("\n%-14s %14s %14s %7s" % ("workload", "dynsql rows/s", "Flink rows/s", "ratio"))
+        for name, _, _ in loads:
+            f = flink.get(name)
+            print("%-14s %14.0f %14s %7s" % (name, ours[name], "%.0f" % f if f else "-",
+                                             "%.2f" % (ours[name] / f) if f else "-"))
+    print("load average: %.2f" % os.getloadavg()[0])
+
+
+if __name__ == "__main__":
+    main()
