@@ -111,6 +111,14 @@ class ExpressionBinder:
                                    hint="join the subquery in FROM instead")
         if isinstance(node, exp.Star):
             return node
+        if isinstance(node, exp.Bracket) and isinstance(node.this, exp.Column) and not node.this.table \
+                and not node.this.this.quoted and node.this.name.upper() == "MAP" \
+                and not any(e.name == node.this.name for e in self.scope.entries):
+            call = exp.Anonymous(this="MAP", expressions=[self._resolve(e) for e in node.expressions])
+            call.meta["spark"] = True         # MAP['k', v, ...]: Flink's map constructor, Spark's map()
+            return call
+        if isinstance(node, exp.TimestampDiff) and isinstance(node.this, exp.Column) and not node.this.table:
+            node.set("this", exp.var(node.this.name.upper()))     # TIMESTAMPDIFF(DAY, a, b): a unit
         if isinstance(node, exp.Anonymous) and node.name.upper() in _UNIT_FIRST and node.expressions \
                 and isinstance(node.expressions[0], exp.Column) and not node.expressions[0].table:
             node.expressions[0].replace(exp.var(node.expressions[0].name.upper()))    # TIMESTAMPADD(DAY, ...)

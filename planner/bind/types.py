@@ -329,7 +329,8 @@ def infer(node, typeof):
                 and node.args.get("to") is None:
             return t("DECIMAL(%d, 0)" % first.params[0], first.nullable)
         if name == "ROUND" and first is not None and first.name == "DECIMAL":
-            digits = args[1] if len(args) > 1 else None
+            digits = node.args.get("decimals") if not isinstance(node, exp.Anonymous) else \
+                (args[1] if len(args) > 1 else None)
             d = int(digits.name) if isinstance(digits, exp.Literal) and not digits.is_string \
                 and re.fullmatch(r"-?\d+", digits.name) else 0
             return t("DECIMAL(%d, %d)" % (first.params[0], max(0, min(d, first.params[1]))), first.nullable)
