@@ -155,3 +155,21 @@ def test_the_demo_has_nexmarks_table_and_views(client):
     run_all(client, ["SET 'execution.runtime-mode' = 'batch';"])
     counts = [rows_of(client, "SELECT COUNT(*) FROM %s" % view) for view in ("person", "auction", "bid")]
     assert counts == [[("+I", ("20",))], [("+I", ("60",))], [("+I", ("920",))]]
+
+
+def test_ddl_gen_as_published_starts_its_events_now(client):
+    """Without 'base-time' the events start when the query starts, as Nexmark's source takes the current time."""
+    ddl = nexmark_sql.split_statements(nexmark_sql.read_query("ddl_gen"))[0]
+    for key, value in {"${TPS}": "1000", "${EVENTS_NUM}": "100", "${PERSON_PROPORTION}": "1",
+                       "${AUCTION_PROPORTION}": "3", "${BID_PROPORTION}": "46"}.items():
+        ddl = ddl.replace(key, value)
+    run_all(client, [ddl, "SET 'execution.runtime-mode' = 'batch';"])
+    before = utc_now()
+    rows = sorted(rows_of(client, COUNT_BY_TYPE))
+    assert [cells[:2] for _, cells in rows] == [("0", "2"), ("1", "6"), ("2", "92")]
+    first = min(dt.datetime.fromisoformat(json.loads(cells[2])) for _, cells in rows)
+    assert before - dt.timedelta(minutes=1) < first < utc_now() + dt.timedelta(seconds=1)
+
+
+def utc_now():
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
