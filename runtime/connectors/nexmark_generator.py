@@ -9,8 +9,8 @@ auction or a bid, chosen by the event id modulo the proportions (1:3:46 by defau
                         sellers and bidders are "hot" people (the first of each hundred, or its second for
                         bidders) or a random active person (the last 1000, plus 10 not created yet), bids go
                         to a hot auction or a random recent one (the last 100, plus 10 not created yet);
-  - auction expiry      the auction's time plus 1 + a random length of about twice the time Nexmark needs
-                        to create 100 more auctions;
+  - auction expiry      the auction's time plus 1 ms plus a uniform random length below twice the time
+                        Nexmark takes to create 100 more auctions (on average that time);
   - prices              round(10 ** (6 * u) * 100) for a uniform u;
   - channels and urls   half the bids from Google/Facebook/Baidu/Apple with their own url, the rest from
                         one of 10,000 channels `channel-<n>` whose url has, nine times in ten,
