@@ -147,4 +147,6 @@ def _create_session(master, conf):
     from .connectors.datagen import DatagenSource
     spark.dataSource.register(FilesystemSource)
     spark.dataSource.register(DatagenSource)
+    from .connectors.nexmark import NexmarkSource
+    spark.dataSource.register(NexmarkSource)
     return spark

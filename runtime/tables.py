@@ -14,8 +14,10 @@ from pyspark.sql import types as st
 from planner.errors import RuntimeFailure, UnsupportedError
 from planner.types import parse_type, to_spark
 
+from .connectors import nexmark
 from .connectors.filesystem import END_OF_INPUT, HIDDEN_COLUMNS
 
+_SOURCE_FORMATS = {"filesystem": "dynsql_filesystem", "datagen": "dynsql_datagen", "nexmark": "dynsql_nexmark"}
 HIDDEN_SCHEMA = [st.StructField("__seq", st.LongType()), st.StructField("__wm", st.TimestampType()),
                  st.StructField("__op", st.ByteType())]
 
@@ -31,15 +33,21 @@ def is_bounded(table):
         return "source.monitor-interval" not in o
     if o["connector"] == "datagen":
         return "number-of-rows" in o or any(k.endswith(".kind") and v == "sequence" for k, v in o.items())
+    if o["connector"] == "nexmark":
+        return nexmark.is_bounded(o)
     return True
 
 
 def is_paced(table):
     o = table.options
+    if o["connector"] == "nexmark":
+        return nexmark.is_paced(o)
     return "replay.rows-per-second" in o or o["connector"] == "datagen" or "source.monitor-interval" in o
 
 
-def _spec(table, sentinel):
+def _spec(spark, table, sentinel):
+    if table.options["connector"] == "nexmark":
+        return nexmark.spec_json(table, sentinel, _parallelism(spark), _event_time_delay_ms(table))
     physical = table.physical_columns
     rowtime_index = None
     delay = None
@@ -61,19 +69,33 @@ def _spec(table, sentinel):
     })
 
 
+def _parallelism(spark):
+    try:
+        return spark.sparkContext.defaultParallelism
+    except Exception:   # Spark Connect has no SparkContext
+        return 1
+
+
+def _event_time_delay_ms(table):
+    """The watermark delay when a nexmark table's rowtime is each event's own time (the source then
+    computes __wm), else None."""
+    from planner.connectors import nexmark_rowtime_is_event_time
+    return table.watermark.delay_ms if nexmark_rowtime_is_event_time(table) else None
+
+
 def table_frame(spark, ref, streaming, event_time=False):
     """SourceRef -> DataFrame with the table's columns and the hidden columns."""
     table = ref.table
     conn = table.options["connector"]
-    if conn not in ("filesystem", "datagen"):
+    if conn not in _SOURCE_FORMATS:
         raise UnsupportedError("Table '%s' (connector '%s') is a sink: it cannot be read" % (table.name, conn))
-    fmt = "dynsql_filesystem" if conn == "filesystem" else "dynsql_datagen"
+    fmt = _SOURCE_FORMATS[conn]
     if conn == "filesystem":
         import os
         if not os.path.exists(table.options["path"]):
             raise RuntimeFailure("Table '%s': no file or directory at path '%s'" % (table.name, table.options["path"]),
                                  hint="check the 'path' option (absolute, or relative to where dynsql runs)")
-    spec = _spec(table, sentinel=streaming and event_time)
+    spec = _spec(spark, table, sentinel=streaming and event_time)
     reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table)).option("spec", spec)
     df = reader.load()
     if table.options.get("source.monitor-interval") and streaming:
