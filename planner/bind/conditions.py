@@ -7,12 +7,12 @@ from .expressions import finish
 
 
 def conjuncts(tree):
-    """The AND-ed parts of a condition tree (parentheses looked through), iteratively."""
+    """The AND-ed parts of a condition tree (parentheses around an AND looked through), iteratively."""
     out, stack = [], [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, exp.Paren):
-            stack.append(node.this)
+        if isinstance(node, exp.Paren) and isinstance(_unparen(node), exp.And):
+            stack.append(_unparen(node))
         elif isinstance(node, exp.And):
             stack.append(node.expression)
             stack.append(node.this)
@@ -32,6 +32,7 @@ def field_of(node):
 
 def field_equality(node):
     """`a = b` of two plain fields -> (a, b), else None."""
+    node = _unparen(node)
     if isinstance(node, exp.EQ):
         a, b = field_of(node.this), field_of(node.expression)
         if a is not None and b is not None:
@@ -39,13 +40,24 @@ def field_equality(node):
     return None
 
 
+def _unparen(node):
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return node
+
+
+def _grouped(part):
+    """A conjunct as an operand of AND: an OR (or another connective) keeps its parentheses."""
+    return exp.Paren(this=part) if isinstance(part, (exp.Or, exp.Xor)) else part
+
+
 def rebuild_and(parts):
     """Conjunct trees -> one Expr (None for no parts)."""
     if not parts:
         return None
-    tree = parts[0]
+    tree = _grouped(parts[0])
     for p in parts[1:]:
-        tree = exp.And(this=tree, expression=p)
+        tree = exp.And(this=tree, expression=_grouped(p))
     return finish(tree)
 
 

@@ -20,10 +20,13 @@ class TableScan(PlanNode):
         self.computed = dict(computed)
         fields = []
         for c in table.columns:
-            t = parse_type(c.type)
             time = ROWTIME if c.name == table.rowtime else PROCTIME if c.is_proctime else None
             if time == PROCTIME:
                 t = parse_type("TIMESTAMP_LTZ(3) NOT NULL")
+            elif c.computed is not None:
+                t = self.computed[c.name].type if c.name in self.computed else None
+            else:
+                t = parse_type(c.type)
             fields.append(Field(c.name, t, time))
         self.fields = fields
 

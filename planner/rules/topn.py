@@ -62,6 +62,8 @@ def _filtered_rank(calc, ctx):
 
 def _rank_bound(cond, rank_name):
     """The rank bound a conjunct states (`rn <= 3` -> 3), or None."""
+    while isinstance(cond, exp.Paren):
+        cond = cond.this
     ops = {exp.LTE: 0, exp.LT: -1, exp.EQ: 0}
     flipped = {exp.GTE: exp.LTE, exp.GT: exp.LT, exp.EQ: exp.EQ}
     a, b, kind = cond.args.get("this"), cond.args.get("expression"), type(cond)
