@@ -48,7 +48,10 @@ def run_keyed(df, keys, processor, fields, ctx, time_mode=None):
     schema = StructType(list(fields) + CHANGE_FIELDS)
     processor.output_names = tuple(f.name for f in schema.fields)
     if keys:
-        grouped = df.groupBy(*[F.col("`%s`" % k.replace("`", "``")) for k in keys])
+        # grouping columns name the state's key fields, which must be plain names (`$f1` is refused)
+        keyed = ["__key%d" % i for i in range(len(keys))]
+        df = df.select("*", *[F.col("`%s`" % k.replace("`", "``")).alias(n) for k, n in zip(keys, keyed)])
+        grouped = df.groupBy(*keyed)
     else:
         grouped = df.withColumn("__all", F.lit(0)).groupBy("__all")
     mode = time_mode or ("ProcessingTime" if ctx.ttl_ms else "None")
