@@ -10,7 +10,7 @@ Both: RANGE bounds must match the ORDER BY column's type (an INTERVAL for a time
 
 from ..errors import SqlError, UnsupportedError
 from ..plan.fields import PROCTIME, ROWTIME
-from ..plan.over import Over, OverAggregate
+from ..plan.over import Frame, Over, OverAggregate
 
 STREAMING_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
                        "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "ROW_NUMBER", "RANK", "DENSE_RANK", "LAG")
@@ -26,7 +26,10 @@ def rewrite(node, ctx):
         if distinct is not None:
             raise SqlError("Distinct not supported in Windowing function!", *node.position)
         return OverAggregate(node.input, node.partition, node.order, node.frame, node.calls, None, node.position)
-    return OverAggregate(node.input, node.partition, node.order, node.frame, node.calls, _streaming_time(node),
+    frame = node.frame
+    if not frame.explicit and all(c.function == "ROW_NUMBER" for c in node.calls):
+        frame = Frame("ROWS", None, 0)       # Flink numbers rows one by one, ties included
+    return OverAggregate(node.input, node.partition, node.order, frame, node.calls, _streaming_time(node),
                          node.position)
 
 
