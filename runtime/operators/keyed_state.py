@@ -142,3 +142,33 @@ def add(counter, row, w):
         counter[row] = c
     else:
         counter.pop(row, None)
+
+
+class FrozenList(tuple):
+    """An ARRAY value kept as a multiset key (lists cannot be hashed)."""
+
+
+class FrozenMap(tuple):
+    """A MAP value kept as a multiset key: its (key, value) pairs."""
+
+
+def freeze(v):
+    """A row value that can be a dict key or a Counter element: ARRAY, MAP and ROW values made hashable."""
+    if isinstance(v, list):
+        return FrozenList(freeze(x) for x in v)
+    if isinstance(v, dict):
+        return FrozenMap((freeze(k), freeze(x)) for k, x in v.items())
+    if isinstance(v, tuple) and not isinstance(v, (FrozenList, FrozenMap)):
+        return tuple(freeze(x) for x in v)          # a ROW (Spark's Row) as a plain tuple: Spark takes it back
+    return v
+
+
+def thaw(v):
+    """`freeze` undone: the value as Spark takes it back."""
+    if isinstance(v, FrozenList):
+        return [thaw(x) for x in v]
+    if isinstance(v, FrozenMap):
+        return {thaw(k): thaw(x) for k, x in v}
+    if isinstance(v, tuple):
+        return tuple(thaw(x) for x in v)
+    return v

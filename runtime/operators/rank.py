@@ -8,7 +8,7 @@ order (Flink's). Over insert-only input with ROW_NUMBER and a limit, only the to
 
 from collections import Counter
 
-from .keyed_state import KeyedChangelogProcessor, add, update_pair, weight
+from .keyed_state import KeyedChangelogProcessor, add, freeze, thaw, update_pair, weight
 from ..sort_keys import Descending
 
 
@@ -46,7 +46,7 @@ class RankProcessor(KeyedChangelogProcessor):
 
     def apply(self, state, rows):
         for r in rows:
-            row = tuple(r[c] for c in self.columns)
+            row = freeze(tuple(r[c] for c in self.columns))
             if row not in state.arrival:
                 state.arrival[row] = r["__seq"]
             add(state.rows, row, weight(r["__op"]))
@@ -86,6 +86,9 @@ class RankProcessor(KeyedChangelogProcessor):
         return self._ranked(state)
 
     def emit(self, old, new):
+        return [(op, thaw(row)) for op, row in self._changes(old, new)]
+
+    def _changes(self, old, new):
         out = []
         if self.with_rank:
             # position by position (the rank number is part of the row)
