@@ -263,8 +263,11 @@ def _parsed_greatest(node, name):
 def _parsed_regexp_extract(node):
     # sqlglot's base parser reads Flink's third argument (the group) as `position`, which its Spark
     # generator drops; Flink's default group is 0 (the whole match), Spark's is 1
+    # Flink gives NULL when the pattern does not match (Spark: '')
     group = node.args.get("group") or node.args.get("position") or _lit(0)
-    return _spark_call("REGEXP_EXTRACT", node.this.copy(), node.expression.copy(), group.copy())
+    extract = _spark_call("REGEXP_EXTRACT", node.this.copy(), node.expression.copy(), group.copy())
+    return exp.Case(ifs=[exp.If(this=exp.RegexpLike(this=node.this.copy(), expression=node.expression.copy()),
+                                true=extract)], default=exp.Null())
 
 
 def _parsed_str_to_map(node):

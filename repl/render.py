@@ -43,6 +43,26 @@ def format_value(v, flink_type="", tz="UTC"):
         if t == "TIMESTAMP_LTZ":
             v = _local(v, tz)
         return _timestamp_with_precision(v, _precision(flink_type))
+    if isinstance(v, (list, tuple, dict)):
+        return nested_text(v)
+    return value_text(v)
+
+
+def nested_text(v):
+    """A ROW, ARRAY, MAP or MULTISET value as Flink's tableau prints it: `(1, a)`, `[NULL, 1]`, `{k=1}`, with
+    NULL, TRUE and FALSE in capitals inside."""
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float):
+        return java_double_text(v)
+    if hasattr(v, "asDict"):       # a Spark Row (ROW type)
+        return "(" + ", ".join(nested_text(x) for x in v) + ")"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(nested_text(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join("%s=%s" % (nested_text(k), nested_text(x)) for k, x in v.items()) + "}"
     return value_text(v)
 
 

@@ -213,6 +213,7 @@ DIFFERING = [
          "sqlglot reads the group as `position`, which its Spark generator drops (gives 'the')"),
         ("REGEXP_EXTRACT", "REGEXP_EXTRACT('foothebar', 'foo(.*?)(bar)')", "foothebar",
          "Flink's default group is 0 (the whole match), Spark's 1"),
+        ("REGEXP_EXTRACT", "REGEXP_EXTRACT('foothebar', 'z+')", None, "Flink gives NULL when nothing matches, Spark ''"),
         ("GREATEST", "GREATEST(1, NULL, 3)", None, "Flink's GREATEST is NULL when an argument is NULL"),
         ("LEAST", "LEAST(1, NULL, 3)", None, "Flink's LEAST is NULL when an argument is NULL"),
         ("STR_TO_MAP", "STR_TO_MAP('a=1,b=2')", {"a": "1", "b": "2"},

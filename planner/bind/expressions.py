@@ -111,17 +111,15 @@ class ExpressionBinder:
                                    hint="join the subquery in FROM instead")
         if isinstance(node, exp.Star):
             return node
-        if isinstance(node, exp.Bracket) and isinstance(node.this, exp.Column) and not node.this.table \
-                and not node.this.this.quoted and node.this.name.upper() == "MAP" \
-                and not any(e.name == node.this.name for e in self.scope.entries):
+        if _is_map_constructor(node, self.scope):      # MAP['k', v, ...]: Spark's MAP('k', v, ...)
             call = exp.Anonymous(this="MAP", expressions=[self._resolve(e) for e in node.expressions])
-            call.meta["spark"] = True         # MAP['k', v, ...]: Flink's map constructor, Spark's map()
+            call.meta["spark"] = True
             return call
-        if isinstance(node, exp.TimestampDiff) and isinstance(node.this, exp.Column) and not node.this.table:
-            node.set("this", exp.var(node.this.name.upper()))     # TIMESTAMPDIFF(DAY, a, b): a unit
         if isinstance(node, exp.Anonymous) and node.name.upper() in _UNIT_FIRST and node.expressions \
                 and isinstance(node.expressions[0], exp.Column) and not node.expressions[0].table:
             node.expressions[0].replace(exp.var(node.expressions[0].name.upper()))    # TIMESTAMPADD(DAY, ...)
+        if isinstance(node, exp.TimestampDiff) and isinstance(node.this, exp.Column) and not node.this.table:
+            node.set("this", exp.var(node.this.name.upper()))                           # TIMESTAMPDIFF(DAY, ...)
         for key, value in list(node.args.items()):
             if isinstance(value, exp.Expression):
                 node.set(key, self._resolve(value))
@@ -130,6 +128,13 @@ class ExpressionBinder:
         if isinstance(node, (exp.Cast, exp.TryCast)):
             node.meta["flink_type"] = cast_type(node, self.ctx)
         return node
+
+
+def _is_map_constructor(node, scope):
+    """`MAP[k, v, ...]`, which sqlglot reads as a subscript of a column named MAP."""
+    base = node.this if isinstance(node, exp.Bracket) else None
+    return isinstance(base, exp.Column) and not base.table and not base.this.quoted and \
+        base.name.upper() == "MAP" and not any(e.name.upper() == "MAP" for e in scope.entries)
 
 
 def finish(resolved, ctx=None):
@@ -168,6 +173,12 @@ def to_spark(node, typeof, ctx=None):
     def rewrite(n):
         if isinstance(n, exp.Column) and "field" in n.meta:
             return exp.Column(this=exp.to_identifier(n.meta["field"].name, quoted=True))
+        if isinstance(n, exp.Dot) and isinstance(n.expression, exp.Identifier) and not n.expression.quoted:
+            n.expression.set("quoted", True)     # `EXPR$0` (in place: a replaced node's children are not visited)
+            return n
+        typed = _typeof_argument(n)
+        if typed is not None and typeof(typed) is not None:     # TYPEOF(x): Flink's type of x, as Flink names it
+            return exp.Literal.string(typeof(typed).text())
         if isinstance(n, (exp.Add, exp.Sub, exp.Mul, exp.Div)) and is_float(n) and not isinstance(n.parent, exp.Cast):
             return exp.Cast(this=n.copy(), to=exp.DataType.build("FLOAT"))    # Spark widens FLOAT to DOUBLE
         if isinstance(n, exp.Anonymous) and not n.meta.get("spark"):
@@ -191,11 +202,6 @@ def to_spark(node, typeof, ctx=None):
         if isinstance(n, exp.TimestampDiff):
             unit, start, end = n.this, n.expression, n.args.get("unit")
             call = exp.Anonymous(this="TIMESTAMPDIFF", expressions=[exp.var(unit.name.upper()), start, end])
-            call.meta["spark"] = True
-            return call
-        if isinstance(n, exp.Bracket) and isinstance(n.this, exp.Column) and "field" not in n.this.meta \
-                and n.this.name.upper() == "MAP" and not n.this.this.quoted:
-            call = exp.Anonymous(this="MAP", expressions=list(n.expressions))
             call.meta["spark"] = True
             return call
         if isinstance(n, exp.Bracket):
@@ -223,6 +229,15 @@ def to_spark(node, typeof, ctx=None):
         return n
 
     return node.transform(rewrite, copy=True)
+
+
+def _typeof_argument(n):
+    """The argument of a TYPEOF call, or None."""
+    if isinstance(n, exp.Typeof):
+        return n.this
+    if isinstance(n, exp.Anonymous) and n.name.upper() == "TYPEOF" and len(n.expressions) == 1:
+        return n.expressions[0]
+    return None
 
 
 def cast_type(node, ctx):

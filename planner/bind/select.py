@@ -54,6 +54,7 @@ class SelectBinder:
     # ------------------------------------------------------------------ the block
     def bind(self):
         sel, ctx = self.select, self.ctx
+        self._expand_named_windows()
         node, scope = bind_from(self.binder, sel)
         if node is None:
             node, scope = Values([[]], [], position=self.pos(sel)), Scope([])
@@ -93,6 +94,23 @@ class SelectBinder:
             kept = node.fields[:len(node.fields) - len(extra)]
             node = Calc(node, [(Expr.of_field(f), f.name) for f in kept])
         return node, output_scope(node)
+
+    def _expand_named_windows(self):
+        """`OVER w` ... `WINDOW w AS (...)`: each call's window gets the named window's specification."""
+        named = {w.name: w for w in (self.select.args.get("windows") or [])}
+        for e in self.select.expressions:
+            for w in _windows(e):
+                if w.args.get("partition_by") or w.args.get("order") or w.args.get("spec") \
+                        or w.args.get("alias") is None:
+                    continue
+                spec = named.get(w.args["alias"].name)
+                if spec is None:
+                    raise SqlError("Window '%s' is not defined" % w.args["alias"].name, *self.pos(w))
+                for arg in ("partition_by", "order", "spec"):
+                    if spec.args.get(arg) is not None:
+                        value = spec.args[arg]
+                        w.set(arg, [v.copy() for v in value] if isinstance(value, list) else value.copy())
+                w.set("alias", None)
 
     def _order_extra(self, scope, items, replace, aggregated):
         """ORDER BY columns that are not in the select list (SQL lets ORDER BY name any input column): added
@@ -283,9 +301,8 @@ class SelectBinder:
         for w in windows:
             fn = w.this
             flt = None
-            if isinstance(fn, exp.Filter):
-                flt = field_for(fn.expression.this)[0]
-                fn = fn.this
+            if isinstance(fn, exp.Filter):     # Calcite refuses FILTER on a window function (both modes)
+                raise SqlError("OVER must be applied to aggregate function", *self.pos(w))
             name = call_name(fn)
             if w.args.get("alias") is not None and not w.args.get("partition_by") and not w.args.get("order"):
                 raise UnsupportedError("Named windows (OVER w) are not supported yet", *self.pos(w))
@@ -295,14 +312,22 @@ class SelectBinder:
             for o in (order_ast.expressions if order_ast is not None else []):
                 order.append((field_for(o.this)[0], not o.args.get("desc")))
             frame = self._frame(w, order, node, pre)
+            if name in ("ROW_NUMBER", "RANK", "DENSE_RANK", "LAG", "LEAD") and frame.explicit:
+                raise SqlError("ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions", *self.pos(w))
             args = []
             raw = [fn.this] if isinstance(fn.args.get("this"), exp.Expression) else []
             if isinstance(fn, exp.Anonymous):
                 raw = list(fn.expressions)
+            elif isinstance(fn, (exp.Lag, exp.Lead)):
+                raw += [fn.args[a] for a in ("offset", "default") if fn.args.get(a) is not None]
             distinct = False
             if len(raw) == 1 and isinstance(raw[0], exp.Distinct):
                 distinct, raw = True, list(raw[0].expressions)
             raw = [a for a in raw if not isinstance(a, exp.Star)]
+            options = ()
+            if name in ("LAG", "LEAD") and len(raw) > 1:
+                options = tuple(self._literal(a, name) for a in raw[1:])
+                raw = raw[:1]
             typed = []
             for a in raw:
                 n, e = field_for(a)
@@ -316,7 +341,11 @@ class SelectBinder:
                             "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT") \
                 else (typing.nullable(typed[0], True) if typed else None)
             key = (tuple(partition), tuple(order), frame)
-            groups.setdefault(key, []).append((w, WindowCall(name, tuple(args), "", ftype, distinct, flt)))
+            groups.setdefault(key, []).append((w, WindowCall(name, tuple(args), "", ftype, distinct, flt, options)))
+        if len(groups) > 1 and not self.ctx.batch:
+            second = list(groups.values())[1][0][0]
+            raise SqlError("Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same "
+                           "window. please re-check the over window statement.", *self.pos(second))
         if len(pre) > len(node.fields):
             node = Calc(node, pre, position=self.pos(self.select))
         aliases = {id(e): n for e, n in ((e, n) for e, n in self._items(scope))}
@@ -328,11 +357,18 @@ class SelectBinder:
                 name = alias if alias is not None and alias not in taken else self.ctx.fresh("w$o")
                 taken.add(name)
                 bound_calls.append((w, WindowCall(call.function, call.args, name, call.type, call.distinct,
-                                                  call.filter)))
+                                                  call.filter, call.options)))
             node = Over(node, partition, order, frame, [c for _, c in bound_calls], position=self.pos(calls[0][0]))
             for w, c in bound_calls:
                 replace.add(bound(w), node.field(c.name))
         return node, replace
+
+    def _literal(self, ast, function):
+        """The value of a literal argument (LAG's offset and default)."""
+        e = finish(ExpressionBinder(self.ctx, Scope([])).resolve(ast), self.ctx)
+        if not e.is_literal and not isinstance(ast, exp.Null):
+            raise UnsupportedError("%s's offset and default must be literals" % function, *self.pos(ast))
+        return e.literal
 
     def _frame(self, w, order, node, pre):
         spec = w.args.get("spec")
@@ -353,15 +389,15 @@ class SelectBinder:
                 return interval_ms(v)
             raise SqlError("Unsupported window frame bound %s" % (v.sql() if isinstance(v, exp.Expression) else v),
                            *self.pos(w))
-        lower = bound(spec.args.get("start"), spec.args.get("start_side"))
-        end = spec.args.get("end")
-        upper = bound(end, spec.args.get("end_side"))
-        if (spec.args.get("start_side") or "").upper() == "FOLLOWING" or \
-                (upper not in (0, None) and (spec.args.get("end_side") or "").upper() == "FOLLOWING"):
-            raise UnsupportedError("OVER RANGE FOLLOWING windows are not supported yet.", *self.pos(w))
-        if upper is None and (spec.args.get("end_side") or "").upper() == "FOLLOWING":
-            raise UnsupportedError("OVER RANGE FOLLOWING windows are not supported yet.", *self.pos(w))
-        return Frame(kind, lower, upper if upper is not None else 0, explicit=True)
+        start, end = spec.args.get("start"), spec.args.get("end")
+        if (spec.args.get("start_side") or "").upper() == "FOLLOWING":
+            raise UnsupportedError("A window frame starting at a FOLLOWING row is not supported", *self.pos(w))
+        lower = bound(start, spec.args.get("start_side"))
+        upper = bound(end, spec.args.get("end_side")) if end is not None else 0
+        if upper is not None and upper != 0 and (spec.args.get("end_side") or "").upper() == "PRECEDING":
+            raise UnsupportedError("A window frame ending at a PRECEDING row is not supported", *self.pos(w))
+        interval = any(isinstance(v, exp.Interval) for v in (start, end))
+        return Frame(kind, lower, upper, explicit=True, interval=interval)
 
     # ------------------------------------------------------------------ ORDER BY / LIMIT
     def _order_limit(self, node):

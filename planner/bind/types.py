@@ -54,6 +54,12 @@ _SAME_AS_FIRST = {"ABS", "FLOOR", "CEIL", "CEILING", "ROUND", "TRUNCATE", "SIGN"
                   "LAST_VALUE", "LAG", "LEAD", "ARRAY_DISTINCT"}
 
 
+# functions written without parentheses, which the binder leaves as unresolved columns
+_NIL_FUNCTION_TYPES = {"LOCALTIMESTAMP": t("TIMESTAMP(3)", False), "CURRENT_TIMESTAMP": t("TIMESTAMP_LTZ(3)", False),
+                       "CURRENT_DATE": t("DATE", False), "LOCALTIME": t("TIME(0)", False),
+                       "CURRENT_TIME": t("TIME(0)", False)}
+
+
 def _decimal(ft):
     if ft.name == "DECIMAL":
         return ft.params
@@ -183,7 +189,10 @@ def _function_name(node):
             "DENSERANK": "DENSE_RANK", "ARRAYCONTAINS": "ARRAY_CONTAINS", "GROUPCONCAT": "LISTAGG",
             "FIRSTVALUE": "FIRST_VALUE", "LASTVALUE": "LAST_VALUE", "DAYOFMONTH": "DAYOFMONTH", "CEIL": "CEIL",
             "ARRAYSIZE": "CARDINALITY", "TSORDSTODATE": "TO_DATE", "STRTOTIME": "TO_TIMESTAMP", "STRTODATE": "TO_DATE",
-            "ROUND": "ROUND", "TRUNC": "TRUNCATE", "POW": "POWER"}.get(node.key.upper(), node.key.upper())
+            "ROUND": "ROUND", "TRUNC": "TRUNCATE", "POW": "POWER", "PAD": "LPAD", "TYPEOF": "TYPEOF",
+            "CONCATWS": "CONCAT_WS", "SHA": "SHA1", "TOBASE64": "TO_BASE64", "FROMBASE64": "FROM_BASE64",
+            "STRTOMAP": "STR_TO_MAP", "ARRAYDISTINCT": "ARRAY_DISTINCT", "ARRAYTOSTRING": "ARRAY_JOIN",
+            "MAPKEYS": "MAP_KEYS", "MAPVALUES": "MAP_VALUES"}.get(node.key.upper(), node.key.upper())
 
 
 def _args(node):
@@ -236,7 +245,7 @@ def infer(node, typeof):
     if isinstance(node, exp.Column):
         f = node.meta.get("field")
         if f is None:
-            return None
+            return _NIL_FUNCTION_TYPES.get(node.name.upper()) if not node.table else None
         return _path_type(f.type, node.meta.get("path") or [])
     if isinstance(node, exp.Dot):
         base = typeof(node.this)
@@ -269,9 +278,9 @@ def infer(node, typeof):
         default = node.args.get("default")
         branches.append(typeof(default) if default is not None else FlinkType("NULL"))
         return least_restrictive(branches)
-    if isinstance(node, exp.If):
-        return least_restrictive([typeof(node.args["true"]), typeof(node.args["false"])
-                                  if node.args.get("false") is not None else FlinkType("NULL")])
+    if isinstance(node, exp.If):     # Flink's IF(c, a, b) is nullable whatever its branches
+        return nullable(least_restrictive([typeof(node.args["true"]), typeof(node.args["false"])
+                                           if node.args.get("false") is not None else FlinkType("NULL")]), True)
     if isinstance(node, exp.Coalesce):
         types = [typeof(a) for a in _args(node)]
         out = least_restrictive(types)
@@ -312,6 +321,11 @@ def infer(node, typeof):
             if isinstance(arg, exp.Distinct):
                 arg = arg.expressions[0] if arg.expressions else None
             return aggregate_type(name, typeof(arg) if arg is not None else None)
+    if name == "TYPEOF":
+        return t(STRING)
+    if name in ("UPPER", "LOWER", "INITCAP") and args and typeof(args[0]) is not None \
+            and typeof(args[0]).name in ("CHAR", "VARCHAR"):
+        return typeof(args[0])         # Flink keeps the argument's string type
     if name in _STRING_FUNCTIONS:
         return t(STRING, any_nullable([typeof(a) for a in args]) if args else False)
     if name in _INT_FUNCTIONS:
@@ -328,7 +342,7 @@ def infer(node, typeof):
         if name in ("CEIL", "CEILING", "FLOOR") and first is not None and first.name == "DECIMAL" \
                 and node.args.get("to") is None:
             return t("DECIMAL(%d, 0)" % first.params[0], first.nullable)
-        if name == "ROUND" and first is not None and first.name == "DECIMAL":
+        if name in ("ROUND", "TRUNCATE") and first is not None and first.name == "DECIMAL":
             digits = node.args.get("decimals") if not isinstance(node, exp.Anonymous) else \
                 (args[1] if len(args) > 1 else None)
             d = int(digits.name) if isinstance(digits, exp.Literal) and not digits.is_string \

@@ -3,7 +3,7 @@
 
 from ..types import parse_type
 from .changelog import ALL_KINDS, INSERT_ONLY_KINDS
-from .fields import Field
+from .fields import ROWTIME, Field
 from .node import PlanNode
 
 
@@ -66,6 +66,11 @@ class Deduplicate(PlanNode):
     @property
     def input(self):
         return self.inputs[0]
+
+    @property
+    def event_time(self):
+        """Keeping the first row on a rowtime waits for the watermark (the sources must carry it)."""
+        return self.time_kind == ROWTIME and not self.keep_last
 
     def accepted_kinds(self, i):
         return INSERT_ONLY_KINDS

@@ -3,6 +3,7 @@ in time order as the watermark passes them; insert-only); ORDER BY with a LIMIT 
 input (updates); LIMIT alone keeps the first rows. In batch mode all three are Spark's."""
 
 from .changelog import ALL_KINDS, INSERT_ONLY_KINDS
+from .fields import ROWTIME
 from .node import PlanNode
 
 
@@ -25,6 +26,11 @@ class Sort(PlanNode):
     @property
     def input(self):
         return self.inputs[0]
+
+    @property
+    def event_time(self):
+        """A temporal sort on a rowtime releases rows as the watermark passes them."""
+        return self.temporal and self.limit is None and self.input.field(self.order[0][0]).time == ROWTIME
 
     def explain_name(self):
         if self.temporal and self.limit is None:

@@ -5,7 +5,8 @@
     ROW_NUMBER() ... = 1 (or <= 1) ordered by one time attribute, over insert-only input
         -> Deduplicate (keep the first row when ascending, the last when descending)
 
-A ranking function without such a filter is a Rank without a bound. Flink's forms of the bound:
+A ranking function without such a filter is a Rank without a bound; in streaming, ordered ascending by a time
+attribute, it is an OverAggregate instead (planner/rules/over_aggregate.py), as Flink plans it. Flink's forms of the bound:
 `rn <= N`, `rn < N`, `rn = 1`, `N >= rn`, `N > rn`."""
 
 from sqlglot import exp
@@ -23,10 +24,18 @@ def rewrite(node, ctx):
         out = _filtered_rank(node, ctx)
         if out is not None:
             return out
-    if isinstance(node, Over) and len(node.calls) == 1 and node.calls[0].function in RANKING \
-            and not node.frame.explicit:
+    if type(node) is Over and len(node.calls) == 1 and node.calls[0].function in RANKING \
+            and not node.frame.explicit and not _time_ordered(node, ctx):
         return _rank(node, None, ctx)
     return node
+
+
+def _time_ordered(over, ctx):
+    """A streaming ranking ordered ascending by one time attribute: Flink's OverAggregate (insert-only, rows in
+    time order) unless a filter on the rank above makes it a Top-N or a deduplication."""
+    if ctx.batch or len(over.order) != 1 or not over.order[0][1]:
+        return False
+    return over.input.field(over.order[0][0]).time in (ROWTIME, PROCTIME)
 
 
 def _filtered_rank(calc, ctx):
@@ -36,10 +45,12 @@ def _filtered_rank(calc, ctx):
     while isinstance(below, Calc) and below.condition is None:
         chain.append(below)
         below = below.input
-    if not (isinstance(below, Rank) and below.rank_end is None and below.rank_field is not None):
+    ranking_over = isinstance(below, Over) and len(below.calls) == 1 and below.calls[0].function in RANKING \
+        and not below.frame.explicit
+    if not ranking_over and not (isinstance(below, Rank) and below.rank_end is None and below.rank_field is not None):
         return None
     over = below
-    rank_name = over.rank_field
+    rank_name = over.calls[0].name if ranking_over else over.rank_field
     for c in reversed(chain):            # follow the rank field's name up to the filter's input
         rank_name = next((n for e, n in c.projections if e.field == rank_name), None)
         if rank_name is None:

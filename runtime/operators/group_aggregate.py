@@ -1,11 +1,8 @@
 """GroupAggregate. Over insert-only input with nothing but projections above it, Spark's native streaming
 aggregate (update mode: the sink derives -U/+U); in batch mode Spark's aggregate. Otherwise dynsql's keyed
-processor over a changelog: COUNT, COUNT(*), COUNT(DISTINCT), SUM, AVG, MIN, MAX (each with DISTINCT and
-FILTER (WHERE ...)) that apply retractions (MIN/MAX keep a multiset of values, so retracting the current
-extreme is right), emitting +I for a new group, -U/+U when its row changes and -D when it empties."""
-
-from collections import Counter
-from decimal import Decimal
+processor over a changelog (and for DISTINCT, which Spark's streaming aggregate lacks): every function of
+runtime/operators/accumulators.py (COUNT .. COLLECT, each with DISTINCT and FILTER (WHERE ...)), applying
+retractions, emitting +I for a new group, -U/+U when its row changes and -D when it empties."""
 
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
@@ -14,34 +11,28 @@ from planner.errors import UnsupportedError
 from planner.plan.aggregate import GroupAggregate
 
 from ..translate import Stream, conform, translates
-from .keyed_state import KeyedChangelogProcessor, add, update_pair, weight
+from .accumulators import FUNCTIONS, accumulators
+from .keyed_state import KeyedChangelogProcessor, update_pair, weight
 
 
 class AggregateState:
     __slots__ = ("rows", "accs")
 
-    def __init__(self, n):
+    def __init__(self, accs):
         self.rows = 0                  # signed count of rows in the group
-        self.accs = [None] * n
-
-
-PROCESSOR_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX")
+        self.accs = accs
 
 
 class GroupAggregateProcessor(KeyedChangelogProcessor):
-    """`calls`: planner AggCalls (function, args, distinct, filter) over the input rows' fields."""
+    """`accumulators`: one accumulators.Accumulator per aggregate call (COUNT .. COLLECT, DISTINCT, FILTER)."""
 
-    def __init__(self, keys, calls, ttl_ms=0):
+    def __init__(self, keys, accumulators, ttl_ms=0):
         self.keys = keys
-        self.aggregates = [(("COUNT_STAR" if c.function == "COUNT" and not c.args else c.function),
-                            c.args[0] if c.args else None, c.distinct, c.filter) for c in calls]
+        self.accumulators = accumulators
         self.ttl_ms = ttl_ms
 
     def empty(self):
-        st_ = AggregateState(len(self.aggregates))
-        for i, (f, _, distinct, _) in enumerate(self.aggregates):
-            st_.accs[i] = Counter() if (distinct or f in ("MIN", "MAX")) else [0, None]  # [count, sum]
-        return st_
+        return AggregateState([a.empty() for a in self.accumulators])
 
     def is_empty(self, state):
         return state.rows == 0
@@ -50,39 +41,14 @@ class GroupAggregateProcessor(KeyedChangelogProcessor):
         for r in rows:
             w = weight(r["__op"])
             state.rows += w
-            for i, (f, arg, distinct, flt) in enumerate(self.aggregates):
-                if flt is not None and r[flt] is not True:
-                    continue
-                acc = state.accs[i]
-                v = r[arg] if arg is not None else 1
-                if v is None:
-                    continue
-                if isinstance(acc, Counter):
-                    add(acc, v, w)
-                else:
-                    acc[0] += w
-                    acc[1] = v * w if acc[1] is None else acc[1] + v * w
+            for i, a in enumerate(self.accumulators):
+                state.accs[i] = a.add(state.accs[i], r, w)
         return state
 
     def result(self, state):
         if state.rows <= 0:
             return None
-        out = []
-        for (f, arg, distinct, _), acc in zip(self.aggregates, state.accs):
-            if f in ("COUNT", "COUNT_STAR"):
-                out.append(len([v for v, c in acc.items() if c > 0]) if distinct else acc[0])
-            elif f in ("MIN", "MAX"):
-                live = [v for v, c in acc.items() if c > 0]
-                out.append((min(live) if f == "MIN" else max(live)) if live else None)
-            elif distinct:
-                live = [v for v, c in acc.items() if c > 0]
-                s = sum(live) if live else None
-                out.append(s if f == "SUM" else (_avg(s, len(live)) if live else None))
-            elif f == "SUM":
-                out.append(acc[1] if acc[0] > 0 else None)
-            elif f == "AVG":
-                out.append(_avg(acc[1], acc[0]) if acc[0] > 0 else None)
-        return tuple(out)
+        return tuple(a.result(acc) for a, acc in zip(self.accumulators, state.accs))
 
     def handleInputRows(self, key, rows, timerValues):
         # a global aggregate is keyed by a constant the output does not show
@@ -94,39 +60,42 @@ class GroupAggregateProcessor(KeyedChangelogProcessor):
         return update_pair(k + old if old is not None else None, k + new if new is not None else None)
 
 
-def _avg(total, n):
-    if isinstance(total, Decimal):
-        return total / n
-    return total / n
-
-
 def output_schema(input_schema, keys, calls):
-    """Spark output type of each aggregate, as Spark's own aggregate would type it (the translator then casts
-    to the Flink type)."""
-    fields = [st.StructField(k, input_schema[k].dataType, True) for k in keys]
-    for c in calls:
-        if c.function == "COUNT":
-            t = st.LongType()
-        else:
-            t = input_schema[c.args[0]].dataType
-            if c.function == "SUM":
-                t = _sum_type(t)
-            elif c.function == "AVG":
-                t = st.DecimalType(38, max(t.scale, 6)) if isinstance(t, st.DecimalType) else st.DoubleType()
-        fields.append(st.StructField(c.name, t, True))
-    return fields
+    """Spark output fields of a processor's rows: the keys, then each call's value as `Accumulator.result`
+    gives it (the translator then casts to the Flink type)."""
+    return [st.StructField(k, input_schema[k].dataType, True) for k in keys] + \
+        [st.StructField(c.name, result_type(c, input_schema), True) for c in calls]
 
 
-def _sum_type(t):
+def result_type(c, input_schema):
+    """The Spark type of an accumulator's result for planner call `c` over `input_schema`."""
+    f = c.function
+    if f == "COUNT":
+        return st.LongType()
+    if f == "LISTAGG":
+        return st.StringType()
+    if f in ("BOOL_AND", "BOOL_OR"):
+        return st.BooleanType()
+    t = input_schema[c.args[0]].dataType
+    if f == "COLLECT":
+        return st.MapType(t, st.IntegerType(), False)
+    if f in ("MIN", "MAX", "FIRST_VALUE", "LAST_VALUE"):
+        return t
     if isinstance(t, (st.ByteType, st.ShortType, st.IntegerType, st.LongType)):
         return st.LongType()
     if isinstance(t, st.DecimalType):
-        return st.DecimalType(min(38, t.precision + 10), t.scale)
+        return st.DecimalType(38, t.scale if f == "SUM" else max(t.scale, 6))
     return st.DoubleType()
 
 
 def aggregate_column(c):
-    """A planner AggCall as a Spark aggregate expression (FILTER as a CASE inside it)."""
+    """A planner AggCall as a Spark aggregate expression named after its output field."""
+    return aggregate_expression(c).alias(c.name)
+
+
+def aggregate_expression(c):
+    """A planner AggCall (or an OVER's WindowCall) as a Spark aggregate expression (FILTER as a CASE inside
+    it), unnamed: a window aggregate adds `.over(window)`."""
     flt = F.col(q(c.filter)) if c.filter else None
 
     def arg(i=0):
@@ -166,7 +135,7 @@ def aggregate_column(c):
         e = F.bool_or(arg())
     else:
         raise UnsupportedError("Aggregate function %s cannot run yet" % f)
-    return e.alias(c.name)
+    return e
 
 
 def _arg_sql(c):
@@ -205,13 +174,13 @@ def translate_group_aggregate(node, inputs, ctx):
         out = out.select(*[F.col(q(n)) for n in node.field_names],
                          *[F.col(q(k)).alias(kc) for k, kc in zip(node.keys, keys)], F.lit(True).alias("__visible"))
         return Stream(conform(out, node.fields), upsert_keys=keys)
-    unsupported = [c for c in node.calls if c.function not in PROCESSOR_FUNCTIONS]
+    unsupported = [c for c in node.calls if c.function not in FUNCTIONS]
     if unsupported:
         raise UnsupportedError("Aggregate function %s over a changelog (or with table.exec.state.ttl) is not "
                                "supported yet" % unsupported[0].function, *node.position)
     from .keyed_state import run_keyed
     df = s.df if s.changelog else s.df.withColumn("__op", F.lit(0).cast("tinyint"))
     fields = output_schema(df.schema, node.keys, node.calls)
-    processor = GroupAggregateProcessor(node.keys, node.calls, ctx.ttl_ms)
+    processor = GroupAggregateProcessor(node.keys, accumulators(node.calls, node.input.fields), ctx.ttl_ms)
     out = run_keyed(df, node.keys, processor, fields, ctx)
     return Stream(conform(out, node.fields), changelog=True)

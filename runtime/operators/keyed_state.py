@@ -48,7 +48,10 @@ def run_keyed(df, keys, processor, fields, ctx, time_mode=None):
     schema = StructType(list(fields) + CHANGE_FIELDS)
     processor.output_names = tuple(f.name for f in schema.fields)
     if keys:
-        grouped = df.groupBy(*[F.col("`%s`" % k.replace("`", "``")) for k in keys])
+        # grouping columns name the state's key fields, which must be plain names (`$f1` is refused)
+        keyed = ["__key%d" % i for i in range(len(keys))]
+        df = df.select("*", *[F.col("`%s`" % k.replace("`", "``")).alias(n) for k, n in zip(keys, keyed)])
+        grouped = df.groupBy(*keyed)
     else:
         grouped = df.withColumn("__all", F.lit(0)).groupBy("__all")
     mode = time_mode or ("ProcessingTime" if ctx.ttl_ms else "None")
@@ -139,3 +142,33 @@ def add(counter, row, w):
         counter[row] = c
     else:
         counter.pop(row, None)
+
+
+class FrozenList(tuple):
+    """An ARRAY value kept as a multiset key (lists cannot be hashed)."""
+
+
+class FrozenMap(tuple):
+    """A MAP value kept as a multiset key: its (key, value) pairs."""
+
+
+def freeze(v):
+    """A row value that can be a dict key or a Counter element: ARRAY, MAP and ROW values made hashable."""
+    if isinstance(v, list):
+        return FrozenList(freeze(x) for x in v)
+    if isinstance(v, dict):
+        return FrozenMap((freeze(k), freeze(x)) for k, x in v.items())
+    if isinstance(v, tuple) and not isinstance(v, (FrozenList, FrozenMap)):
+        return tuple(freeze(x) for x in v)          # a ROW (Spark's Row) as a plain tuple: Spark takes it back
+    return v
+
+
+def thaw(v):
+    """`freeze` undone: the value as Spark takes it back."""
+    if isinstance(v, FrozenList):
+        return [thaw(x) for x in v]
+    if isinstance(v, FrozenMap):
+        return {thaw(k): thaw(x) for k, x in v}
+    if isinstance(v, tuple):
+        return tuple(thaw(x) for x in v)
+    return v

@@ -8,7 +8,7 @@ order (Flink's). Over insert-only input with ROW_NUMBER and a limit, only the to
 
 from collections import Counter
 
-from .keyed_state import KeyedChangelogProcessor, add, update_pair, weight
+from .keyed_state import KeyedChangelogProcessor, add, freeze, thaw, update_pair, weight
 from ..sort_keys import Descending
 
 
@@ -46,7 +46,7 @@ class RankProcessor(KeyedChangelogProcessor):
 
     def apply(self, state, rows):
         for r in rows:
-            row = tuple(r[c] for c in self.columns)
+            row = freeze(tuple(r[c] for c in self.columns))
             if row not in state.arrival:
                 state.arrival[row] = r["__seq"]
             add(state.rows, row, weight(r["__op"]))
@@ -86,6 +86,9 @@ class RankProcessor(KeyedChangelogProcessor):
         return self._ranked(state)
 
     def emit(self, old, new):
+        return [(op, thaw(row)) for op, row in self._changes(old, new)]
+
+    def _changes(self, old, new):
         out = []
         if self.with_rank:
             # position by position (the rank number is part of the row)
@@ -130,11 +133,12 @@ from pyspark.sql import functions as F  # noqa: E402
 from pyspark.sql import types as st  # noqa: E402
 
 from planner.plan.calc import Calc  # noqa: E402
-from planner.plan.fields import PROCTIME  # noqa: E402
+from planner.plan.fields import PROCTIME, ROWTIME  # noqa: E402
 from planner.plan.rank import Deduplicate, Rank  # noqa: E402
 
 from ..translate import Stream, conform, translates  # noqa: E402
-from .keyed_state import run_keyed  # noqa: E402
+from .event_time import EventTimeProcessor, event_time_columns  # noqa: E402
+from .keyed_state import PickledValueState, run_keyed  # noqa: E402
 
 ARRIVAL = "__arrival"     # a row's arrival order, ranked on where the order is arrival (proctime, LIMIT)
 
@@ -202,6 +206,26 @@ def translate_rank(node, inputs, ctx):
                          _rank_shown(node, ctx))
 
 
+class FirstRowProcessor(EventTimeProcessor):
+    """Keep-first-row deduplication on a rowtime (Flink 2.3, insert-only): a key's rows wait for the watermark;
+    the first one it passes (the earliest rowtime, then the earliest arrival) is emitted, once; rows behind
+    the watermark are dropped by the base."""
+    operator_name = "Deduplicate"
+
+    def __init__(self, columns):
+        self.value_columns = tuple(columns)
+
+    def init_state(self, handle):
+        self.emitted = PickledValueState(handle, "emitted", bool)
+
+    def on_time(self, key, rows, watermark_us, final):
+        if not rows or self.emitted.get():
+            return []
+        self.emitted.put(True)
+        t, seq, values = rows[0]
+        return [tuple(values) + (0, seq)]
+
+
 @translates(Deduplicate)
 def translate_deduplicate(node, inputs, ctx):
     s = inputs[0]
@@ -211,4 +235,11 @@ def translate_deduplicate(node, inputs, ctx):
             order = [("__seq", not node.keep_last)]
         df = _batch_rank(node, s, node.keys, order, "ROW_NUMBER", 1)
         return Stream(df.select(*[F.col(_q(n)) for n in node.field_names], "__seq", "__wm"))
+    if node.time_kind == ROWTIME and not node.keep_last:
+        names = node.input.field_names
+        types = {f.name: f.dataType for f in s.df.schema.fields}
+        fields = [st.StructField(n, types[n], True) for n in names]
+        df = event_time_columns(s.df, node.order_field)
+        out = run_keyed(df, node.keys, FirstRowProcessor(names), fields, ctx, time_mode="EventTime")
+        return Stream(conform(out.select(*[F.col(_q(n)) for n in names], "__seq", "__wm"), node.fields))
     return ranked_stream(node, s, ctx, node.keys, order, "ROW_NUMBER", 1, None, False)

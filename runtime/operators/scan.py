@@ -21,7 +21,9 @@ class ScanRef:
 @translates(TableScan)
 def translate_table_scan(node, inputs, ctx):
     from ..tables import materialize_changelog, table_frame
-    ref = ScanRef(node.table, {n: e.sql for n, e in node.computed.items()},
+    computed = {n: e.sql for n, e in node.computed.items()}
+    computed.update({c.name: "current_timestamp()" for c in node.table.columns if c.is_proctime})   # PROCTIME()
+    ref = ScanRef(node.table, computed,
                   watermark_extra_ms=getattr(node, "watermark_extra_ms", 0))
     df = table_frame(ctx.spark, ref, ctx.streaming, event_time=ctx.event_time)
     names = node.field_names

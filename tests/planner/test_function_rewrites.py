@@ -20,8 +20,8 @@ def spark_sql(flink_expr):
 @pytest.mark.parametrize("flink,spark", [
     ("GREATEST(a, b)", "CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE GREATEST(a, b) END"),
     ("LEAST(a, b)", "CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE LEAST(a, b) END"),
-    ("REGEXP_EXTRACT(s, r)", "REGEXP_EXTRACT(s, r, 0)"),
-    ("REGEXP_EXTRACT(s, r, 2)", "REGEXP_EXTRACT(s, r, 2)"),
+    ("REGEXP_EXTRACT(s, r)", "CASE WHEN s RLIKE r THEN REGEXP_EXTRACT(s, r, 0) ELSE NULL END"),
+    ("REGEXP_EXTRACT(s, r, 2)", "CASE WHEN s RLIKE r THEN REGEXP_EXTRACT(s, r, 2) ELSE NULL END"),
     ("STR_TO_MAP(s)", "STR_TO_MAP(s, ',', '=')"),
     ("STR_TO_MAP(s, ';', ':')", "STR_TO_MAP(s, ';', ':')"),
     ("CONCAT_WS('-', a, b)", "CONCAT_WS('-', a, b)"),

@@ -1,0 +1,189 @@
+"""Aggregate functions as accumulators that take rows in and out: a row adds with weight +1 (+I, +U) and
+retracts with -1 (-U, -D). What every aggregating processor shares: the group aggregate over a changelog,
+the OVER aggregate's frames (a row leaving a bounded frame is a retraction), window aggregates.
+
+`Accumulator(function, arg, distinct, filter, options, integral)` is one call: `empty()` is its state (small
+lists and Counters, pickled with the operator's state), `add(acc, row, w)` folds one input row in (`row`
+maps input field names to values; the FILTER field must be TRUE, NULL arguments are skipped),
+`result(acc)` is the value Flink gives. Functions and their state:
+  COUNT, COUNT(*)            [n]
+  SUM, AVG                   [n, sum]            AVG of an integral type divides as Java does (truncating)
+  MIN, MAX                   Counter of values   (retracting the current extreme is right)
+  STDDEV_POP/_SAMP, VAR_POP/_SAMP  [n, sum, sum of squares]: as a group aggregate Flink 2.3 computes the
+                             spread in floating point (Welford's M2) and casts the result to the argument's
+                             type; as an OVER aggregate (`integer_moments`) it rewrites them into sums with
+                             integer arithmetic for an integral argument (AggregateReduceFunctionsRule)
+  FIRST_VALUE, LAST_VALUE, LISTAGG  the values in arrival order (a retraction removes the first equal one)
+  COLLECT                    Counter of values (a MULTISET: value -> count)
+  BOOL_AND, BOOL_OR          [trues, falses]
+  DISTINCT f                 Counter of the distinct values; f over them
+It does not decide output types: the operator's translator casts results to the planner's Flink types."""
+
+from collections import Counter
+from decimal import Decimal
+
+from .keyed_state import add as count_in
+
+FUNCTIONS = ("COUNT", "COUNT_STAR", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
+             "VAR_SAMP", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR")
+_COUNTER = ("MIN", "MAX", "COLLECT")
+_ORDERED = ("FIRST_VALUE", "LAST_VALUE", "LISTAGG")
+_MOMENTS = ("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP")
+
+
+class Accumulator:
+    __slots__ = ("function", "arg", "distinct", "filter", "separator", "integral", "integer_moments")
+
+    def __init__(self, function, arg=None, distinct=False, filter=None, options=(), integral=False,
+                 integer_moments=False):
+        self.function = "COUNT_STAR" if function == "COUNT" and arg is None else function
+        self.arg = arg
+        self.distinct = distinct and self.function != "COUNT_STAR"
+        self.filter = filter
+        self.separator = options[0] if options else ","
+        self.integral = integral          # the argument is TINYINT .. BIGINT: Flink divides as integers
+        self.integer_moments = integer_moments and integral
+
+    @classmethod
+    def of_call(cls, call, integral=False, integer_moments=False):
+        """From a planner call (expr.AggCall or over.WindowCall): function, args, distinct, filter."""
+        return cls(call.function, call.args[0] if call.args else None, call.distinct, call.filter,
+                   getattr(call, "options", ()), integral, integer_moments)
+
+    # ------------------------------------------------------------------ state
+    def empty(self):
+        return self._empty(self.distinct)
+
+    def _empty(self, distinct):
+        f = self.function
+        if distinct or f in _COUNTER:
+            return Counter()
+        if f in _ORDERED:
+            return []
+        if f in ("COUNT", "COUNT_STAR"):
+            return [0]
+        if f in _MOMENTS:
+            return [0, None, None]
+        if f in ("BOOL_AND", "BOOL_OR"):
+            return [0, 0]
+        return [0, None]
+
+    def add(self, acc, row, w):
+        if self.filter is not None and row[self.filter] is not True:
+            return acc
+        v = row[self.arg] if self.arg is not None else 1
+        if v is None:
+            return acc
+        if self.distinct:
+            count_in(acc, v, w)
+            return acc
+        return self._fold(acc, v, w)
+
+    def _fold(self, acc, v, w):
+        f = self.function
+        if f in _COUNTER:
+            count_in(acc, v, w)
+        elif f in _ORDERED:
+            if w > 0:
+                acc.append(v)
+            elif v in acc:
+                acc.remove(v)
+        elif f in ("COUNT", "COUNT_STAR"):
+            acc[0] += w
+        elif f in _MOMENTS:
+            acc[0] += w
+            acc[1] = _plus(acc[1], v * w)
+            acc[2] = _plus(acc[2], v * v * w)
+        elif f in ("BOOL_AND", "BOOL_OR"):
+            acc[0 if v else 1] += w
+        else:
+            acc[0] += w
+            acc[1] = _plus(acc[1], v * w)
+        return acc
+
+    # ------------------------------------------------------------------ the value
+    def result(self, acc):
+        if self.distinct:
+            folded = self._empty(False)
+            for v, c in acc.items():
+                if c > 0:
+                    folded = self._fold(folded, v, 1)
+            return self._value(folded)
+        return self._value(acc)
+
+    def _value(self, acc):
+        f = self.function
+        if f in ("COUNT", "COUNT_STAR"):
+            return acc[0]
+        if f in ("MIN", "MAX"):
+            live = [v for v, c in acc.items() if c > 0]
+            return (min(live) if f == "MIN" else max(live)) if live else None
+        if f == "COLLECT":
+            return {v: c for v, c in acc.items() if c > 0}
+        if f == "FIRST_VALUE":
+            return acc[0] if acc else None
+        if f == "LAST_VALUE":
+            return acc[-1] if acc else None
+        if f == "LISTAGG":
+            return self.separator.join(str(v) for v in acc) if acc else None
+        if f in ("BOOL_AND", "BOOL_OR"):
+            if acc[0] + acc[1] <= 0:
+                return None
+            return acc[1] <= 0 if f == "BOOL_AND" else acc[0] > 0
+        n = acc[0]
+        if n <= 0:
+            return None
+        if f == "SUM":
+            return acc[1]
+        if f == "AVG":
+            return self._div(acc[1], n)
+        return self._moment(n, acc[1], acc[2])
+
+    def _div(self, a, b):
+        if self.integral and isinstance(a, int):
+            return java_div(a, b)
+        if isinstance(a, Decimal):
+            return a / Decimal(b)
+        return a / b
+
+    def _moment(self, n, s, s2):
+        """VAR_POP = (Σx² - (Σx)²/n) / n; VAR_SAMP divides by n - 1 (NULL for one row); STDDEV = VAR^0.5."""
+        f = self.function
+        if f.endswith("_SAMP") and n == 1:
+            return None
+        d = n - 1 if f.endswith("_SAMP") else n
+        if self.integer_moments:
+            var = java_div(s2 - java_div(s * s, n), d)
+        elif isinstance(s, Decimal):
+            var = (s2 - s * s / n) / d
+        else:
+            var = (float(s2) - float(s) * float(s) / n) / d
+        if not f.startswith("VAR"):
+            var = float(var) ** 0.5 if var >= 0 else float("nan")
+        if self.integral:
+            return int(var) if var == var else None
+        return Decimal(repr(var)) if isinstance(s, Decimal) and isinstance(var, float) else var
+
+
+def java_div(a, b):
+    """Integer division as Java's: truncating toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _plus(a, b):
+    return b if a is None else a + b
+
+
+INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+
+
+def accumulators(calls, input_fields, integer_moments=False):
+    """Accumulators for planner calls over a node's input fields (a fields.Field list): an integral argument
+    makes AVG divide as integers, as Flink does (and the variance family too with `integer_moments`)."""
+    types = {f.name: f.type for f in input_fields}
+
+    def integral(c):
+        t = types.get(c.args[0]) if c.args else None
+        return t is not None and t.name in INTEGRAL
+    return [Accumulator.of_call(c, integral(c), integer_moments) for c in calls]
