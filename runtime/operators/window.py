@@ -58,8 +58,7 @@ def assign_windows(df, spec, time_column):
         first_end = aligned(spec.slide_ms) + F.lit(spec.slide_ms)
         return df.withColumn("__start_ms", start) \
             .withColumn("__end_ms", F.explode(F.sequence(first_end, start + F.lit(spec.size_ms), F.lit(spec.slide_ms))))
-    raise UnsupportedError("The SESSION window function is only supported under a window aggregate "
-                           "(GROUP BY window_start, window_end)")
+    raise ValueError("SESSION windows are merged, not assigned per row")
 
 
 def fired(end_ms, lateness_ms=0):
@@ -71,13 +70,13 @@ def fired(end_ms, lateness_ms=0):
 @translates(WindowTableFunction)
 def translate_window_table_function(node, inputs, ctx):
     s = inputs[0]
+    if node.spec.kind == "SESSION":
+        raise UnsupportedError("The SESSION window function is only supported under a window aggregate "
+                               "(GROUP BY window_start, window_end)", *node.position)
     framed = assign_windows(s.df, node.spec, node.spec.time_column)
     start, end = F.timestamp_millis(F.col("__start_ms")), F.timestamp_millis(F.col("__end_ms"))
-    wtime = F.timestamp_millis(F.col("__end_ms") - 1)
-    if ctx.streaming and node.time_kind != PROCTIME:
-        wtime = with_watermark_metadata(wtime, "window_time")
-    else:
-        wtime = wtime.alias("window_time")
+    # window_time is not marked as an event-time column: the input's rowtime still is (Spark allows one)
+    wtime = F.timestamp_millis(F.col("__end_ms") - 1).alias("window_time")
     out = framed.select(*[F.col(q(n)) for n in node.input.field_names], start.alias("window_start"),
                         end.alias("window_end"), wtime, *[F.col(h) for h in s.hidden()])
     return Stream(out, changelog=s.changelog)

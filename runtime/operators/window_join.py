@@ -26,8 +26,8 @@ class WindowJoinProcessor(EventTimeProcessor):
         self.right_pad = (None,) * right_width
 
     def on_time(self, key, rows, watermark_us, final):
-        lefts = [(seq, tuple(v[1])) for _, seq, v in rows if v[0] == 0]
-        rights = [(seq, tuple(v[2])) for _, seq, v in rows if v[0] == 1]
+        lefts = [(seq, _packed(v[1])) for _, seq, v in rows if v[0] == 0]
+        rights = [(seq, _packed(v[2])) for _, seq, v in rows if v[0] == 1]
         out = []
         for lseq, l in lefts:
             for rseq, r in rights:
@@ -37,6 +37,11 @@ class WindowJoinProcessor(EventTimeProcessor):
         if not lefts and self.kind in ("RIGHT", "FULL"):
             out += [self.left_pad + r + (seq,) for seq, r in rights]
         return out
+
+
+def _packed(value):
+    """A side's packed row as the processor receives it (a dict of a struct, or a Row) -> its values."""
+    return tuple(value.values()) if isinstance(value, dict) else tuple(value)
 
 
 def _side(node, stream, side, key_names, key_types, schemas):
