@@ -46,7 +46,8 @@ def bind_table_function(binder, rel):
     alias = rel.alias or None
     entries = [ScopeEntry(e.qualifier if alias is None else alias, e.name, tvf.field(e.field.name))
                for e in scope.entries]
-    entries += [ScopeEntry(alias, f.name, f) for f in tvf.fields[len(node.fields):]]
+    entries += [ScopeEntry(alias, name, f) for name, f in zip(("window_start", "window_end", "window_time"),
+                                                              tvf.fields[len(node.fields):])]
     return tvf, Scope(entries)
 
 

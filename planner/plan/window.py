@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from ..types import parse_type
 from .changelog import INSERT_ONLY_KINDS, UPDATE, INSERT
-from .fields import PROCTIME, ROWTIME, Field
+from .fields import PROCTIME, ROWTIME, Field, unique_names
 from .join import JOIN_TYPES, Join, joined_fields
 from .node import PlanNode
 
@@ -78,8 +78,9 @@ class WindowTableFunction(PlanNode):
         super().__init__((input,), position)
         self.spec = spec
         self.time_kind = time_kind
-        self.fields = list(input.fields) + [bound_field("window_start"), bound_field("window_end"),
-                                            time_field("window_time", time_kind)]
+        # unique in the row: over a window's output (cascading windows) the new ones are window_time0, ...
+        start, end, time = unique_names(["window_start", "window_end", "window_time"], input.field_names)
+        self.fields = list(input.fields) + [bound_field(start), bound_field(end), time_field(time, time_kind)]
 
     @property
     def input(self):
@@ -90,7 +91,8 @@ class WindowTableFunction(PlanNode):
         return self.time_kind == ROWTIME
 
     def window_ref(self):
-        return WindowRef(self.spec, "window_start", "window_end", "window_time", self.time_kind)
+        start, end, time = self.field_names[-3:]
+        return WindowRef(self.spec, start, end, time, self.time_kind)
 
     def explain_detail(self):
         return "window=[%s]" % self.spec.describe()

@@ -60,7 +60,7 @@ def _absorb(node, w):
     if not isinstance(node, WindowTableFunction):
         return None
     tvf = node
-    window_names = {"window_start", "window_end", "window_time"}
+    window_names = set(tvf.field_names[-3:])
     time_name = tvf.spec.time_column
     rebuilt = tvf.input
     for calc in reversed(chain):

@@ -76,9 +76,10 @@ def translate_window_table_function(node, inputs, ctx):
     framed = assign_windows(s.df, node.spec, node.spec.time_column)
     start, end = F.timestamp_millis(F.col("__start_ms")), F.timestamp_millis(F.col("__end_ms"))
     # window_time is not marked as an event-time column: the input's rowtime still is (Spark allows one)
-    wtime = F.timestamp_millis(F.col("__end_ms") - 1).alias("window_time")
-    out = framed.select(*[F.col(q(n)) for n in node.input.field_names], start.alias("window_start"),
-                        end.alias("window_end"), wtime, *[F.col(h) for h in s.hidden()])
+    wtime = F.timestamp_millis(F.col("__end_ms") - 1)
+    names = node.field_names[-3:]
+    out = framed.select(*[F.col(q(n)) for n in node.input.field_names], start.alias(names[0]),
+                        end.alias(names[1]), wtime.alias(names[2]), *[F.col(h) for h in s.hidden()])
     return Stream(out, changelog=s.changelog)
 
 
