@@ -229,8 +229,6 @@ def test_explain_shows_the_window_function(client, events):
      "HOP has no parameter SPAN"),
     ("SELECT * FROM TABLE(TUMBLE(TABLE events PARTITION BY `user`, DESCRIPTOR(ts), INTERVAL '5' SECOND))",
      "PARTITION BY is only allowed in the SESSION window function"),
-    ("SELECT * FROM TABLE(SESSION(TABLE events, DESCRIPTOR(ts), INTERVAL '5' SECOND))",
-     "only supported under a window aggregate"),
     ("SELECT COUNT(*) FROM TABLE(HOP(TABLE events, DESCRIPTOR(ts), INTERVAL '3' SECOND, INTERVAL '10' SECOND)) "
      "GROUP BY window_start, window_end", "size must be an integral multiple of slide"),
     ("SELECT * FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '0' SECOND))", "must be positive"),

@@ -3,13 +3,13 @@ windows (a window function, a window aggregate, a window Top-N, a window join; t
 `WindowAggregate` (insert-only, window_time a rowtime in its output). A GROUP BY without both bounds, or over
 a window's result whose bounds were computed on, stays a GroupAggregate (updating), as Flink plans it.
 
-Directly over a window function (through Calcs that do not compute with the window columns) the function is
-absorbed, as Flink does: the aggregate assigns the windows itself from the time column (needed for SESSION,
-whose windows exist only once merged). The binder calls `rewrite` as soon as it builds the aggregate (the
+Directly over a TUMBLE / HOP / CUMULATE window function (through Calcs that do not compute with the window
+columns) the function is absorbed, as Flink does: the aggregate assigns the windows itself from the time column.
+SESSION rows come from their window function, which merges the sessions. The binder calls `rewrite` as soon as it builds the aggregate (the
 output's time attributes must be known while the query around it is bound: a cascading window reads
 window_time); it is in RULES too, where it finds nothing left to do."""
 
-from ..errors import SqlError, UnsupportedError
+from ..errors import SqlError
 from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
 from ..plan.expr import Expr
@@ -28,26 +28,14 @@ def rewrite(node, ctx):
         props["time"] = w.time
     keys = [k for k in node.keys if k not in props.values()]
     check_aggregable(w.spec, node.position)
-    absorbed = _absorb(node.input, w)
+    # SESSION rows keep their window function (its sessions are merged as Flink merges them, late rows included)
+    absorbed = _absorb(node.input, w) if w.spec.kind != "SESSION" else None
     if absorbed is not None:
         new_input, time_name = absorbed
-        if w.spec.kind == "SESSION":
-            _check_session_keys(w.spec, keys, new_input, node.position)
         return WindowAggregate(new_input, keys, node.calls, w.spec, props, w.time_kind, time_field=time_name,
                                position=node.position)
-    if w.spec.kind == "SESSION":
-        raise UnsupportedError("A SESSION window aggregate over rows that compute with window_start, window_end or "
-                               "window_time is not supported yet", *node.position)
     return WindowAggregate(node.input, keys, node.calls, w.spec, props, w.time_kind, start_field=w.start,
                            end_field=w.end, position=node.position)
-
-
-def _check_session_keys(spec, keys, node, position):
-    """Sessions are merged per PARTITION BY key; the aggregate must group by exactly those (besides the window)."""
-    if set(spec.partition_by) != set(keys):
-        raise UnsupportedError("A SESSION window aggregate must group by the window function's PARTITION BY "
-                               "columns (%s) besides window_start and window_end" % (
-                                   ", ".join(spec.partition_by) or "none"), *position)
 
 
 def _absorb(node, w):

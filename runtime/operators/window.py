@@ -4,17 +4,18 @@ GroupWindowAggregate translators.
 Windows are assigned by exploding each row into the windows it belongs to (TUMBLE, HOP, CUMULATE: one path for
 all three, Flink's assigners' arithmetic, offsets included). A window aggregate then groups by a struct
 `__window` (start, end) that carries Spark's event-time watermark metadata, so that Spark's native streaming
-aggregate runs in append mode and emits a window's row once the watermark passes its end (SESSION: Spark's
-`session_window`, which merges sessions as Flink does). Before that, a (row, window) pair whose window had
+aggregate runs in append mode and emits a window's row once the watermark passes its end (the window function
+SESSION's rows come with their sessions from session_window.py; a legacy SESSION group window groups by
+Spark's `session_window`). Before that, a (row, window) pair whose window had
 fired when the row arrived (window_end - 1 ms <= the row's watermark `__wm`, plus the allowed lateness of a
 legacy group window) is dropped: lateness decided per row, whatever the micro-batches. Outputs are never
 late for the next operator (`__wm` NULL), and window_time carries the watermark metadata, so a window
 downstream (cascading windows) is again a native append aggregate. In batch mode the same assignment feeds
 Spark's aggregate.
 
-SESSION approximation: a row is dropped when its own session [ts, ts + gap) had fired when it arrived; Flink
-keeps such a row when it merges into a session that is still open (rare: it needs a row inside the gap of a
-session whose end is after the watermark)."""
+Legacy SESSION group windows approximate lateness: a row is dropped when its own session [ts, ts + gap) had
+fired when it arrived; Flink keeps such a row when it merges into a session still open (the window function
+SESSION decides exactly, see session_window.py)."""
 
 from pyspark.sql import functions as F
 
@@ -71,8 +72,8 @@ def fired(end_ms, lateness_ms=0):
 def translate_window_table_function(node, inputs, ctx):
     s = inputs[0]
     if node.spec.kind == "SESSION":
-        raise UnsupportedError("The SESSION window function is only supported under a window aggregate "
-                               "(GROUP BY window_start, window_end)", *node.position)
+        from .session_window import session_windows
+        return session_windows(node, s, ctx)
     framed = assign_windows(s.df, node.spec, node.spec.time_column)
     start, end = F.timestamp_millis(F.col("__start_ms")), F.timestamp_millis(F.col("__end_ms"))
     # window_time is not marked as an event-time column: the input's rowtime still is (Spark allows one)
@@ -120,7 +121,7 @@ def _window_groups(node, s, ctx, lateness_ms=0):
     df = s.df
     spec = node.spec
     time_field = getattr(node, "time_field", None)
-    if spec.kind == "SESSION":
+    if spec.kind == "SESSION" and time_field is not None:      # a legacy SESSION group window
         ts = F.col(q(time_field))
         if streaming_rowtime:
             df = df.filter(~fired(F.unix_millis(ts) + F.lit(spec.gap_ms), lateness_ms))
@@ -149,7 +150,7 @@ def _aggregate(node, s, ctx, lateness_ms=0):
     """-> (Spark's grouped result with the keys, the finished calls and `__window`)."""
     df, window = _window_groups(node, s, ctx, lateness_ms)
     aggs, finish = _aggregates(node.calls, ctx.streaming)
-    if node.spec.kind != "SESSION":
+    if node.spec.kind != "SESSION" or getattr(node, "time_field", None) is None:
         # grouped by a column (an attribute), not an expression: Spark finds the watermark metadata on it
         df, window = df.select("*", window), F.col(WINDOW)
     grouped = df.groupBy(window, *[F.col(q(k)) for k in node.keys]).agg(*(aggs or [F.count(F.lit(1)).alias("__n")]))

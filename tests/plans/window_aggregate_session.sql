@@ -4,6 +4,7 @@ SELECT `user`, window_start, window_end, COUNT(*) AS c FROM TABLE(SESSION(TABLE 
 -- plan:
 -- Sink(table=[*anonymous_collect*], fields=[user, window_start, window_end, c], changelogMode=[I])
 -- +- Calc(select=[user, window_start, window_end, c], changelogMode=[I])
---    +- WindowAggregate(groupBy=[user], window=[SESSION(time_col=[ts], gap=[5 s], partition keys=[user])], select=[user, COUNT(*) AS c, start('w$) AS window_start, end('w$) AS window_end], changelogMode=[I])
---       +- Calc(select=[user, ts], changelogMode=[I])
---          +- TableSourceScan(table=[[default_catalog, default_database, events]], fields=[user, ts, amount], changelogMode=[I])
+--    +- WindowAggregate(groupBy=[user], window=[SESSION(win_start=[window_start], win_end=[window_end], gap=[5 s], partition keys=[user])], select=[user, COUNT(*) AS c, start('w$) AS window_start, end('w$) AS window_end], changelogMode=[I])
+--       +- Calc(select=[user, window_start, window_end], changelogMode=[I])
+--          +- WindowTableFunction(window=[SESSION(time_col=[ts], gap=[5 s], partition keys=[user])], changelogMode=[I])
+--             +- TableSourceScan(table=[[default_catalog, default_database, events]], fields=[user, ts, amount], changelogMode=[I])
