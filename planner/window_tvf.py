@@ -43,21 +43,38 @@ class WindowSpec:
     drop_late: bool = False   # set when an aggregate, Top-N or join consumes the windows
     lateness_ms: int = 0      # legacy group windows: how long after it fired a window still takes rows
 
-    def describe(self):
-        ms = lambda v: "%d ms" % v  # noqa: E731
+    def describe(self, start=None, end=None):
+        """As Flink's plans show the window: `TUMBLE(time_col=[ts], size=[5 s])`, or over rows that already
+        carry their window (`start`, `end`: field names) `TUMBLE(win_start=[window_start], win_end=[...], ...)`."""
+        ms = duration_text
         if self.kind == "TUMBLE":
             parts = ["size=[%s]" % ms(self.size_ms)]
         elif self.kind == "HOP":
-            parts = ["slide=[%s]" % ms(self.slide_ms), "size=[%s]" % ms(self.size_ms)]
+            parts = ["size=[%s]" % ms(self.size_ms), "slide=[%s]" % ms(self.slide_ms)]
         elif self.kind == "CUMULATE":
-            parts = ["step=[%s]" % ms(self.slide_ms), "max_size=[%s]" % ms(self.size_ms)]
+            parts = ["max_size=[%s]" % ms(self.size_ms), "step=[%s]" % ms(self.slide_ms)]
         else:
             parts = ["gap=[%s]" % ms(self.gap_ms)]
             if self.partition_by:
-                parts.insert(0, "partition_keys=[%s]" % ", ".join(self.partition_by))
+                parts.append("partition keys=[%s]" % ", ".join(self.partition_by))
         if self.offset_ms:
             parts.append("offset=[%s]" % ms(self.offset_ms))
-        return "%s(time_col=[%s], %s)" % (self.kind, self.time_column, ", ".join(parts))
+        where = "time_col=[%s]" % self.time_column if start is None else \
+            "win_start=[%s], win_end=[%s]" % (start, end)
+        return "%s(%s, %s)" % (self.kind, where, ", ".join(parts))
+
+    def same_windows(self, other):
+        """Both assign rows to the same windows (a window join's two sides must)."""
+        shape = lambda sp: (sp.kind, sp.size_ms, sp.slide_ms, sp.offset_ms, sp.gap_ms)  # noqa: E731
+        return shape(self) == shape(other)
+
+
+def duration_text(ms):
+    """A duration as Flink prints it (TimeUtils.formatWithHighestUnit): `5 s`, `10 min`, `1 h`, `1500 ms`."""
+    for unit, size in (("d", 86400000), ("h", 3600000), ("min", 60000), ("s", 1000)):
+        if ms and ms % size == 0:
+            return "%d %s" % (ms // size, unit)
+    return "%d ms" % ms
 
 
 def window_call(table):
@@ -100,8 +117,10 @@ def parse_window_call(call, position):
             raise SqlError("%s needs the %s argument: %s(%s)" % (kind, name, kind, ", ".join(
                 names[:2 + len(required)]) + (" [, %s]" % ", ".join(optional) if optional else "")), *position(call))
     data = values["DATA"]
+    if isinstance(data, exp.Subquery):          # TUMBLE((SELECT ...), ...): a query as the table
+        data = TableArgument(this=data)
     if not isinstance(data, TableArgument):
-        raise SqlError("The first argument of %s must be a table: TABLE t" % kind, *position(data))
+        raise SqlError("The first argument of %s must be a table: TABLE t or (SELECT ...)" % kind, *position(data))
     if data.args.get("partition_by") and kind != "SESSION":
         raise SqlError("PARTITION BY is only allowed in the SESSION window function", *position(data))
     descriptor = values["TIMECOL"]

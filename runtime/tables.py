@@ -62,7 +62,8 @@ def _spec(spark, table, sentinel):
     return json.dumps({
         "path": o["path"], "format": o["format"], "columns": [(c.name, c.type) for c in physical],
         "options": o, "rowtime_index": rowtime_index, "delay_ms": delay,
-        "sentinel": bool(sentinel and rowtime_index is not None),
+        # a computed rowtime gets the sentinel too: table_frame gives it END_OF_INPUT (see there)
+        "sentinel": bool(sentinel and table.watermark is not None),
         "monitor": "source.monitor-interval" in o,
         "rows_per_second": o.get("replay.rows-per-second"),
         "rows_per_batch": o.get("scan.rows-per-batch"),
@@ -101,8 +102,16 @@ def table_frame(spark, ref, streaming, event_time=False):
     if table.options.get("source.monitor-interval") and streaming:
         pass  # the reader rescans the directory whenever Spark asks for new offsets
     cols = []
+    rowtime = table.watermark.column if table.watermark is not None else None
     for c in table.columns:
-        if c.computed is not None:
+        if c.is_proctime:
+            cols.append(F.current_timestamp().alias(c.name))
+        elif c.computed is not None and c.name == rowtime:
+            # the end-of-input sentinel row (its __wm is END_OF_INPUT) sets only physical columns: its computed
+            # rowtime is END_OF_INPUT here, so that the watermark passes every window at the end of the input
+            cols.append(F.when(F.col("__wm") == F.lit(END_OF_INPUT), F.lit(END_OF_INPUT))
+                        .otherwise(F.expr(ref.computed[c.name])).alias(c.name))
+        elif c.computed is not None:
             cols.append(F.expr(ref.computed[c.name]).alias(c.name))
         elif c.metadata is not None:
             cols.append(F.lit(None).cast(to_spark(parse_type(c.type))).alias(c.name))

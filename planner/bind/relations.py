@@ -174,6 +174,10 @@ def bind_join(binder, left, lscope, j, select):
         add_join_condition(join, condition)
     elif side or kind not in ("", "CROSS", "INNER"):
         raise SqlError("%s JOIN needs an ON condition" % (side or kind), *ctx.pos(j))
+    from ..rules import window_join          # both sides' windows equated: a window join (keeps time attributes)
+    windowed = window_join.rewrite(join)
+    if windowed is not join:
+        return windowed, joined_scope(windowed, lscope, rscope)
     return join, scope
 
 

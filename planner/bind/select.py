@@ -229,6 +229,8 @@ class SelectBinder:
                 replace_calls[key] = (r, agg.name)
         pre_calc = Calc(node, pre, position=self.pos(self.select))
         agg_node = GroupAggregate(pre_calc, keys, calls, position=self.pos(group if group is not None else self.select))
+        from ..rules import window_aggregate      # over windows: a window aggregate (its time attributes matter now)
+        agg_node = window_aggregate.rewrite(agg_node, self.ctx)
         replace = Computed()
         for r, n in replace_keys + list(replace_calls.values()):
             replace.add(r, agg_node.field(n))

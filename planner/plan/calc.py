@@ -1,7 +1,7 @@
 """Calc: a projection and an optional filter, row by row (Flink's Calc). Over a changelog each change is
 projected and filtered as it is: a retraction carries the whole old row."""
 
-from .fields import Field
+from .fields import PROCTIME, Field
 from .node import PlanNode
 
 
@@ -17,7 +17,8 @@ class Calc(PlanNode):
         for i, (e, name) in enumerate(self.projections):
             src = input.field(e.field) if e.field is not None else None
             t = types[i] if types is not None and types[i] is not None else e.type
-            fields.append(Field(name, t, src.time if src is not None else None))
+            time = src.time if src is not None else PROCTIME if _is_proctime_call(e) else None
+            fields.append(Field(name, t, time))
         self.fields = fields
 
     @property
@@ -50,3 +51,10 @@ class Calc(PlanNode):
         if self.condition is not None:
             s += ", where=[%s]" % (self.condition.text or self.condition.sql)
         return s
+
+
+def _is_proctime_call(e):
+    """`PROCTIME()` computed here: a processing-time attribute (Flink: `SELECT *, PROCTIME() AS p FROM t`)."""
+    from sqlglot import exp
+    tree = e.tree
+    return isinstance(tree, exp.Anonymous) and tree.name.upper() == "PROCTIME" and not tree.expressions

@@ -61,10 +61,14 @@ class Join(PlanNode):
     def input_update_before(self, i, required):
         return True
 
-    def explain_detail(self):
+    def where_text(self):
+        """The join condition as Flink prints it: `=(a, b)`, `AND(=(a, b), ...)`, `true`."""
         cond = ["=(%s, %s)" % (self.output_name(0, a), self.output_name(1, b))
                 for a, b in zip(self.left_keys, self.right_keys)]
         if self.condition is not None:
             cond.append(self.condition.text or self.condition.sql)
-        where = cond[0] if len(cond) == 1 else "AND(%s)" % ", ".join(cond) if cond else "true"
-        return "joinType=[%s], where=[%s], select=[%s]" % (JOIN_TYPES[self.kind], where, ", ".join(self.field_names))
+        return cond[0] if len(cond) == 1 else "AND(%s)" % ", ".join(cond) if cond else "true"
+
+    def explain_detail(self):
+        return "joinType=[%s], where=[%s], select=[%s]" % (JOIN_TYPES[self.kind], self.where_text(),
+                                                            ", ".join(self.field_names))

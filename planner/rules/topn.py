@@ -96,6 +96,10 @@ def _rank(over, bound, ctx):
         function, rank_name = over.calls[0].function, over.calls[0].name
     else:
         function, rank_name = over.function, over.rank_field
+    from . import window_rank
+    windowed = window_rank.rewrite(over, function, rank_name, bound)
+    if windowed is not None:
+        return windowed
     order = over.order
     inp = over.input
     if function == "ROW_NUMBER" and bound == 1 and len(order) == 1:

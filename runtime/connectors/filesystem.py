@@ -127,9 +127,12 @@ class _Rows:
         self.rows.append_rows(rows)
 
     def sentinel_row(self):
+        """The end-of-input row: its rowtime (a physical one) and its `__wm` are END_OF_INPUT (the marker
+        runtime/tables.py recognizes when the rowtime is a computed column)."""
         values = [None] * len(self.spec.columns)
-        values[self.spec.rowtime_index] = END_OF_INPUT
-        return tuple(values) + (len(self.rows), None, 0)
+        if self.spec.rowtime_index is not None:
+            values[self.spec.rowtime_index] = END_OF_INPUT
+        return tuple(values) + (len(self.rows), END_OF_INPUT, 0)
 
 
 class RowsPartition(InputPartition):

@@ -1,0 +1,206 @@
+"""Window assignment and window aggregation on Spark: the WindowTableFunction, WindowAggregate and
+GroupWindowAggregate translators.
+
+Windows are assigned by exploding each row into the windows it belongs to (TUMBLE, HOP, CUMULATE: one path for
+all three, Flink's assigners' arithmetic, offsets included). A window aggregate then groups by a struct
+`__window` (start, end) that carries Spark's event-time watermark metadata, so that Spark's native streaming
+aggregate runs in append mode and emits a window's row once the watermark passes its end (the window function
+SESSION's rows come with their sessions from session_window.py; a legacy SESSION group window groups by
+Spark's `session_window`). Before that, a (row, window) pair whose window had
+fired when the row arrived (window_end - 1 ms <= the row's watermark `__wm`, plus the allowed lateness of a
+legacy group window) is dropped: lateness decided per row, whatever the micro-batches. Outputs are never
+late for the next operator (`__wm` NULL), and window_time carries the watermark metadata, so a window
+downstream (cascading windows) is again a native append aggregate. In batch mode the same assignment feeds
+Spark's aggregate.
+
+Legacy SESSION group windows approximate lateness: a row is dropped when its own session [ts, ts + gap) had
+fired when it arrived; Flink keeps such a row when it merges into a session still open (the window function
+SESSION decides exactly, see session_window.py)."""
+
+from pyspark.sql import functions as F
+
+from planner.errors import UnsupportedError
+from planner.plan.fields import PROCTIME
+from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
+
+from ..translate import Stream, conform, q, translates
+from .group_aggregate import aggregate_column
+
+WATERMARK_DELAY_KEY = "spark.watermarkDelayMs"   # Spark's EventTimeWatermark.delayKey
+WINDOW = "__window"
+
+
+def with_watermark_metadata(col, name):
+    """`col` named `name`, marked as an event-time column (Spark: the grouping key of an append-mode
+    aggregate, a state-evicting key)."""
+    return col.alias(name, metadata={WATERMARK_DELAY_KEY: 0})
+
+
+def assign_windows(df, spec, time_column):
+    """Each row once per window of `spec` (TUMBLE, HOP, CUMULATE) it falls in: `__start_ms`, `__end_ms` added."""
+    ms = F.unix_millis(F.col(q(time_column)))
+
+    def aligned(unit_ms):       # the start of the row's `unit_ms`-long period, counted from the offset
+        return ms - F.pmod(ms - F.lit(spec.offset_ms), F.lit(unit_ms))
+    if spec.kind == "TUMBLE":
+        return df.withColumn("__start_ms", aligned(spec.size_ms)) \
+            .withColumn("__end_ms", F.col("__start_ms") + F.lit(spec.size_ms))
+    if spec.kind == "HOP":
+        # Flink's SlidingEventTimeWindows: from the last start down, while start > ts - size
+        last = aligned(spec.slide_ms)
+        count = -(-spec.size_ms // spec.slide_ms)
+        starts = F.filter(F.sequence(last, last - F.lit((count - 1) * spec.slide_ms), F.lit(-spec.slide_ms)),
+                          lambda s: s > ms - F.lit(spec.size_ms))
+        return df.withColumn("__start_ms", F.explode(starts)) \
+            .withColumn("__end_ms", F.col("__start_ms") + F.lit(spec.size_ms))
+    if spec.kind == "CUMULATE":
+        # one window start per size; ends step by step from the row's step up to the size
+        start = aligned(spec.size_ms)
+        first_end = aligned(spec.slide_ms) + F.lit(spec.slide_ms)
+        return df.withColumn("__start_ms", start) \
+            .withColumn("__end_ms", F.explode(F.sequence(first_end, start + F.lit(spec.size_ms), F.lit(spec.slide_ms))))
+    raise ValueError("SESSION windows are merged, not assigned per row")
+
+
+def fired(end_ms, lateness_ms=0):
+    """The row's window [.., end) had fired (and its allowed lateness passed) when the row arrived."""
+    return F.col("__wm").isNotNull() & (end_ms - 1 + F.lit(lateness_ms) <= F.unix_millis(F.col("__wm")))
+
+
+# ---------------------------------------------------------------------- the window table function
+@translates(WindowTableFunction)
+def translate_window_table_function(node, inputs, ctx):
+    s = inputs[0]
+    if node.spec.kind == "SESSION":
+        from .session_window import session_windows
+        return session_windows(node, s, ctx)
+    framed = assign_windows(s.df, node.spec, node.spec.time_column)
+    start, end = F.timestamp_millis(F.col("__start_ms")), F.timestamp_millis(F.col("__end_ms"))
+    # window_time is not marked as an event-time column: the input's rowtime still is (Spark allows one)
+    wtime = F.timestamp_millis(F.col("__end_ms") - 1)
+    names = node.field_names[-3:]
+    out = framed.select(*[F.col(q(n)) for n in node.input.field_names], start.alias(names[0]),
+                        end.alias(names[1]), wtime.alias(names[2]), *[F.col(h) for h in s.hidden()])
+    return Stream(out, changelog=s.changelog)
+
+
+# ---------------------------------------------------------------------- aggregates
+def _aggregates(calls, streaming):
+    """The calls as Spark aggregate columns, and the projection finishing them: Spark's streaming aggregate
+    has no DISTINCT aggregates, so COUNT / SUM / AVG (DISTINCT x) collect the set of values and reduce it."""
+    aggs, finish = [], []
+    for c in calls:
+        if not (c.distinct and streaming):
+            aggs.append(aggregate_column(c))
+            finish.append(F.col(q(c.name)))
+            continue
+        if c.function not in ("COUNT", "SUM", "AVG", "MIN", "MAX"):
+            raise UnsupportedError("%s(DISTINCT ..) in a window aggregate is not supported yet" % c.function)
+        arg = F.col(q(c.args[0]))
+        if c.filter:
+            arg = F.when(F.col(q(c.filter)), arg)
+        tmp = "__set_" + c.name
+        aggs.append(F.collect_set(arg).alias(tmp))
+        values = F.col(q(tmp))
+        if c.function == "COUNT":
+            out = F.size(values).cast("long")
+        elif c.function in ("MIN", "MAX"):
+            out = F.array_min(values) if c.function == "MIN" else F.array_max(values)
+        else:
+            total = F.aggregate(values, F.lit(0).cast("double"), lambda a, x: a + x)
+            out = total if c.function == "SUM" else total / F.size(values)
+            out = F.when(F.size(values) > 0, out)
+        finish.append(out.alias(c.name))
+    return aggs, finish
+
+
+def _window_groups(node, s, ctx, lateness_ms=0):
+    """The input rows with `__window` (start, end) as Spark groups them: assigned here from the time column
+    (or read from the rows' window_start / window_end), late (row, window) pairs dropped."""
+    streaming_rowtime = ctx.streaming and node.time_kind != PROCTIME
+    df = s.df
+    spec = node.spec
+    time_field = getattr(node, "time_field", None)
+    if spec.kind == "SESSION" and time_field is not None:      # a legacy SESSION group window
+        ts = F.col(q(time_field))
+        if streaming_rowtime:
+            df = df.filter(~fired(F.unix_millis(ts) + F.lit(spec.gap_ms), lateness_ms))
+        elif node.time_kind == PROCTIME and ctx.streaming:
+            df = df.withWatermark(time_field, "0 seconds")
+        return df, F.session_window(ts, "%d milliseconds" % spec.gap_ms).alias(WINDOW)
+    if time_field is not None:
+        df = assign_windows(df, spec, time_field)
+    else:
+        df = df.withColumn("__start_ms", F.unix_millis(F.col(q(node.start_field)))) \
+            .withColumn("__end_ms", F.unix_millis(F.col(q(node.end_field))))
+    if streaming_rowtime:
+        df = df.filter(~fired(F.col("__end_ms"), lateness_ms))
+    window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
+                      F.timestamp_millis(F.col("__end_ms")).alias("end"))
+    if ctx.streaming:
+        if node.time_kind == PROCTIME:
+            df = df.withColumn("__ptime", F.timestamp_millis(F.col("__end_ms") - 1)).withWatermark("__ptime", "0 seconds")
+        window = with_watermark_metadata(window, WINDOW)
+    else:
+        window = window.alias(WINDOW)
+    return df, window
+
+
+def _aggregate(node, s, ctx, lateness_ms=0):
+    """-> (Spark's grouped result with the keys, the finished calls and `__window`)."""
+    df, window = _window_groups(node, s, ctx, lateness_ms)
+    aggs, finish = _aggregates(node.calls, ctx.streaming)
+    if node.spec.kind != "SESSION" or getattr(node, "time_field", None) is None:
+        # grouped by a column (an attribute), not an expression: Spark finds the watermark metadata on it
+        df, window = df.select("*", window), F.col(WINDOW)
+    grouped = df.groupBy(window, *[F.col(q(k)) for k in node.keys]).agg(*(aggs or [F.count(F.lit(1)).alias("__n")]))
+    return grouped.select(*[F.col(q(k)) for k in node.keys], *finish, F.col(WINDOW))
+
+
+def _property_columns(props, streaming, proctime_kind):
+    cols = []
+    start, end = F.col(WINDOW + ".start"), F.col(WINDOW + ".end")
+    for prop, name in props.items():
+        if prop == "start":
+            cols.append(start.alias(name))
+        elif prop == "end":
+            cols.append(end.alias(name))
+        elif prop == "proctime" or (prop == "time" and proctime_kind):
+            cols.append(F.current_timestamp().alias(name) if prop == "proctime" else
+                        (end - F.expr("INTERVAL 1 MILLISECOND")).alias(name))
+        else:       # rowtime / window_time: end - 1 ms, an event-time column for the operators downstream
+            t = end - F.expr("INTERVAL 1 MILLISECOND")
+            cols.append(with_watermark_metadata(t, name) if streaming else t.alias(name))
+    return cols
+
+
+def _finish(node, grouped, ctx):
+    """Keys, calls, window properties, then the hidden columns of a Stream (never late downstream)."""
+    props = _property_columns(node.props, ctx.streaming, node.time_kind == PROCTIME)
+    out = grouped.select(*[F.col(q(k)) for k in node.keys], *[F.col(q(c.name)) for c in node.calls], *props,
+                         F.unix_micros(F.col(WINDOW + ".end")).alias("__seq"),
+                         F.lit(None).cast("timestamp").alias("__wm"))
+    return conform(out.select(*[F.col(q(n)) for n in node.field_names], "__seq", "__wm"), node.fields)
+
+
+@translates(WindowAggregate)
+def translate_window_aggregate(node, inputs, ctx):
+    return Stream(_finish(node, _aggregate(node, inputs[0], ctx), ctx))
+
+
+@translates(GroupWindowAggregate)
+def translate_group_window_aggregate(node, inputs, ctx):
+    """Insert-only: as a window aggregate. With early / late firing (table.exec.emit.*): Spark's update-mode
+    aggregate, each window's result updated at every micro-batch that changes it, its state kept for the allowed
+    lateness (the sources' watermark is delayed by it); only projections may follow it."""
+    grouped = _aggregate(node, inputs[0], ctx, node.lateness_ms if ctx.streaming else 0)
+    out = _finish(node, grouped, ctx)
+    if not (ctx.streaming and node.updating):
+        return Stream(out)
+    if not ctx.only_calcs_above(node):
+        raise UnsupportedError("A group window with early or late firing can only be followed by projections "
+                               "and filters", *node.position)
+    keys = ["__key%d" % i for i in range(len(node.upsert_key))]
+    out = out.select(*[F.col(q(n)) for n in node.field_names],
+                     *[F.col(q(k)).alias(kc) for k, kc in zip(node.upsert_key, keys)], F.lit(True).alias("__visible"))
+    return Stream(out, upsert_keys=keys)
