@@ -11,7 +11,7 @@ from ..match_recognize.expressions import SEMANTICS_MARKERS, call_args, func_nam
 from ..match_recognize.spec import pattern_to_text
 from ..match_recognize.types import parse_type_text
 from ..types import parse_type
-from .changelog import INSERT_ONLY_KINDS
+from .changelog import InsertOnlyInOut
 from .fields import PROCTIME, ROWTIME, Field
 from .node import PlanNode
 
@@ -41,7 +41,7 @@ def _time_function(tree):
     return {"MATCH_ROWTIME": ROWTIME, "MATCH_PROCTIME": PROCTIME}.get(name)
 
 
-class Match(PlanNode):
+class Match(InsertOnlyInOut, PlanNode):
     name = "Match"
     requester = "Match Recognize"
 
@@ -60,15 +60,6 @@ class Match(PlanNode):
         """Ordered by a rowtime: rows wait for the watermark (the runtime sets the sources' watermarks)."""
         spec = self.spec
         return spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
-
-    def accepted_kinds(self, i):
-        return INSERT_ONLY_KINDS
-
-    def provided_kinds(self, input_kinds):
-        return INSERT_ONLY_KINDS
-
-    def input_update_before(self, i, required):
-        return False
 
     def explain_detail(self):
         spec = self.spec

@@ -26,9 +26,10 @@ ALL_KEY = "__mr_all"
 SEQ_STRIDE = 1 << 20          # output __seq: the releasing row's __seq * SEQ_STRIDE + the match's index
 
 
-def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None):
+def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None, watermark_delay_ms=0):
     """Streaming MATCH_RECOGNIZE: `df` holds the input columns, __seq and __wm, with Spark's watermark on
-    `rowtime` when ordered by it. -> the output columns and __seq."""
+    `rowtime` when ordered by it (`watermark_delay_ms`: how far behind it the input's own watermark is).
+    -> the output columns and __seq."""
     names = [n for n, _ in input_columns]
     if "__seq" not in df.columns:
         df = df.withColumn("__seq", F.monotonically_increasing_id())
@@ -44,6 +45,7 @@ def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None):
         keys = [ALL_KEY]
     schema = st.StructType(list(spark_schema(spec, input_columns).fields) + [st.StructField("__seq", st.LongType())])
     processor = MatchProcessor(spec, input_columns, [f.name for f in schema.fields])
+    processor.watermark_delay_us = watermark_delay_ms * 1000
     kwargs = {"eventTimeColumnName": event_time_column} if event_time_column else {}
     return df.groupBy(*[F.col(_q(k)) for k in keys]).transformWithState(
         processor, schema, "Append", "EventTime" if by_time else "None", **kwargs)

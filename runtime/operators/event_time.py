@@ -38,6 +38,7 @@ class EventTimeProcessor(StatefulProcessor):
     output_names = ()           # the output Row's field names
     operator_name = "an event-time operator"   # for the late-row message
     timers = True               # event-time timers (TimeMode.EventTime); False: rows only pass through on_arrival
+    watermark_delay_us = 0      # how far behind Spark's watermark this operator's own runs (see watermark_delay_ms)
 
     def init(self, handle):
         self.handle = handle
@@ -99,7 +100,8 @@ class EventTimeProcessor(StatefulProcessor):
         pending = self.held
         pending.extend(r for r in new if r[0] is not None)
         final = watermark_ms is not None and watermark_ms >= END_WATERMARK_MS
-        wm_us = watermark_ms * 1000 if watermark_ms is not None and watermark_ms >= 0 else None
+        wm_us = watermark_ms * 1000 - self.watermark_delay_us if watermark_ms is not None and watermark_ms >= 0 \
+            else None
         if final:
             released, keep = pending, []
         elif wm_us is None:
@@ -136,6 +138,22 @@ def event_time_columns(df, rowtime):
     rt = F.col("`%s`" % rowtime.replace("`", "``"))
     late = F.coalesce(F.col("__wm").isNotNull() & (rt <= F.col("__wm")), F.lit(False))
     return df.withColumn("__t", F.unix_micros(rt)).withColumn("__late", late)
+
+
+def watermark_delay_ms(node):
+    """How far behind the sources' watermark the rows reaching `node`'s output may be: Flink holds an interval
+    join's output watermark back by its larger relative size (`output_delay_ms`), so an operator above one
+    releases rows at Spark's watermark minus the delays below it."""
+    return getattr(node, "output_delay_ms", 0) + max((watermark_delay_ms(c) for c in node.inputs), default=0)
+
+
+def event_time_column(node, ctx, column):
+    """`eventTimeColumnName` for an event-time operator's output: `column` when an operator above needs Spark's
+    watermark on it and the output cannot be older than that watermark (no held-back watermark below), else
+    None (Spark's watermark still reaches the operators above, without a column to check rows against)."""
+    if column is None or not feeds_event_time(node, ctx) or any(watermark_delay_ms(c) for c in node.inputs):
+        return None
+    return column
 
 
 def feeds_event_time(node, ctx):

@@ -11,7 +11,7 @@ from planner.plan.match import Match
 from ..match_recognize.batch import match_batch
 from ..match_recognize.stream import match_stream
 from ..translate import Stream, conform, translates
-from .event_time import feeds_event_time, output_rowtime
+from .event_time import event_time_column, output_rowtime, watermark_delay_ms
 
 
 def _q(name):
@@ -29,9 +29,10 @@ def translate_match(node, inputs, ctx):
         out = out.select(*[F.col(_q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),
                          F.lit(None).cast("timestamp").alias("__wm"))
         return Stream(conform(out, node.fields))
-    rowtime = output_rowtime(node) if node.event_time and feeds_event_time(node, ctx) else None
+    rowtime = event_time_column(node, ctx, output_rowtime(node)) if node.event_time else None
     df = s.df.select(*[F.col(_q(n)) for n in names], F.col("__seq"), F.col("__wm"))
-    out = match_stream(df, spec, node.input_columns, spec.rowtime, event_time_column=rowtime)
+    out = match_stream(df, spec, node.input_columns, spec.rowtime, event_time_column=rowtime,
+                       watermark_delay_ms=watermark_delay_ms(node.input))
     out = out.select(*[F.col(_q(n)) for n in node.field_names], F.col("__seq"),
                      F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))
