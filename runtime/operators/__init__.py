@@ -2,4 +2,4 @@
 dynsql runs the operator itself, its keyed processor."""
 
 #: modules imported by runtime.translate before the first translation (each registers its translators)
-OPERATOR_MODULES = ["scan", "calc", "values", "union", "group_aggregate", "join", "rank", "sort", "match", "temporal_join"]
+OPERATOR_MODULES = ["scan", "calc", "values", "union", "group_aggregate", "join", "rank", "sort", "match", "temporal_join", "interval_join"]
