@@ -2,7 +2,7 @@
 
 The clause's text is parsed and validated by planner/match_recognize (Flink's rules and messages) against
 the input node's fields: PARTITION BY / ORDER BY / MEASURES / DEFINE name them, ORDER BY must start with one of
-its time attributes. The result is a `Match` node whose scope is the clause's alias (`... ) AS MR`).
+its time attributes (the rules run on the input first: an interval join keeps its rowtimes). The result is a `Match` node whose scope is the clause's alias (`... ) AS MR`).
 Updating input is not refused here: the inference pass refuses it with Flink's message, before Flink's
 ORDER BY check would (as Flink reports it)."""
 
@@ -17,6 +17,8 @@ def bind_match_recognize(binder, node, scope, clause, rel):
     ctx = binder.ctx
     line, column = _absolute(ctx, clause.args.get("line") or 1, clause.args.get("col") or 1)
     spec = parse_match_recognize(clause.args["raw"], line, column)
+    from ..rules import apply
+    node = apply(node, ctx)            # e.g. an interval join below keeps its rowtimes
     columns = [(f.name, f.type_text()) for f in node.fields]
     rowtime, proctime = _time_attributes(node, spec)
     extensions = str(ctx.settings.get("dynsql.match-recognize.extensions")).lower() == "true"

@@ -6,9 +6,9 @@ is `rewrite(node, ctx) -> node` and returns the node unchanged when its pattern 
 the node's output fields (names, types, time attributes)."""
 
 from ..plan.node import post_order
-from . import calc_merge, interval_join, topn
+from . import calc_merge, interval_join, time_attributes, topn
 
-RULES = [calc_merge.rewrite, topn.rewrite, interval_join.rewrite]
+RULES = [calc_merge.rewrite, topn.rewrite, interval_join.rewrite, time_attributes.rewrite]
 
 
 def apply(node, ctx):
