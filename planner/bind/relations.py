@@ -30,10 +30,27 @@ def bind_from(binder, select):
 
 
 def bind_relation(binder, rel, select=None):
+    """A FROM item (and the MATCH_RECOGNIZE applied to it) -> (node, scope)."""
+    node, scope = _bind_item(binder, rel)
+    match = _match_clause(rel, select)
+    if match is not None:
+        from . import match_recognize
+        node, scope = match_recognize.bind_match_recognize(binder, node, scope, match, rel)
+    return node, scope
+
+
+def _match_clause(rel, select):
+    """The MATCH_RECOGNIZE clause applied to FROM item `rel` (sqlglot keeps it on the SELECT), or None."""
+    match = rel.args.get("match")
+    if match is None and select is not None and select.args.get("from_") is not None \
+            and select.args["from_"].this is rel:
+        match = select.args.get("match")
+    return match
+
+
+def _bind_item(binder, rel):
     ctx = binder.ctx
     if isinstance(rel, exp.Table):
-        match = rel.args.get("match") or (select.args.get("match") if select is not None and
-                                          select.args["from_"].this is rel else None)
         if isinstance(rel.this, (exp.Anonymous, exp.Func)):
             from . import table_functions
             node, scope = table_functions.bind_table_function(binder, rel)
@@ -42,20 +59,12 @@ def bind_relation(binder, rel, select=None):
                                    *ctx.pos(rel))
         else:
             node, scope = _named_relation(binder, rel)
-        if match is not None:
-            from . import match_recognize
-            node, scope = match_recognize.bind_match_recognize(binder, node, scope, match, rel)
         return node, scope
     if isinstance(rel, exp.Subquery):
         node, scope = binder.bind_query(rel.this)
         alias = rel.alias or None
         node, scope = _column_aliases(binder, node, scope, rel.args.get("alias"))
-        scope = scope.with_qualifier(alias)
-        match = rel.args.get("match")
-        if match is not None:
-            from . import match_recognize
-            node, scope = match_recognize.bind_match_recognize(binder, node, scope, match, rel)
-        return node, scope
+        return node, scope.with_qualifier(alias)
     if isinstance(rel, exp.Values):
         node = binder.values(rel)
         alias = rel.args.get("alias")

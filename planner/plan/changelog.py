@@ -59,3 +59,18 @@ def describe_kinds(kinds):
     """{U, D} -> 'update and delete': the changes a node does not accept, named in Flink's order."""
     names = {INSERT: "insert", UPDATE: "update", DELETE: "delete"}
     return " and ".join(names[k] for k in (INSERT, UPDATE, DELETE) if k in kinds)
+
+
+class InsertOnlyInOut:
+    """A node (mixed in before PlanNode) that consumes inserts only and produces inserts only: the event-time
+    operators whose rows wait for the watermark (MATCH_RECOGNIZE, interval joins). Refusals name it by its
+    `requester`."""
+
+    def accepted_kinds(self, i):
+        return INSERT_ONLY_KINDS
+
+    def provided_kinds(self, input_kinds):
+        return INSERT_ONLY_KINDS
+
+    def input_update_before(self, i, required):
+        return False

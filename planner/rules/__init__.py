@@ -6,10 +6,10 @@ is `rewrite(node, ctx) -> node` and returns the node unchanged when its pattern 
 the node's output fields (names, types, time attributes)."""
 
 from ..plan.node import post_order
-from . import calc_merge, over_aggregate, topn
+from . import calc_merge, interval_join, over_aggregate, time_attributes, topn
 
 # over_aggregate after topn: it plans the OVER windows the Top-N rule leaves
-RULES = [calc_merge.rewrite, topn.rewrite, over_aggregate.rewrite]
+RULES = [calc_merge.rewrite, topn.rewrite, over_aggregate.rewrite, interval_join.rewrite, time_attributes.rewrite]
 
 
 def apply(node, ctx):

@@ -3,7 +3,7 @@ and as a stateful streaming operator. It never parses SQL text: it executes the 
 MatchRecognizeSpec (planner.match_recognize).
 
     match_batch(df, spec, input_columns, late_rows=None) -> DataFrame       (batch.py)
-    match_stream(df, spec, input_columns, rowtime, late_rows=None) -> DataFrame  (stream.py)
+    match_stream(df, spec, input_columns, rowtime) -> DataFrame (its output and __seq)  (stream.py)
 
 Input DataFrame: the table's columns plus `__seq` (BIGINT, arrival order) and `__wm` (TIMESTAMP, the
 watermark just before the row arrived, NULL if none); in streaming with `withWatermark` applied and the
@@ -21,6 +21,6 @@ def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
     return run(df, spec, input_columns, late_rows=late_rows, partitions=partitions)
 
 
-def match_stream(df, spec, input_columns, rowtime=None, late_rows=None, event_time_column=None):
+def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None):
     from runtime.match_recognize.stream import match_stream as run
-    return run(df, spec, input_columns, rowtime, late_rows=late_rows, event_time_column=event_time_column)
+    return run(df, spec, input_columns, rowtime, event_time_column=event_time_column)

@@ -16,8 +16,11 @@ state value (one read and one write per key and micro-batch). A timer at the ear
 key when the watermark moves without new rows; the end of a bounded input (the watermark jumping to the
 sentinel's year 9999) releases everything. Subclasses implement `on_time(key, rows, watermark_us, final)`
 (rows the watermark passed, in (time, seq) order) and may implement `on_arrival(key, rows)` (rows as they
-come, before the watermark passes them: e.g. an interval join's matches), `more_timers(key)` (other times the
-key must wake up at: e.g. a state clean-up time), and `init_state(handle)` for state of their own."""
+come, before the watermark passes them: e.g. an interval join's matches; `self.held` is then the key's rows held
+so far, which it may read and update in place), `more_timers(key)` (other times the key must wake up at: e.g. a
+state clean-up time), `finish(key)` (the end of the key's call: write back state of its own) and
+`init_state(handle)` for state of their own. An operator without event time (`timers = False`, e.g. a
+MATCH_RECOGNIZE ordered by processing time) gets every row in `on_arrival` and registers no timers."""
 
 import datetime as _dt
 import sys
@@ -34,6 +37,8 @@ class EventTimeProcessor(StatefulProcessor):
     value_columns = ()          # the row's own columns (names), in the order `values` returns them
     output_names = ()           # the output Row's field names
     operator_name = "an event-time operator"   # for the late-row message
+    timers = True               # event-time timers (TimeMode.EventTime); False: rows only pass through on_arrival
+    watermark_delay_us = 0      # how far behind Spark's watermark this operator's own runs (see watermark_delay_ms)
 
     def init(self, handle):
         self.handle = handle
@@ -57,6 +62,9 @@ class EventTimeProcessor(StatefulProcessor):
         """Other times (epoch ms) the key must wake up at."""
         return ()
 
+    def finish(self, key):
+        """The end of the key's call (after on_arrival / on_time / more_timers): write back own state."""
+
     def values(self, row):
         return tuple(row[c] for c in self.value_columns)
 
@@ -72,12 +80,16 @@ class EventTimeProcessor(StatefulProcessor):
             print("dynsql: %s dropped %d late row(s) (rowtime at or below the watermark)"
                   % (self.operator_name, late), file=sys.stderr)
         new.sort(key=_order)
+        self.held = self.pending.get()
         out = list(self.on_arrival(key, new)) if new else []
         out += self._advance(key, new, timerValues.getCurrentWatermarkInMs())
+        self.finish(key)
         return iter([self.row(*v) for v in out])
 
     def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+        self.held = self.pending.get()
         out = self._advance(key, [], timerValues.getCurrentWatermarkInMs())
+        self.finish(key)
         return iter([self.row(*v) for v in out])
 
     def close(self):
@@ -85,10 +97,11 @@ class EventTimeProcessor(StatefulProcessor):
 
     # ------------------------------------------------------------------ the work
     def _advance(self, key, new, watermark_ms):
-        pending = self.pending.get()
+        pending = self.held
         pending.extend(r for r in new if r[0] is not None)
         final = watermark_ms is not None and watermark_ms >= END_WATERMARK_MS
-        wm_us = watermark_ms * 1000 if watermark_ms is not None and watermark_ms >= 0 else None
+        wm_us = watermark_ms * 1000 - self.watermark_delay_us if watermark_ms is not None and watermark_ms >= 0 \
+            else None
         if final:
             released, keep = pending, []
         elif wm_us is None:
@@ -102,6 +115,8 @@ class EventTimeProcessor(StatefulProcessor):
         else:
             self.pending.clear()
         out = list(self.on_time(key, released, wm_us, final)) if released or final else []
+        if not self.timers:
+            return out
         for t in list(self.handle.listTimers()):
             self.handle.deleteTimer(t)
         timers = set(self.more_timers(key))
@@ -123,3 +138,35 @@ def event_time_columns(df, rowtime):
     rt = F.col("`%s`" % rowtime.replace("`", "``"))
     late = F.coalesce(F.col("__wm").isNotNull() & (rt <= F.col("__wm")), F.lit(False))
     return df.withColumn("__t", F.unix_micros(rt)).withColumn("__late", late)
+
+
+def watermark_delay_ms(node):
+    """How far behind the sources' watermark the rows reaching `node`'s output may be: Flink holds an interval
+    join's output watermark back by its larger relative size (`output_delay_ms`), so an operator above one
+    releases rows at Spark's watermark minus the delays below it."""
+    return getattr(node, "output_delay_ms", 0) + max((watermark_delay_ms(c) for c in node.inputs), default=0)
+
+
+def event_time_column(node, ctx, column):
+    """`eventTimeColumnName` for an event-time operator's output: `column` when an operator above needs Spark's
+    watermark on it and the output cannot be older than that watermark (no held-back watermark below), else
+    None (Spark's watermark still reaches the operators above, without a column to check rows against)."""
+    if column is None or not feeds_event_time(node, ctx) or any(watermark_delay_ms(c) for c in node.inputs):
+        return None
+    return column
+
+
+def feeds_event_time(node, ctx):
+    """Some operator above `node` works on event time (its output must then carry Spark's watermark on its
+    rowtime column: `eventTimeColumnName`)."""
+    parent = ctx.parent(node)
+    while parent is not None:
+        if getattr(parent, "event_time", False):
+            return True
+        parent = ctx.parent(parent)
+    return False
+
+
+def output_rowtime(node):
+    """The first rowtime field of `node`'s output, or None."""
+    return next((f.name for f in node.fields if f.time == "rowtime"), None)

@@ -2,7 +2,10 @@
 
 Both inputs arrive as one stream (`__side` 0 = left, 1 = right) so one keyed state holds the multisets
 of both sides' rows. The key's joined result is recomputed after each batch and diffed: a left row padded
-with NULLs is retracted (-D) when its first match arrives, and comes back when the last match leaves."""
+with NULLs is retracted (-D) when its first match arrives, and comes back when the last match leaves.
+The rest of the ON condition (beyond the key equalities) decides which pairs match: an INNER join's result
+is filtered by Spark; an outer join tests it while pairing (runtime/operators/row_condition.py), since a row
+without a matching partner is padded with NULLs."""
 
 from collections import Counter
 
@@ -18,11 +21,12 @@ class JoinState:
 
 
 class JoinProcessor(KeyedChangelogProcessor):
-    def __init__(self, kind, left_columns, right_columns, ttl_ms=0):
+    def __init__(self, kind, left_columns, right_columns, ttl_ms=0, condition=None):
         self.kind = kind
         self.left_columns = left_columns      # names of the packed left columns in the input rows
         self.right_columns = right_columns
         self.ttl_ms = ttl_ms
+        self.condition = condition            # RowCondition over a joined row, or None
 
     def empty(self):
         return JoinState()
@@ -43,16 +47,20 @@ class JoinProcessor(KeyedChangelogProcessor):
         left = [row for row, c in state.left.items() for _ in range(max(c, 0))]
         right = [row for row, c in state.right.items() for _ in range(max(c, 0))]
         out = []
-        if left and right:
-            for a in left:
-                for b in right:
+        paired_left, paired_right = set(), set()
+        cond = self.condition
+        for i, a in enumerate(left):
+            for j, b in enumerate(right):
+                if cond is None or cond(a + b):
                     out.append(a + b)
+                    paired_left.add(i)
+                    paired_right.add(j)
         null_right = (None,) * len(self.right_columns)
         null_left = (None,) * len(self.left_columns)
-        if not right and self.kind in ("LEFT", "FULL"):
-            out.extend(a + null_right for a in left)
-        if not left and self.kind in ("RIGHT", "FULL"):
-            out.extend(null_left + b for b in right)
+        if self.kind in ("LEFT", "FULL"):
+            out.extend(a + null_right for i, a in enumerate(left) if i not in paired_left)
+        if self.kind in ("RIGHT", "FULL"):
+            out.extend(null_left + b for j, b in enumerate(right) if j not in paired_right)
         return out
 
 
@@ -60,11 +68,11 @@ class JoinProcessor(KeyedChangelogProcessor):
 from pyspark.sql import functions as F  # noqa: E402
 from pyspark.sql import types as st  # noqa: E402
 
-from planner.errors import UnsupportedError  # noqa: E402
 from planner.plan.join import Join  # noqa: E402
 
 from ..translate import Stream, conform, translates  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
+from .row_condition import RowCondition  # noqa: E402
 
 
 def _q(name):
@@ -83,25 +91,25 @@ def translate_join(node, inputs, ctx):
     native = not ctx.streaming or (node.kind == "INNER" and not left.changelog and not right.changelog
                                    and ctx.only_calcs_above(node))
     if native:
-        return _native_join(node, left, right, ctx)
-    if node.condition is not None and node.kind != "INNER":
-        raise UnsupportedError("An outer join whose ON condition has more than equalities between the two sides "
-                               "cannot run in streaming mode yet", *node.position)
-    out = _processor_join(node, left, right, ctx)
-    if node.condition is not None:
+        return native_join(node, left, right, ctx)
+    paired = node.condition is not None and node.kind != "INNER"
+    condition = RowCondition(node.condition, node.field_names).check(node.position) if paired else None
+    out = _processor_join(node, left, right, ctx, condition)
+    if node.condition is not None and not paired:
         out = out.filter(F.expr(node.condition.sql))
     return Stream(conform(out, node.fields), changelog=True)
 
 
-def _native_join(node, left, right, ctx):
+def native_join(node, left, right, ctx, extra=()):
+    """Spark's join of `node`'s inputs on its keys, its condition and the `extra` conditions (Spark SQL)."""
     l_df = left.df.select(*_renamed(node, 0, left), F.col("__seq"))
     r_df = right.df.select(*_renamed(node, 1, right))
     cond = None
     for a, b in zip(node.left_keys, node.right_keys):
         c = l_df[_q(node.output_name(0, a))] == r_df[_q(node.output_name(1, b))]
         cond = c if cond is None else cond & c
-    if node.condition is not None:
-        cond = F.expr(node.condition.sql) if cond is None else cond & F.expr(node.condition.sql)
+    for sql in ([node.condition.sql] if node.condition is not None else []) + list(extra):
+        cond = F.expr(sql) if cond is None else cond & F.expr(sql)
     how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
     joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)
     out = joined.select(*[F.col(_q(n)) for n in node.field_names], F.col("__seq"),
@@ -109,9 +117,9 @@ def _native_join(node, left, right, ctx):
     return Stream(conform(out, node.fields))
 
 
-def _processor_join(node, left, right, ctx):
+def _processor_join(node, left, right, ctx, condition=None):
     """Both inputs as one keyed stream (`__side` 0/1, every field of both sides packed in), joined by
-    JoinProcessor per join key."""
+    JoinProcessor per join key (`condition`: tested while pairing)."""
     lcols, rcols = node.left.field_names, node.right.field_names
     ltypes = {f.name: f.dataType for f in left.df.schema.fields}
     rtypes = {f.name: f.dataType for f in right.df.schema.fields}
@@ -132,5 +140,5 @@ def _processor_join(node, left, right, ctx):
     both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
     out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names[:len(lcols)], lcols)]
     out_fields += [st.StructField(n, rtypes[c], True) for n, c in zip(node.field_names[len(lcols):], rcols)]
-    processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms)
+    processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms, condition)
     return run_keyed(both, keys, processor, out_fields, ctx)

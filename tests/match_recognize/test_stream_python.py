@@ -1,5 +1,5 @@
-"""The streaming operator's logic (MatchProcessor) without Spark: every mr_* case replayed as micro-batches
-of 1, 2, 3 and 5 rows must give Flink's rows, whatever the batch boundaries."""
+"""The streaming operator's logic (MatchProcessor, on the event-time base) without Spark: every mr_* case
+replayed as micro-batches of 1, 2, 3 and 5 rows must give Flink's rows, whatever the batch boundaries."""
 
 import json
 
@@ -7,9 +7,25 @@ import pytest
 
 from planner.match_recognize import parse_match_recognize, validate
 from runtime.match_recognize.output_schema import spark_schema
+from runtime.match_recognize.rows import is_late, to_micros
 from runtime.match_recognize.stream import MatchProcessor
 from tests.match_recognize.cases import Case, as_multiset, case_dirs
 from tests.match_recognize.fake_state import as_row, replay
+
+
+def processor_for(spec, columns):
+    return MatchProcessor(spec, columns, [f.name for f in spark_schema(spec, columns).fields] + ["__seq"])
+
+
+def input_row(names, values, rowtime, seq, wm):
+    """A row as the translator hands it over: the input columns, __t, __seq and Flink's lateness __late."""
+    row = dict(zip(names, values))
+    return as_row(list(names) + ["__t", "__seq", "__late"],
+                  tuple(values) + (to_micros(row[rowtime]), seq, is_late(row[rowtime], wm)))
+
+
+def results(out):
+    return [tuple(r)[:-1] for r in out]          # without the output __seq
 
 CASES = [c for c in (Case(p) for p in case_dirs()) if c.expected is not None]
 
@@ -18,16 +34,16 @@ CASES = [c for c in (Case(p) for p in case_dirs()) if c.expected is not None]
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_replay(case, size):
     spec = validate(parse_match_recognize(case.body), case.columns, case.rowtime)
-    processor = MatchProcessor(spec, case.columns, spark_schema(spec, case.columns))
+    processor = processor_for(spec, case.columns)
     rows = case.rows()
     wms = case.watermarks(rows)
-    names = [n for n, _ in case.columns] + ["__seq", "__wm"]
-    rs = [as_row(names, tuple(r) + (i, w)) for i, (r, w) in enumerate(zip(rows, wms))]
+    names = [n for n, _ in case.columns]
+    rs = [input_row(names, r, case.rowtime, i, w) for i, (r, w) in enumerate(zip(rows, wms))]
     batches = [rs[i:i + size] for i in range(0, len(rs), size)]
     pidx = spec.partition_by
     out = replay(processor, batches, lambda r: tuple(r[p] for p in pidx), lambda r: r[case.rowtime],
                  case.delay_ms)
-    assert as_multiset([tuple(r) for r in out]) == sorted(json.dumps(e["row"]) for e in case.expected)
+    assert as_multiset(results(out)) == sorted(json.dumps(e["row"]) for e in case.expected)
 
 
 def test_end_of_input_flushes_open_standard_matches():
@@ -37,12 +53,12 @@ def test_end_of_input_flushes_open_standard_matches():
     body = ("PARTITION BY sym ORDER BY ts MEASURES COUNT(B.*) AS nb, LAST(id) AS last_id ONE ROW PER MATCH "
             "AFTER MATCH SKIP PAST LAST ROW PATTERN (A B*) DEFINE A AS price = 1, B AS price = 2")
     spec = validate(parse_match_recognize(body), COLUMNS, "ts", extensions=True)
-    processor = MatchProcessor(spec, COLUMNS, spark_schema(spec, COLUMNS))
-    names = [n for n, _ in COLUMNS] + ["__seq", "__wm"]
+    processor = processor_for(spec, COLUMNS)
+    names = [n for n, _ in COLUMNS]
     rows = table([1, 2, 2], "S1") + table([1, 2], "S2")
-    rs = [as_row(names, tuple(r) + (i, None)) for i, r in enumerate(rows)]
+    rs = [input_row(names, r, "ts", i, None) for i, r in enumerate(rows)]
     out = replay(processor, [rs[:3], rs[3:]], lambda r: (r["sym"],), lambda r: r["ts"], 1000)
-    assert sorted(tuple(r) for r in out) == [("S1", 2, 2), ("S2", 1, 1)]
+    assert sorted(results(out)) == [("S1", 2, 2), ("S2", 1, 1)]
 
 
 def test_anchor_start_after_the_buffer_was_trimmed():
@@ -52,8 +68,8 @@ def test_anchor_start_after_the_buffer_was_trimmed():
     body = ("PARTITION BY sym ORDER BY ts MEASURES A.id AS a ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW "
             "PATTERN (^ A) DEFINE A AS price > 0")
     spec = validate(parse_match_recognize(body), COLUMNS, "ts", extensions=True)
-    processor = MatchProcessor(spec, COLUMNS, spark_schema(spec, COLUMNS))
-    names = [n for n, _ in COLUMNS] + ["__seq", "__wm"]
-    rs = [as_row(names, ("S", T0 + dt.timedelta(seconds=i), i, 5, i, None)) for i in range(6)]
+    processor = processor_for(spec, COLUMNS)
+    names = [n for n, _ in COLUMNS]
+    rs = [input_row(names, ("S", T0 + dt.timedelta(seconds=i), i, 5), "ts", i, None) for i in range(6)]
     out = replay(processor, [rs[k:k + 2] for k in range(0, 6, 2)], lambda r: (r["sym"],), lambda r: r["ts"], 0)
-    assert [tuple(r) for r in out] == [("S", 0)]
+    assert results(out) == [("S", 0)]
