@@ -5,11 +5,19 @@
   INTERVAL '1' HOUR))`), parsed as a `TableArgument`;
 - `MATCH_RECOGNIZE ( ... )` kept as its raw text with its position (`MatchRecognizeClause`): its grammar
   (PATTERN's regular expressions, DEFINE, WITHIN, ...) is parsed by `planner.match_recognize`;
-- `FOR SYSTEM_TIME AS OF expr` (sqlglot's base parser already reads it as a table `version`)."""
+- `FOR SYSTEM_TIME AS OF expr` (sqlglot's base parser already reads it as a table `version`);
+- an INTERVAL's string is kept as written: Flink's unit follows the string (`INTERVAL '5' MINUTE`), so
+  sqlglot's look for a unit inside it is skipped (it read `INTERVAL '1e309' SECOND` as `INTERVAL '1' E
+  AS SECOND`, and its regular expression is quadratic in the string's length: seconds for 5,000
+  digits); `planner.literals` checks the string with Flink's rules;
+- a syntax error carries the token it happened at (`error.token`, and `error.at_end` when the statement
+  ended first), so that `planner.parse` can say where it is in the user's terms."""
 
 from sqlglot import exp, parser, tokens
+from sqlglot.errors import ParseError
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.tokens import TokenType
+
 
 
 class TableArgument(exp.Expression):
@@ -37,6 +45,22 @@ class Flink(Dialect):
         KEYWORDS.pop("SESSION", None)     # SESSION(...) is a window function (legacy group window, TVF)
 
     class Parser(parser.Parser):
+        def raise_error(self, message, token=None):
+            token = token or self._curr or self._prev
+            try:
+                super().raise_error(message, token)
+            except ParseError as error:
+                error.token = token
+                error.at_end = not self._curr       # sqlglot's end marker is a falsy token
+                raise
+
+        def _parse_interval_span(self, this, parse_function_unit=True):
+            if this is not None and this.is_string:
+                interval = super()._parse_interval_span(exp.Literal.string("0"), parse_function_unit)
+                interval.set("this", this)
+                return interval
+            return super()._parse_interval_span(this, parse_function_unit)
+
         LAMBDAS = {
             **parser.Parser.LAMBDAS,
             TokenType.FARROW: lambda self, expressions: self.expression(

@@ -9,15 +9,14 @@ changelog mode Flink infers for it."""
 import re
 from dataclasses import dataclass, field
 
-import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ParseError, TokenError
 
 from . import changelog
 from .catalog import TableDef, ViewDef
-from .dialect import Flink, MatchRecognizeClause, TableArgument
+from .dialect import MatchRecognizeClause, TableArgument
 from .errors import SqlError, UnsupportedError
 from .functions import FLINK_FUNCTIONS, is_aggregate_name, map_anonymous, map_parsed
+from .parse import parse_sql  # the parse entry point (planner/parse.py); re-exported for query.py's callers
 from .types import base_name, parse_type
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT"}
@@ -83,29 +82,6 @@ class QueryPlan:
     window_sides: list = None        # [Spark SQL]: a window join's inputs, collected per window (see runtime.window_tvf)
     window_updates: bool = False     # legacy group windows fired early or late: an update-mode aggregate keyed by __key
     batch_stage: tuple = None        # (view, Spark SQL): run on each micro-batch, registered as `view` (window Top-N)
-
-
-def parse_sql(text, line=1, column=1):
-    """Flink SQL text -> sqlglot tree, syntax errors with the user's line and column."""
-    try:
-        trees = sqlglot.parse(text, read=Flink)
-    except ParseError as e:
-        err = e.errors[0] if e.errors else {}
-        el, ec = err.get("line"), err.get("col")
-        if el is not None:
-            ec = max((ec or 1) - len(err.get("highlight") or "") + 1, 1)
-            al, ac = (line + el - 1, (column + ec - 1) if el == 1 else ec)
-        else:
-            al, ac = line, column
-        near = err.get("highlight") or ""
-        desc = err.get("description") or str(e).splitlines()[0]
-        raise SqlError("SQL parse failed. %s%s" % (desc, (" near '%s'" % near) if near else ""), al, ac)
-    except TokenError as e:
-        raise SqlError("SQL parse failed. %s" % e, line, column)
-    trees = [t for t in trees if t is not None]
-    if len(trees) != 1:
-        raise SqlError("Expected one statement", line, column)
-    return trees[0]
 
 
 class QueryPlanner:
