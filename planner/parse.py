@@ -27,7 +27,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import TokenType
 
-from .dialect import Flink
+from .dialect import Flink, quoted, shorten
 from .errors import SqlError
 from .types import type_params
 
@@ -129,7 +129,7 @@ def _parse(text, line, column):
     try:
         trees = _DIALECT.parser().parse(tokens, text)
     except ParseError as e:
-        raise _syntax_error(e, tokens, text, line, column) from None
+        raise _syntax_error(e, text, line, column) from None
     except RecursionError:
         raise SqlError("SQL parse failed. The statement is nested too deeply for the parser", line, column,
                        hint="at most %d levels of parentheses, function calls, CASE and NOT" % MAX_NESTING) from None
@@ -258,119 +258,20 @@ def position(text, offset, line=1, column=1):
 
 def near(text):
     """A piece of the SQL as an error quotes it: on one line, cut to _NEAR_CHARS characters."""
-    text = " ".join(str(text).split())
-    if len(text) > _NEAR_CHARS:
-        text = text[:_NEAR_CHARS - 3] + "..."
-    return text
+    return shorten(text, _NEAR_CHARS)
 
 
-def quoted(text):
-    """A piece of the SQL in double quotes, as Flink's parser errors quote it (`Encountered "FROM"`)."""
-    return '"%s"' % near(text)
-
-
-# ---------------------------------------------------------------------- syntax errors in SQL terms
-_OPERATORS = {
-    "Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Mod": "%", "DPipe": "||", "EQ": "=", "NEQ": "<>",
-    "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<=", "And": "AND", "Or": "OR", "Not": "NOT", "Neg": "-",
-    "Like": "LIKE", "ILike": "ILIKE", "Is": "IS", "In": "IN", "Between": "BETWEEN", "Alias": "AS",
-    "Xor": "XOR", "BitwiseAnd": "&", "BitwiseOr": "|", "BitwiseXor": "^", "NullSafeEQ": "<=>",
-    "Escape": "ESCAPE", "SimilarTo": "SIMILAR TO", "Distinct": "DISTINCT",
-}
-_CLAUSES = {
-    "Where": "a condition after WHERE", "Having": "a condition after HAVING", "Qualify": "a condition after QUALIFY",
-    "Order": "an expression after ORDER BY", "Group": "an expression after GROUP BY", "Limit": "a number after LIMIT",
-    "Offset": "a number after OFFSET", "Fetch": "a number after FETCH", "Join": "a table after JOIN",
-    "Window": "a window definition", "Cast": "a type after AS", "TryCast": "a type after AS", "Case": "WHEN ... THEN",
-    "If": "a condition", "Interval": "a value after INTERVAL", "Paren": "an expression inside the parentheses",
-    "Tuple": "an expression", "Column": "a column name", "Table": "a table name", "Identifier": "a name",
-    "Dot": "a name after '.'", "Ordered": "an expression", "Lambda": "an expression after '=>'",
-    "Kwarg": "a value after '=>'", "PropertyEQ": "a value after ':='", "Subquery": "a query", "CTE": "a query",
-    "Union": "a query after UNION", "Except": "a query after EXCEPT", "Intersect": "a query after INTERSECT",
-}
-_TOKEN_REPR = re.compile(r"<Token token_type: TokenType\.(\w+), text: (.*?), line: \d+, col: \d+, start: (\d+), "
-                         r"end: \d+, comments: \[.*?\]>", re.S)
-_CLASS_REPR = re.compile(r"<class '(?:[\w]+\.)*(\w+)'>")
-_INTERNAL = re.compile(r"<|>|\bclass\b|sqlglot|TokenType|\bexp\.|\bNone\b|_\w+_|'this'|'expressions?'|\bkwarg")
-
-
-def _syntax_error(error, tokens, text, line, column):
-    """A sqlglot ParseError -> SqlError: what was expected or unexpected, near which text, where."""
+def _syntax_error(error, text, line, column):
+    """A sqlglot ParseError (its description already in SQL terms: see the dialect) -> SqlError with
+    the text it happened near and its place in the user's input."""
     info = error.errors[0] if error.errors else {}
-    description = info.get("description") or str(error).splitlines()[0]
+    message = info.get("description") or "Syntax error"
     token = getattr(error, "token", None)
     at_end = getattr(error, "at_end", False)
     if token:
         offset, found = token.start, text[token.start:token.end + 1]
     else:
         offset, found = len(text.rstrip()), ""
-    message, already_quoted = _describe(description, found, at_end, tokens, token)
-    where = position(text, offset, line, column)
-    if found and not already_quoted and found.upper() not in message:
+    if found and quoted(found) not in message and not re.search(r"\b%s\b" % re.escape(found.upper()), message):
         message += (" (the statement ends after %s)" if at_end else " near %s") % quoted(found)
-    return SqlError("SQL parse failed. " + message, *where)
-
-
-def _describe(description, found, at_end, tokens, token):
-    """(message, whether it already quotes the found text) for a sqlglot error description."""
-    message = _message(description, found, at_end, tokens, token)
-    return message, bool(found) and quoted(found) in message
-
-
-def _message(description, found, at_end, tokens, token):
-    m = re.match(r"Required keyword: '(\w+)' missing for " + _CLASS_REPR.pattern, description)
-    if m:
-        name = m.group(2)
-        cls = getattr(exp, name, None)
-        if name in _OPERATORS:
-            return "Expected an expression after %s" % quoted(_OPERATORS[name])
-        if cls is not None and isinstance(cls, type) and issubclass(cls, exp.Func):
-            return "Missing argument of %s" % cls.sql_names()[0] if cls.sql_names() else "Missing function argument"
-        return "Expected %s" % _CLAUSES.get(name, "an expression")
-    m = re.match(r"Expected (table|database) name but got (.*)", description, re.S)
-    if m:
-        what = "a %s name" % m.group(1)
-        got = _TOKEN_REPR.search(m.group(2))
-        if got is None or got.group(1) == "SENTINEL":
-            return "Expected %s" % what
-        return "Expected %s but found %s" % (what, quoted(got.group(2)))
-    if description.startswith("Invalid expression / Unexpected token"):
-        return "Unexpected %s" % quoted(found) if found and not at_end else "Unexpected end of statement"
-    m = re.match(r"Expecting (.+)$", description)
-    if m:
-        return "Expected %s" % (quoted(m.group(1)) if len(m.group(1)) <= 2 else m.group(1))
-    m = re.match(r"The number of provided arguments \((\d+)\) is greater than the maximum number of supported "
-                 r"arguments \((\d+)\)", description)
-    if m:
-        fn = _function_before(tokens, token)
-        return "Too many arguments%s: %s given, at most %s allowed" % (
-            (" for %s" % fn) if fn else "", m.group(1), m.group(2))
-    if description == "Expected TYPE after CAST":
-        return "Expected a type after AS"
-    if description.startswith("Expected CTE to have alias"):
-        return "Expected a name for the WITH query"
-    cleaned = _TOKEN_REPR.sub(lambda t: "end of statement" if t.group(1) == "SENTINEL" else quoted(t.group(2)),
-                              description)
-    cleaned = _CLASS_REPR.sub(lambda c: _OPERATORS.get(c.group(1)) or c.group(1).upper(), cleaned)
-    if _INTERNAL.search(cleaned):
-        return "Syntax error"
-    return cleaned.rstrip(".")
-
-
-def _function_before(tokens, token):
-    """The name of the function whose argument list holds `token` (None when not found)."""
-    if token is None:
-        return None
-    index = next((i for i, t in enumerate(tokens) if t.start == token.start), None)
-    if index is None:
-        return None
-    depth = 0
-    for i in range(index, -1, -1):
-        kind = tokens[i].token_type
-        if kind == TokenType.R_PAREN and i != index:
-            depth += 1
-        elif kind == TokenType.L_PAREN:
-            if depth == 0:
-                return tokens[i - 1].text.upper() if i > 0 else None
-            depth -= 1
-    return None
+    return SqlError("SQL parse failed. " + message, *position(text, offset, line, column))

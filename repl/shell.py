@@ -65,8 +65,9 @@ Keys at the prompt:
   Ctrl-R       search the history;   → (or Ctrl-E) take the grey suggestion
   Ctrl-C       clear the line;       Ctrl-D (empty line) leave
 Keys in the table and changelog views:
-  Q, Ctrl-C    stop the query and return to the prompt
-  ↑ ↓ PgUp PgDn Home End   scroll;   ← →  pan"""
+  Q, Esc, Ctrl-C   stop the query and return to the prompt
+  ↑ ↓ PgUp PgDn Home End   scroll;   ← →  pan
+  typing, pasting  kept: it runs at the prompt once you leave (Q is then a letter: Esc leaves)"""
 
 SHELL_STYLE = Style.from_dict({
     "prompt": "bold",
