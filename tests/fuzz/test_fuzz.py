@@ -2,12 +2,10 @@
 plans them must give no crash, no statement over 2 s and no message naming a Python or sqlglot class.
 
 Crashes, hangs and class-name messages whose site is in the code being replaced by the new binder
-(REPLACED below) are listed in the test's output and tolerated for now: remove a path from REPLACED
+(harness.REPLACED) are listed in the test's output and tolerated for now: remove a path from REPLACED
 when its replacement lands. `make fuzz` runs 50,000 statements and prints the figures."""
 
 import time
-
-import pytest
 
 from fuzz.corpus import load_scripts, seed_statements, sqltest_sql
 from fuzz.harness import _Contexts, class_name_in, make_case, run, run_case
