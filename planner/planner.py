@@ -57,7 +57,7 @@ class Planner:
             raise
 
     def _dispatch(self, text, line, col):
-        words = re.findall(r"[A-Za-z_]+", text[:200].upper())
+        words = re.findall(r"\w+", text[:200].upper())      # words as the statement regexes' \b see them
         head = " ".join(words[:3])
         first = words[0] if words else ""
         if first == "CREATE":
@@ -213,6 +213,8 @@ class Planner:
     def _explain(self, text, line, col):
         m = re.match(r"\s*EXPLAIN\b\s*((?:PLAN\s+FOR\b\s*)|(?:CHANGELOG_MODE\b\s*)|(?:ESTIMATED_COST\b\s*)|"
                      r"(?:JSON_EXECUTION_PLAN\b\s*))?", text, re.I)
+        if not m:
+            raise SqlError("Expected EXPLAIN [CHANGELOG_MODE] <query>", line, col)
         body = text[m.end():]
         detail = (m.group(1) or "").strip().upper()
         body_line, body_col = _body_position(text, m.end(), line, col)

@@ -58,6 +58,8 @@ def refused(planner, text):
     ("EXPLAIN", "Expected a query after EXPLAIN"),
     ("EXPLAIN CHANGELOG_MODE", "Expected a query after EXPLAIN"),
     ("EXPLAIN(", "SQL parse failed"),
+    ("EXPLAINｓｅｌｅｃｔ EXPLAINｓｅｌｅｃｔ", "Unknown statement starting with 'EXPLAINｓｅｌｅｃｔ'"),
+    ("SELECT1 FROM Ticker", "Unknown statement starting with 'SELECT1'"),
     ("INSERT", "Expected INSERT INTO <table> SELECT"),
     ("INSERT INTO Ticker", "Expected a query after INSERT INTO Ticker"),
     ("INSERT INTO nope SELECT 1", "Object 'nope' not found"),
