@@ -31,7 +31,7 @@ from .dialect import Flink, quoted, shorten
 from .errors import SqlError
 from .types import type_params
 
-MAX_NESTING = 2000                 # levels of nesting a statement may have (documented in README.md)
+MAX_NESTING = 2000                 # levels of nesting a statement may have (its error names the limit)
 _RECURSION_LIMIT = MAX_NESTING * 60 + 20000
 _STACK_BYTES = 512 * 1024 * 1024   # virtual: only the pages a deep statement touches are used
 _NEAR_CHARS = 40                   # how much of the offending text an error quotes
