@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test conformance bench install clean java
+.PHONY: run test conformance bench fuzz install clean java
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -26,6 +26,9 @@ test: java $(STAMP)
 
 conformance: java $(STAMP)
 	$(BIN)/python ../shared/conformance/run.py --dynsql $(BIN)/dynsql
+
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz/report.py --count $(or $(FUZZ_COUNT),50000)
 
 bench: java $(STAMP)
 	$(BIN)/python bench/dynamic_tables_bench.py

@@ -6,16 +6,14 @@ the runtime evaluates them on Spark."""
 
 import re
 
-import sqlglot
-from sqlglot.errors import ParseError
+from sqlglot import exp
 from sqlglot.tokens import TokenType
 
 from .catalog import ColumnDef, TableDef, WatermarkSpec
-from .dialect import Flink
 from .errors import SqlError
+from .literals import interval_ms as _interval_ms
+from .parse import parse_sql, tokenize
 from .types import parse_type
-
-_DIALECT = Flink()
 
 
 class _Cursor:
@@ -24,13 +22,12 @@ class _Cursor:
     def __init__(self, sql, line0, col0):
         self.sql = sql
         self.line0, self.col0 = line0, col0
-        try:
-            self.toks = _split_multiword(_DIALECT.tokenize(sql))
-        except Exception as e:  # sqlglot TokenError
-            raise SqlError("Cannot read the statement: %s" % e, line0, col0)
+        self.toks = _split_multiword(tokenize(sql, line0, col0))
         self.i = 0
 
     def pos(self, tok=None):
+        if tok is None and not self.toks:
+            return self.line0, self.col0
         tok = tok or (self.toks[self.i] if self.i < len(self.toks) else self.toks[-1])
         return position(self.sql, tok.start, self.line0, self.col0)
 
@@ -81,6 +78,10 @@ class _Cursor:
         parts = [t.text]
         while self.cur is not None and self.cur.token_type == TokenType.DOT:
             self.i += 1
+            if self.cur is None or self.cur.token_type in (TokenType.STRING, TokenType.L_PAREN, TokenType.R_PAREN,
+                                                           TokenType.COMMA, TokenType.DOT):
+                raise self.error("Expected a name after '.' but found '%s'"
+                                 % (self.cur.text if self.cur else "end of statement"))
             parts.append(self.cur.text)
             self.i += 1
         return ".".join(parts)
@@ -269,10 +270,7 @@ def _column(c, last):
             break
         j += 1
     type_text = c.text_between(first, j - 1)
-    try:
-        ftype = parse_type(type_text)
-    except SqlError as e:
-        raise SqlError(e.message, *c.pos(c.toks[first]), hint=e.hint)
+    ftype = parse_type(type_text, c.pos(c.toks[first]))
     c.i = j
     nullable, pk, metadata, comment = True, False, None, None
     while c.i <= last:
@@ -307,52 +305,30 @@ def _watermark(c, last):
     if c.i > last:
         raise c.error("WATERMARK FOR %s AS needs an expression" % col)
     expr = c.text_between(c.i, last)
+    where = c.pos(c.cur)
     _check_expression(expr, c, c.cur)
-    return WatermarkSpec(column=col, expression=expr, delay_ms=watermark_delay_ms(col, expr))
+    return WatermarkSpec(column=col, expression=expr, delay_ms=watermark_delay_ms(col, expr, where))
 
 
-def watermark_delay_ms(col, expr):
-    """`col` -> 0, `col - INTERVAL 'n' unit` -> n in ms; another shape -> None (strategy not bounded)."""
-    try:
-        e = sqlglot.parse_one(expr, read=Flink)
-    except ParseError:
-        return None
-    from sqlglot import exp
+def watermark_delay_ms(col, expr, position=None):
+    """`col` -> 0, `col - INTERVAL 'n' unit` -> n in ms; another shape -> None (strategy not bounded).
+    An interval Flink refuses (NaN, past its precision, ...) is a SqlError at `position` (line, column of
+    `expr`)."""
+    line, column = position or (1, 1)
+    e = parse_sql(expr, line, column)
     if isinstance(e, exp.Column) and e.name == col:
         return 0
     if isinstance(e, exp.Sub) and isinstance(e.this, exp.Column) and e.this.name == col:
         iv = e.expression
         if isinstance(iv, exp.Interval):
-            return interval_ms(iv)
+            return interval_ms(iv, position)
     return None
 
 
-_UNIT_MS = {"MILLISECOND": 1, "SECOND": 1000, "MINUTE": 60000, "HOUR": 3600000, "DAY": 86400000}
-
-
-def interval_ms(iv):
-    """sqlglot Interval (INTERVAL '5' SECOND, INTERVAL '1:30' HOUR TO MINUTE, INTERVAL '1.5' SECOND) -> ms."""
-    from sqlglot import exp
-    text = iv.this.name if isinstance(iv.this, exp.Literal) else iv.this.sql()
-    unit = iv.args.get("unit")
-    if isinstance(unit, exp.IntervalSpan):
-        hi, lo = unit.this.name.upper().rstrip("S"), unit.expression.name.upper().rstrip("S")
-        parts = re.split(r"[: ]", text.strip())
-        order = ["DAY", "HOUR", "MINUTE", "SECOND"]
-        units = order[order.index(hi):order.index(lo) + 1]
-        if len(parts) != len(units):
-            raise SqlError("Invalid interval literal '%s' for %s TO %s" % (text, hi, lo))
-        return int(sum(float(p) * _UNIT_MS[u] for p, u in zip(parts, units)))
-    name = (unit.name if unit is not None else "SECOND").upper()
-    if name.endswith("S"):
-        name = name[:-1]
-    if name not in _UNIT_MS:
-        raise SqlError("Unsupported interval unit %s" % name, hint="use MILLISECOND, SECOND, MINUTE, HOUR or DAY")
-    try:
-        value = float(text)
-    except ValueError:
-        raise SqlError("Invalid interval literal '%s'" % text)
-    return int(round(value * _UNIT_MS[name]))
+def interval_ms(iv, position=None):
+    """sqlglot Interval (INTERVAL '5' SECOND, INTERVAL '1:30' HOUR TO MINUTE, INTERVAL '1.5' SECOND) -> ms,
+    with Flink's rules (see planner.literals.interval_ms)."""
+    return _interval_ms(iv, position)
 
 
 def _primary_key(c, last):
@@ -408,8 +384,5 @@ def _skip_parens(c):
 
 
 def _check_expression(expr, c, tok):
-    try:
-        sqlglot.parse_one(expr, read=Flink)
-    except ParseError as e:
-        err = e.errors[0] if e.errors else {}
-        raise c.error("Invalid expression '%s': %s" % (expr, err.get("description", str(e))), tok)
+    """A computed column's or the watermark's expression parses (errors at their place in the DDL)."""
+    parse_sql(expr, *c.pos(tok))

@@ -5,11 +5,24 @@
   INTERVAL '1' HOUR))`), parsed as a `TableArgument`;
 - `MATCH_RECOGNIZE ( ... )` kept as its raw text with its position (`MatchRecognizeClause`): its grammar
   (PATTERN's regular expressions, DEFINE, WITHIN, ...) is parsed by `planner.match_recognize`;
-- `FOR SYSTEM_TIME AS OF expr` (sqlglot's base parser already reads it as a table `version`)."""
+- `FOR SYSTEM_TIME AS OF expr` (sqlglot's base parser already reads it as a table `version`);
+- an INTERVAL's string is kept as written: Flink's unit follows the string (`INTERVAL '5' MINUTE`), so
+  sqlglot's look for a unit inside it is skipped (it read `INTERVAL '1e309' SECOND` as `INTERVAL '1' E
+  AS SECOND`, and its regular expression is quadratic in the string's length: seconds for 5,000
+  digits); `planner.literals` checks the string with Flink's rules;
+- a syntax error speaks the SQL's language: what was expected or unexpected, never sqlglot's classes or
+  tokens (`Expected an expression after "*"`, not `Required keyword: 'expression' missing for <class
+  'sqlglot.expressions.core.Mul'>`), and carries the token it happened at (`error.token`, and
+  `error.at_end` when the statement ended first), so that `planner.parse` can say where it is. Every
+  parse with this dialect gets these messages, `sqlglot.parse_one(..., read=Flink)` included."""
+
+import re
 
 from sqlglot import exp, parser, tokens
+from sqlglot.errors import ParseError
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.tokens import TokenType
+
 
 
 class TableArgument(exp.Expression):
@@ -37,6 +50,24 @@ class Flink(Dialect):
         KEYWORDS.pop("SESSION", None)     # SESSION(...) is a window function (legacy group window, TVF)
 
     class Parser(parser.Parser):
+        def raise_error(self, message, token=None):
+            token = token or self._curr or self._prev
+            found = self.sql[token.start:token.end + 1] if token and self.sql else ""
+            message = sql_terms(message, found, not self._curr, self._tokens, token)
+            try:
+                super().raise_error(message, token)
+            except ParseError as error:
+                error.token = token
+                error.at_end = not self._curr       # sqlglot's end marker is a falsy token
+                raise
+
+        def _parse_interval_span(self, this, parse_function_unit=True):
+            if this is not None and this.is_string:
+                interval = super()._parse_interval_span(exp.Literal.string("0"), parse_function_unit)
+                interval.set("this", this)
+                return interval
+            return super()._parse_interval_span(this, parse_function_unit)
+
         LAMBDAS = {
             **parser.Parser.LAMBDAS,
             TokenType.FARROW: lambda self, expressions: self.expression(
@@ -99,6 +130,106 @@ class Flink(Dialect):
             MatchRecognizeClause: lambda self, e: "MATCH_RECOGNIZE (%s)%s" % (
                 e.args["raw"], (" AS " + self.sql(e, "alias")) if e.args.get("alias") else ""),
         }
+
+
+# ---------------------------------------------------------------------- syntax errors in SQL terms
+_NEAR_CHARS = 40
+_OPERATORS = {
+    "Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Mod": "%", "DPipe": "||", "EQ": "=", "NEQ": "<>",
+    "GT": ">", "GTE": ">=", "LT": "<", "LTE": "<=", "And": "AND", "Or": "OR", "Not": "NOT", "Neg": "-",
+    "Like": "LIKE", "ILike": "ILIKE", "Is": "IS", "In": "IN", "Between": "BETWEEN", "Alias": "AS",
+    "Xor": "XOR", "BitwiseAnd": "&", "BitwiseOr": "|", "BitwiseXor": "^", "NullSafeEQ": "<=>",
+    "Escape": "ESCAPE", "SimilarTo": "SIMILAR TO", "Distinct": "DISTINCT",
+}
+_CLAUSES = {
+    "Where": "a condition after WHERE", "Having": "a condition after HAVING", "Qualify": "a condition after QUALIFY",
+    "Order": "an expression after ORDER BY", "Group": "an expression after GROUP BY", "Limit": "a number after LIMIT",
+    "Offset": "a number after OFFSET", "Fetch": "a number after FETCH", "Join": "a table after JOIN",
+    "Window": "a window definition", "Cast": "a type after AS", "TryCast": "a type after AS", "Case": "WHEN ... THEN",
+    "If": "a condition", "Interval": "a value after INTERVAL", "Paren": "an expression inside the parentheses",
+    "Tuple": "an expression", "Column": "a column name", "Table": "a table name", "Identifier": "a name",
+    "Dot": "a name after '.'", "Ordered": "an expression", "Lambda": "an expression after '=>'",
+    "Kwarg": "a value after '=>'", "PropertyEQ": "a value after ':='", "Subquery": "a query", "CTE": "a query",
+    "Union": "a query after UNION", "Except": "a query after EXCEPT", "Intersect": "a query after INTERSECT",
+    "Aliases": "names after AS",
+}
+_TOKEN_REPR = re.compile(r"<Token token_type: TokenType\.(\w+), text: (.*?), line: \d+, col: \d+, start: (\d+), "
+                         r"end: \d+, comments: \[.*?\]>", re.S)
+_CLASS_REPR = re.compile(r"<class '(?:[\w]+\.)*(\w+)'>")
+_INTERNAL = re.compile(r"<|>|\bclass\b|sqlglot|TokenType|\bexp\.|\bNone\b|_\w+_|'this'|'expressions?'|\bkwarg")
+
+
+def shorten(text, width=_NEAR_CHARS):
+    """`text` on one line, cut to `width` characters."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def quoted(text):
+    """A piece of the SQL in double quotes, as Flink's parser errors quote it (`Encountered "FROM"`)."""
+    return '"%s"' % shorten(text)
+
+
+def sql_terms(description, found, at_end, tokens, token):
+    """A sqlglot parser message in the SQL's terms. `found`: the text of the token it happened at;
+    `at_end`: the statement ended first; `tokens`: the statement's tokens."""
+    m = re.match(r"Required keyword: '(\w+)' missing for " + _CLASS_REPR.pattern, description)
+    if m:
+        name = m.group(2)
+        cls = getattr(exp, name, None)
+        if name in _OPERATORS:
+            return "Expected an expression after %s" % quoted(_OPERATORS[name])
+        if isinstance(cls, type) and issubclass(cls, exp.Func):
+            names = cls.sql_names()
+            return "Missing argument of %s" % names[0] if names else "Missing function argument"
+        return "Expected %s" % _CLAUSES.get(name, "an expression")
+    m = re.match(r"Expected (table|database) name but got (.*)", description, re.S)
+    if m:
+        what = "a %s name" % m.group(1)
+        got = _TOKEN_REPR.search(m.group(2))
+        if got is None or got.group(1) == "SENTINEL":
+            return "Expected %s" % what
+        return "Expected %s but found %s" % (what, quoted(got.group(2)))
+    if description.startswith("Invalid expression / Unexpected token"):
+        return "Unexpected %s" % quoted(found) if found and not at_end else "Unexpected end of statement"
+    m = re.match(r"Expecting (.+)$", description)
+    if m:
+        return "Expected %s" % (quoted(m.group(1)) if len(m.group(1)) <= 2 else m.group(1))
+    m = re.match(r"The number of provided arguments \((\d+)\) is greater than the maximum number of supported "
+                 r"arguments \((\d+)\)", description)
+    if m:
+        fn = _function_before(tokens, token)
+        return "Too many arguments%s: %s given, at most %s allowed" % (
+            (" for %s" % fn) if fn else "", m.group(1), m.group(2))
+    if description == "Expected TYPE after CAST":
+        return "Expected a type after AS"
+    if description.startswith("Expected CTE to have alias"):
+        return "Expected a name for the WITH query"
+    cleaned = _TOKEN_REPR.sub(lambda t: "end of statement" if t.group(1) == "SENTINEL" else quoted(t.group(2)),
+                              description)
+    cleaned = _CLASS_REPR.sub(lambda c: _OPERATORS.get(c.group(1)) or c.group(1).upper(), cleaned)
+    if _INTERNAL.search(cleaned):
+        return "Syntax error"
+    return cleaned.rstrip(".")
+
+
+def _function_before(tokens, token):
+    """The name of the function whose argument list holds `token` (None when not found)."""
+    if token is None or not tokens:
+        return None
+    index = next((i for i, t in enumerate(tokens) if t.start == token.start), None)
+    if index is None:
+        return None
+    depth = 0
+    for i in range(index, -1, -1):
+        kind = tokens[i].token_type
+        if kind == TokenType.R_PAREN and i != index:
+            depth += 1
+        elif kind == TokenType.L_PAREN:
+            if depth == 0:
+                return tokens[i - 1].text.upper() if i > 0 else None
+            depth -= 1
+    return None
 
 
 def _position(sql, offset):

@@ -1,7 +1,10 @@
 """The planner: one statement's text -> a typed plan (see plans.py), applying DDL and SET as it goes.
 
 Knows every statement kind dynsql runs: CREATE TABLE / VIEW, DROP, SHOW, DESCRIBE, SET, RESET, EXPLAIN,
-INSERT INTO, SELECT (and WITH / VALUES), SHOW JOBS, STOP JOB."""
+INSERT INTO, SELECT (and WITH / VALUES), SHOW JOBS, STOP JOB.
+
+A statement is planned with a deep stack (`planner.parse.deep_stack`: deeply nested SQL plans instead of
+overflowing Python's), and an error that does not say where it is gets the statement's line and column."""
 
 import re
 
@@ -11,9 +14,10 @@ from . import plans
 from .catalog import Catalog, TableDef, ViewDef
 from .connectors import check_table_options
 from .ddl import parse_create_table
-from .errors import SqlError, UnsupportedError
+from .errors import DynsqlError, SqlError, UnsupportedError
 from .functions import FLINK_FUNCTIONS
-from .query import QueryPlanner, parse_sql
+from .parse import deep_stack, near, parse_sql
+from .query import QueryPlanner
 from .query_plan import plan_query
 from .settings import KNOWN_KEYS, Settings
 from .splitter import split
@@ -49,9 +53,8 @@ class Planner:
         return split(text)
 
     def plan(self, statement):
-        """A `planner.splitter.Statement` (or plain text) -> a plan (planned on a deep stack: planner/deep.py)."""
-        from .deep import run_deep
-        return run_deep(self._plan, statement)
+        """A `planner.splitter.Statement` (or plain text) -> a plan (planned on a deep stack: planner/parse.py)."""
+        return deep_stack(self._plan, statement)
 
     def _plan(self, statement):
         if isinstance(statement, str):
@@ -59,8 +62,15 @@ class Planner:
             if len(stmts) != 1:
                 raise SqlError("Expected one statement, found %d" % len(stmts))
             statement = stmts[0]
-        text, line, col = statement.text, statement.line, statement.column
-        words = re.findall(r"[A-Za-z_]+", text[:200].upper())
+        try:
+            return self._dispatch(statement.text, statement.line, statement.column)
+        except DynsqlError as error:
+            if error.line is None:
+                error.line, error.column = statement.line, statement.column
+            raise
+
+    def _dispatch(self, text, line, col):
+        words = re.findall(r"\w+", text[:200].upper())      # words as the statement regexes' \b see them
         head = " ".join(words[:3])
         first = words[0] if words else ""
         if first == "CREATE":
@@ -94,7 +104,7 @@ class Planner:
             return plans.QueryRun(q, self.settings.batch)
         if first in ("USE", "ALTER", "LOAD", "UNLOAD", "ADD", "REMOVE", "ANALYZE", "TRUNCATE", "DELETE", "UPDATE"):
             raise UnsupportedError("%s statements are not supported by dynsql" % first, line, col)
-        raise SqlError("Unknown statement starting with '%s'" % (text.split()[0] if text.split() else text),
+        raise SqlError("Unknown statement starting with '%s'" % near(text.split()[0] if text.split() else text),
                        line, col, hint="type HELP for the statements dynsql knows")
 
     # ------------------------------------------------------------------ DDL
@@ -111,8 +121,7 @@ class Planner:
             raise SqlError("Expected CREATE VIEW <name> AS <query>", line, col)
         name = _strip_quotes(m.group(4))
         body = text[m.end():]
-        body_line = line + text.count("\n", 0, m.end())
-        body_col = (col + m.end()) if body_line == line else m.end() - text.rfind("\n", 0, m.end())
+        body_line, body_col = _body_position(text, m.end(), line, col)
         q = self._query(body, body_line, body_col)
         view = ViewDef(name=name, query=body, temporary=bool(m.group(2)), ddl=text)
         if hasattr(q, "root"):
@@ -135,8 +144,7 @@ class Planner:
 
     # ------------------------------------------------------------------ SHOW / DESCRIBE
     def _show(self, text, line, col):
-        m = re.match(r"\s*SHOW\s+(.*?)\s*$", text, re.I | re.S)
-        what = m.group(1)
+        what = " ".join(re.sub(r"^\s*SHOW\b", "", text, flags=re.I).split())
         up = what.upper()
         if up == "TABLES":
             return plans.ListingPlan([("table name", "STRING")], [(n,) for n in sorted(self.catalog.tables)]
@@ -160,8 +168,10 @@ class Planner:
         if m2:
             obj = self.catalog.require(_strip_quotes(m2.group(2)), line, col)
             return plans.ListingPlan([("result", "STRING")], [(show_create(obj),)])
-        raise SqlError("Unsupported SHOW %s" % what, line, col,
-                       hint="SHOW TABLES | VIEWS | FUNCTIONS | JOBS | CREATE TABLE <name>")
+        hint = "SHOW TABLES | VIEWS | FUNCTIONS | JOBS | CREATE TABLE <name>"
+        if not what:
+            raise SqlError("Expected what to show after SHOW", line, col, hint=hint)
+        raise SqlError("Unsupported SHOW %s" % near(what), line, col, hint=hint)
 
     def _describe(self, text, line, col):
         m = re.match(r"\s*DESC(?:RIBE)?\s+(?:EXTENDED\s+)?(`(?:[^`]|``)+`|[\w.]+)\s*$", text, re.I)
@@ -208,6 +218,8 @@ class Planner:
             unset = [k for k in self.settings.explicit() if k.startswith("spark.")]
             self.settings.reset()
             return plans.MessagePlan("[INFO] Execute statement succeeded.", spark_conf_unset=unset)
+        if not re.fullmatch(r"'(?:[^']|'')*'|`(?:[^`]|``)*`|[\w.\-]+", body):
+            raise SqlError("Expected RESET or RESET 'key'", line, col)
         key = _strip_quotes(body)
         self.settings.reset(key)
         return plans.MessagePlan("[INFO] Execute statement succeeded.",
@@ -215,12 +227,15 @@ class Planner:
 
     # ------------------------------------------------------------------ EXPLAIN / INSERT
     def _explain(self, text, line, col):
-        m = re.match(r"\s*EXPLAIN\s+((?:PLAN\s+FOR\s+)|(?:CHANGELOG_MODE\s+)|(?:ESTIMATED_COST\s+)|"
-                     r"(?:JSON_EXECUTION_PLAN\s+))?", text, re.I)
+        m = re.match(r"\s*EXPLAIN\b\s*((?:PLAN\s+FOR\b\s*)|(?:CHANGELOG_MODE\b\s*)|(?:ESTIMATED_COST\b\s*)|"
+                     r"(?:JSON_EXECUTION_PLAN\b\s*))?", text, re.I)
+        if not m:
+            raise SqlError("Expected EXPLAIN [CHANGELOG_MODE] <query>", line, col)
         body = text[m.end():]
         detail = (m.group(1) or "").strip().upper()
-        body_col = col + m.end() if "\n" not in text[:m.end()] else 1
-        body_line = line + text.count("\n", 0, m.end())
+        body_line, body_col = _body_position(text, m.end(), line, col)
+        if not body.strip():
+            raise SqlError("Expected a query after EXPLAIN", line, col)
         if re.match(r"\s*INSERT\b", body, re.I):
             q = self._insert(body, body_line, body_col).query
         else:
@@ -233,10 +248,11 @@ class Planner:
             raise SqlError("Expected INSERT INTO <table> SELECT ...", line, col)
         target = self.catalog.require(_strip_quotes(m.group(2)), line, col)
         if not isinstance(target, TableDef):
-            raise SqlError("Cannot INSERT INTO view '%s'" % target.name, line, col)
+            raise SqlError("Cannot INSERT INTO view '%s'" % near(target.name), line, col)
         body = text[m.end():]
-        body_line = line + text.count("\n", 0, m.end())
-        body_col = col + m.end() if body_line == line else m.end() - text.rfind("\n", 0, m.end())
+        body_line, body_col = _body_position(text, m.end(), line, col)
+        if not body.strip():
+            raise SqlError("Expected a query after INSERT INTO %s" % near(m.group(2)), line, col)
         q = self._query(body, body_line, body_col, sink_table=target if _one_plan() else None)
         if hasattr(q, "root"):
             physical = [c for c in target.columns if c.is_physical]
@@ -245,6 +261,13 @@ class Planner:
                                "not match: the query gives %d columns, the sink has %d"
                                % (target.name, len(q.fields), len(physical)), line, col)
         return plans.InsertRun(target, q, self.settings.batch, text)
+
+
+def _body_position(text, offset, line, col):
+    """(line, column) in the user's input of `text[offset:]`, the statement starting at line:col."""
+    body_line = line + text.count("\n", 0, offset)
+    body_col = (col + offset) if body_line == line else offset - text.rfind("\n", 0, offset)
+    return body_line, body_col
 
 
 def _select_names(body):

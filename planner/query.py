@@ -9,15 +9,14 @@ changelog mode Flink infers for it."""
 import re
 from dataclasses import dataclass, field
 
-import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ParseError, TokenError
 
 from . import changelog
 from .catalog import TableDef, ViewDef
-from .dialect import Flink, MatchRecognizeClause, TableArgument
+from .dialect import MatchRecognizeClause, TableArgument
 from .errors import SqlError, UnsupportedError
 from .functions import FLINK_FUNCTIONS, is_aggregate_name, map_anonymous, map_parsed
+from .parse import parse_sql  # the parse entry point (planner/parse.py); re-exported for query.py's callers
 from .types import base_name, parse_type
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT"}
@@ -83,9 +82,6 @@ class QueryPlan:
     window_sides: list = None        # [Spark SQL]: a window join's inputs, collected per window (see runtime.window_tvf)
     window_updates: bool = False     # legacy group windows fired early or late: an update-mode aggregate keyed by __key
     batch_stage: tuple = None        # (view, Spark SQL): run on each micro-batch, registered as `view` (window Top-N)
-
-
-from .parse import parse_sql  # noqa: E402,F401  (moved to planner/parse.py)
 
 
 class QueryPlanner:

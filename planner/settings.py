@@ -1,6 +1,10 @@
 """Session settings: Flink's SQL-client keys with their defaults and allowed values, plus any `spark.*` key.
 
-`SET 'k' = 'v'` validates here; `SET;` lists; `RESET ['k']` restores defaults."""
+`SET 'k' = 'v'` validates here; `SET;` lists; `RESET ['k']` restores defaults. A duration is checked as
+Flink's TimeUtils reads it (a whole number and a unit; at most what fits in Java's long as nanoseconds:
+about 106,751 days); NaN, Infinity, fractions and 5,000-digit numbers are refused by their text."""
+
+import re
 
 from .errors import ConfigError
 
@@ -52,19 +56,20 @@ class Settings:
         if key in KNOWN_KEYS:
             allowed = KNOWN_KEYS[key][1]
             if allowed is not None and value.lower() not in allowed:
-                raise ConfigError("Invalid value %r for '%s'" % (value, key),
+                raise ConfigError("Invalid value '%s' for '%s'" % (_shown(value), key),
                                   hint="allowed values: " + ", ".join(allowed))
             if allowed is not None:
                 value = value.lower()
             if key in _DURATION_KEYS:
-                parse_duration_ms(value)
+                parse_duration_ms(value, key)
             if key == "table.display.max-column-width":
-                if not value.isdigit() or int(value) < 1:
-                    raise ConfigError("Invalid value %r for '%s': a positive whole number" % (value, key))
+                if not re.fullmatch(r"0*[1-9][0-9]{0,8}", value):
+                    raise ConfigError("Invalid value '%s' for '%s': a positive whole number (at most 999999999)"
+                                      % (_shown(value), key))
             if key == "table.local-time-zone":
                 _check_time_zone(value)
         elif not key.startswith(ALLOWED_PREFIXES):
-            raise ConfigError("Unknown configuration key '%s'" % key,
+            raise ConfigError("Unknown configuration key '%s'" % _shown(key),
                               hint="Flink keys such as %s, or any spark.* key"
                               % ", ".join("'%s'" % k for k in list(KNOWN_KEYS)[:3]))
         self._values[key] = value
@@ -115,17 +120,31 @@ _UNITS_MS = {
 }
 
 
-def parse_duration_ms(text):
-    """Flink duration text ('10 s', '1 h', '500ms', '0') -> milliseconds."""
-    import re
-    m = re.fullmatch(r"\s*(\d+)\s*([a-zA-Z]*)\s*", text or "")
+_MAX_DURATION_MS = (2 ** 63 - 1) // 1_000_000     # Flink keeps a duration in nanoseconds, in a Java long
+
+
+def parse_duration_ms(text, key=None):
+    """Flink duration text ('10 s', '1 h', '500ms', '0': milliseconds) -> milliseconds. `key` names the
+    setting in errors."""
+    of = (" for '%s'" % key) if key else ""
+    m = re.fullmatch(r"\s*([0-9]+)\s*([a-zA-Z]*)\s*", text or "")
     if not m:
-        raise ConfigError("Invalid duration %r" % text, hint="e.g. '10 s', '5 min', '1 h', '500 ms'")
-    n, unit = int(m.group(1)), m.group(2).lower() or "ms"
+        raise ConfigError("Invalid duration '%s'%s: a whole number and a unit" % (_shown(text), of),
+                          hint="e.g. '10 s', '5 min', '1 h', '500 ms'")
+    digits, unit = m.group(1).lstrip("0") or "0", m.group(2).lower() or "ms"
     if unit not in _UNITS_MS:
-        raise ConfigError("Invalid duration unit %r in %r" % (unit, text),
+        raise ConfigError("Invalid duration unit '%s' in '%s'%s" % (_shown(unit), _shown(text), of),
                           hint="units: ms, s, min, h, d")
-    return n * _UNITS_MS[unit]
+    if len(digits) > 20 or int(digits) * _UNITS_MS[unit] > _MAX_DURATION_MS:
+        raise ConfigError("Invalid duration '%s'%s: too large (at most %d days)"
+                          % (_shown(text), of, _MAX_DURATION_MS // 86400000))
+    return int(digits) * _UNITS_MS[unit]
+
+
+def _shown(text, width=60):
+    """A value as an error quotes it: on one line, cut to `width` characters."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _check_time_zone(value):
@@ -133,7 +152,6 @@ def _check_time_zone(value):
     try:
         ZoneInfo(value)
     except Exception:
-        import re
         if not re.fullmatch(r"(UTC|GMT)?[+-]\d{1,2}(:\d{2})?", value):
-            raise ConfigError("Invalid time zone %r for 'table.local-time-zone'" % value,
+            raise ConfigError("Invalid time zone '%s' for 'table.local-time-zone'" % _shown(value),
                               hint="an IANA name such as 'Europe/Berlin', or 'UTC'")

@@ -1,13 +1,23 @@
 """Statement splitting: text -> statements, each with its text and where it starts in the input.
 
-A `;` inside a string, a quoted identifier or a comment does not end a statement. Uses sqlparse's
-lexer for the token boundaries; we only decide where statements end."""
+A `;` inside a string ('it''s'), a quoted name (`a;b`, "a;b") or a comment (-- and /* */) does not end a
+statement; an unclosed quote or block comment takes the rest of the input. One regular expression reads
+the lexemes that matter (plain text in runs), so splitting is linear and fast: it runs on every Enter
+(`is_complete`) and on pasted scripts of any size. It does not parse statements."""
 
+import re
 from dataclasses import dataclass
 
-from sqlparse import lexer, tokens as T
-
 SHELL_COMMANDS = ("HELP", "CLEAR", "QUIT", "EXIT")
+
+_LEXEMES = re.compile(r"""
+    (?P<text>[^'`";/-]+)
+  | (?P<quoted>'(?:[^']|'')*'|`(?:[^`]|``)*`|"(?:[^"]|"")*")
+  | (?P<comment>--[^\n]*|/\*.*?\*/)
+  | (?P<unclosed>['`"]|/\*)
+  | (?P<end>;)
+  | (?P<other>[/-])
+""", re.S | re.X)
 
 
 @dataclass(frozen=True)
@@ -18,48 +28,54 @@ class Statement:
     complete: bool = True  # ended with `;` (False: the input ended first)
 
 
-def _tokens(text):
-    return lexer.tokenize(text)
-
-
 def split(text):
     """All statements in `text`; a trailing statement without `;` is returned with complete=False."""
-    out = []
-    buf = []
+    out = _Statements(text)
     start = None
-    pos = 0
-    unterminated = False
-    previous = None
-    for ttype, value in _tokens(text):
-        if previous == "/" and value.startswith("*"):
-            unterminated = True  # `/*` that sqlparse could not close
-        previous = value
-        if ttype is T.Error and value in ("'", '"', "`"):
-            unterminated = True  # an open quote: the rest of the input belongs to it
-        elif ttype in T.Comment and value.startswith("/*") and not value.rstrip().endswith("*/"):
-            unterminated = True
-        if ttype is T.Punctuation and value == ";" and not unterminated:
-            _emit(out, text, buf, start, True)
-            buf, start = [], None
-        else:
-            if start is None and value.strip() and ttype not in T.Comment:
-                start = pos
-            if start is not None:
-                buf.append(value)
-        pos += len(value)
-    _emit(out, text, buf, start, False)
-    return out
+    for m in _LEXEMES.finditer(text):
+        kind = m.lastgroup
+        if kind == "end":
+            _emit(out, text, start, m.start(), True)
+            start = None
+            continue
+        if kind == "comment":
+            continue
+        if kind == "unclosed":
+            if start is None and not m.group().startswith("/"):
+                start = m.start()
+            break                        # the rest of the input belongs to the open quote or comment
+        if start is None:
+            lexeme = m.group()
+            stripped = len(lexeme) - len(lexeme.lstrip())
+            if stripped < len(lexeme):
+                start = m.start() + stripped
+    _emit(out, text, start, len(text), False)
+    return out.statements
 
 
-def _emit(out, text, buf, start, complete):
+class _Statements:
+    """The statements found so far, and the line where the last one started (lines are counted once)."""
+
+    def __init__(self, text):
+        self.text = text
+        self.statements = []
+        self.offset, self.line = 0, 1
+
+    def line_at(self, offset):
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
+def _emit(out, text, start, end, complete):
     if start is None:
         return
-    stmt_text = "".join(buf).strip()
+    stmt_text = text[start:end].strip()
     if not stmt_text:
         return
-    line = text.count("\n", 0, start) + 1
+    line = out.line_at(start)
     column = start - (text.rfind("\n", 0, start) + 1) + 1
-    out.append(Statement(stmt_text, line, column, complete))
+    out.statements.append(Statement(stmt_text, line, column, complete))
 
 
 def is_complete(text):

@@ -28,6 +28,8 @@ class FlinkType:
             s = "MAP<%s, %s>" % (self.children[0].text(), self.children[1].text())
         elif n == "VARCHAR" and self.params == (2147483647,):
             s = "STRING"
+        elif n == "VARBINARY" and self.params == (2147483647,):
+            s = "BYTES"
         elif self.params:
             s = "%s(%s)" % (n, ", ".join(str(p) for p in self.params))
         else:
@@ -49,31 +51,89 @@ _SIMPLE = {"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE",
 _KNOWN = _SIMPLE | {"CHAR", "VARCHAR", "BINARY", "VARBINARY", "DECIMAL", "TIME", "TIMESTAMP",
                     "TIMESTAMP_LTZ", "ARRAY", "MULTISET", "MAP", "ROW"}
 
-_TOKEN = re.compile(r"\s*(?:(`(?:[^`]|``)*`)|([A-Za-z_][A-Za-z0-9_$]*)|(\d+)|(.))")
+_TOKEN = re.compile(r"\s*(?:(`(?:[^`]|``)*`)|([A-Za-z_][A-Za-z0-9_$]*)|(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)|(.))", re.S)
+
+# Flink's limits, as Flink 2.3's SQL reads a type (checked with its SQL client): a precision past the
+# maximum is read as the maximum (TIMESTAMP(99) is TIMESTAMP(9), DECIMAL(39, 2) is DECIMAL(38, 2), TIME(9)
+# is TIME(3)); a DECIMAL precision below 1 or a scale past the precision is refused, and so is a number
+# that is not an INT. A length of 0 (VARCHAR(0), CHAR(0), BINARY(0)) is allowed, as in Flink.
+MAX_PRECISION = {"TIMESTAMP": 9, "TIMESTAMP_LTZ": 9, "TIME": 3, "DECIMAL": 38}
+MAX_TYPE_NESTING = 100          # ARRAY<ARRAY<...>>, ROW<a ROW<...>>: levels a type may have
+
+
+def type_params(name, params, position=None):
+    """The parameters of a type as Flink reads them: `params` are whole numbers (texts or ints) as written,
+    the result the ints the type has (a precision past Flink's maximum is the maximum). Raises SqlError
+    with Flink's message for what Flink refuses."""
+    from .literals import INT_MAX, integer_literal
+    where = tuple(position) if position else (None, None)
+    values = [integer_literal(p, "A type's precision or length", where, minimum=0, maximum=INT_MAX)
+              for p in params]
+    if name == "DECIMAL":
+        precision, scale = (values + [10, 0][len(values):]) if len(values) < 2 else values[:2]
+        if precision < 1:
+            raise SqlError("Decimal precision must be between 1 and 38 (both inclusive).", *where)
+        precision = min(precision, MAX_PRECISION["DECIMAL"])
+        if scale > precision:
+            raise SqlError("Decimal scale must be between 0 and the precision %d (both inclusive)." % precision,
+                           *where)
+        return (precision, scale)
+    if name in MAX_PRECISION:
+        return tuple(min(v, MAX_PRECISION[name]) for v in values)
+    return tuple(values)
 
 
 class _TypeParser:
-    def __init__(self, text):
+    """Reads a type's tokens as it needs them: a type followed by pages of other text fails at once."""
+
+    def __init__(self, text, position=None):
         self.text = text
-        self.toks = []
-        pos = 0
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            if not m or m.end() == pos:
-                break
-            pos = m.end()
-            if m.group(1):
-                self.toks.append(("id", m.group(1)[1:-1].replace("``", "`")))
-            elif m.group(2):
-                self.toks.append(("word", m.group(2)))
-            elif m.group(3):
-                self.toks.append(("num", int(m.group(3))))
-            elif m.group(4) and m.group(4).strip():
-                self.toks.append(("sym", m.group(4)))
+        self.position = position          # (line, column) of the text's first character, or None
+        self.toks = []                     # (kind, value, offset), read so far
+        self._pos = 0                      # where reading goes on
+        self.depth = 0
         self.i = 0
 
+    def _read(self, n):
+        """Read tokens until there are more than `n` (or the text ends)."""
+        text = self.text
+        while len(self.toks) <= n and self._pos < len(text):
+            m = _TOKEN.match(text, self._pos)
+            if not m or m.end() == self._pos:
+                self._pos = len(text)
+                break
+            self._pos = m.end()
+            kind = next(k for k, g in zip(("id", "word", "num", "sym"), m.groups()) if g is not None)
+            value = m.group(m.lastindex)
+            if kind == "id":
+                value = value[1:-1].replace("``", "`")
+            elif kind == "sym" and not value.strip():
+                continue
+            self.toks.append((kind, value, m.start(m.lastindex)))
+
+    def where(self, offset=None):
+        """(line, column) of `offset` in the type text (default: the current token), when known."""
+        if self.position is None or self.position[0] is None:
+            return (None, None)
+        if offset is None:
+            self._read(self.i)
+            offset = self.toks[self.i][2] if self.i < len(self.toks) else len(self.text)
+        line, column = self.position
+        before = self.text[:offset]
+        if "\n" in before:
+            return line + before.count("\n"), offset - before.rfind("\n")
+        return line, (column or 1) + offset
+
+    def error(self, message, hint=None, offset=None):
+        return SqlError(message, *self.where(offset), hint=hint)
+
+    def shown(self):
+        text = " ".join(self.text.split())
+        return text if len(text) <= 60 else text[:57] + "..."
+
     def peek(self, k=0):
-        return self.toks[self.i + k] if self.i + k < len(self.toks) else (None, None)
+        self._read(self.i + k)
+        return self.toks[self.i + k][:2] if self.i + k < len(self.toks) else (None, None)
 
     def word(self, *words):
         kind, v = self.peek()
@@ -88,20 +148,35 @@ class _TypeParser:
             return True
         return False
 
+    def found(self):
+        kind, v = self.peek()
+        return "the end of the type" if kind is None else '"%s"' % (v if len(v) <= 20 else v[:17] + "...")
+
     def expect_sym(self, s):
         if not self.sym(s):
-            raise SqlError("Invalid type %r: expected '%s'" % (self.text, s))
+            raise self.error("Invalid type '%s': expected '%s' but found %s" % (self.shown(), s, self.found()))
 
     def parse(self):
         t = self.parse_type()
-        if self.i != len(self.toks):
-            raise SqlError("Invalid type %r: unexpected %r" % (self.text, self.peek()[1]))
+        if self.peek()[0] is not None:
+            raise self.error("Invalid type '%s': unexpected %s" % (self.shown(), self.found()))
         return t
 
     def parse_type(self):
+        self.depth += 1
+        if self.depth > MAX_TYPE_NESTING:
+            raise self.error("Invalid type '%s': nested too deeply (at most %d levels)"
+                             % (self.shown(), MAX_TYPE_NESTING))
+        try:
+            return self._parse_type()
+        finally:
+            self.depth -= 1
+
+    def _parse_type(self):
         kind, v = self.peek()
         if kind != "word":
-            raise SqlError("Invalid type %r" % self.text)
+            raise self.error("Invalid type '%s': expected a type name but found %s" % (self.shown(), self.found()))
+        start = self.toks[self.i][2]
         self.i += 1
         name = v.upper()
         if name == "DOUBLE" and self.word("PRECISION"):
@@ -113,14 +188,18 @@ class _TypeParser:
             elif self.word("WITH"):
                 self.word("LOCAL"); self.word("TIME"); self.word("ZONE")
                 name = "TIMESTAMP_LTZ"
-            return self.finish(FlinkType(name, params or ((0,) if name == "TIME" else (6,))))
+            params = type_params(name, params, self.where(start)) if params else ((0,) if name == "TIME" else (6,))
+            return self.finish(FlinkType(name, params))
         name = _ALIASES.get(name, name)
         if name == "TIMESTAMP_LTZ":
-            return self.finish(FlinkType(name, self.params() or (6,)))
+            params = self.params()
+            return self.finish(FlinkType(name, type_params(name, params, self.where(start)) if params else (6,)))
         if name == "VARCHAR" and v.upper() == "STRING":
             return self.finish(FlinkType("VARCHAR", (2147483647,)))
+        if name == "VARBINARY" and v.upper() == "BYTES":
+            return self.finish(FlinkType("VARBINARY", (2147483647,)))
         if name not in _KNOWN:
-            raise SqlError("Unknown type '%s'" % v,
+            raise SqlError("Unknown type '%s'" % (v if len(v) <= 40 else v[:37] + "..."), *self.where(start),
                            hint="Flink types: STRING, INT, BIGINT, DOUBLE, DECIMAL(p, s), BOOLEAN, DATE, "
                                 "TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p), ARRAY<t>, MAP<k, v>, ROW<f t, ...>")
         if name in ("ARRAY", "MULTISET"):
@@ -128,7 +207,8 @@ class _TypeParser:
                 elem = self.parse_type()
                 self.expect_sym(">")
             else:
-                raise SqlError("Invalid type %r: %s needs an element type, e.g. %s<INT>" % (self.text, name, name))
+                raise self.error("Invalid type '%s': %s needs an element type, e.g. %s<INT>"
+                                 % (self.shown(), name, name))
             return self.finish(FlinkType(name, (), [elem]))
         if name == "MAP":
             self.expect_sym("<")
@@ -140,38 +220,37 @@ class _TypeParser:
         if name == "ROW":
             close = ">" if self.sym("<") else ")" if self.sym("(") else None
             if close is None:
-                raise SqlError("Invalid type %r: ROW needs fields, e.g. ROW<a INT, b STRING>" % self.text)
+                raise self.error("Invalid type '%s': ROW needs fields, e.g. ROW<a INT, b STRING>" % self.shown())
             fields = []
             while not self.sym(close):
                 kind, fname = self.peek()
                 if kind not in ("word", "id"):
-                    raise SqlError("Invalid type %r: expected a field name" % self.text)
+                    raise self.error("Invalid type '%s': expected a field name but found %s"
+                                     % (self.shown(), self.found()))
                 self.i += 1
                 fields.append((fname, self.parse_type()))
                 if self.peek()[0] == "sym" and self.peek()[1] == "'":
-                    raise SqlError("Invalid type %r: field comments are not supported" % self.text)
+                    raise self.error("Invalid type '%s': field comments are not supported" % self.shown())
                 self.sym(",")
             return self.finish(FlinkType(name, (), fields))
         params = self.params()
         if name == "DECIMAL":
-            params = (params + (10, 0)[len(params):]) if len(params) < 2 else params
-            if not (1 <= params[0] <= 38 and 0 <= params[1] <= params[0]):
-                raise SqlError("Invalid type %r: DECIMAL precision must be 1..38 and scale 0..precision"
-                               % self.text)
-        elif name in ("CHAR", "BINARY") and not params:
-            params = (1,)
-        elif name in ("VARCHAR", "VARBINARY") and not params:
-            params = (1,)
+            params = type_params(name, params, self.where(start))
+        elif name in ("CHAR", "BINARY", "VARCHAR", "VARBINARY"):
+            params = type_params(name, params, self.where(start)) if params else (1,)
+        elif params:
+            raise self.error("Invalid type '%s': %s takes no parameters" % (self.shown(), name))
         return self.finish(FlinkType(name, params))
 
     def params(self):
+        """The texts of the numbers in `(p)` or `(p, s)` after a type name (checked by type_params)."""
         if not self.sym("("):
             return ()
         out = []
         while True:
             kind, v = self.peek()
             if kind != "num":
-                raise SqlError("Invalid type %r: expected a number" % self.text)
+                raise self.error("Invalid type '%s': expected a number but found %s" % (self.shown(), self.found()))
             self.i += 1
             out.append(v)
             if self.sym(")"):
@@ -181,16 +260,17 @@ class _TypeParser:
     def finish(self, t):
         if self.word("NOT"):
             if not self.word("NULL"):
-                raise SqlError("Invalid type %r: expected NULL after NOT" % self.text)
+                raise self.error("Invalid type '%s': expected NULL after NOT" % self.shown())
             t.nullable = False
         elif self.word("NULL"):
             t.nullable = True
         return t
 
 
-def parse_type(text):
-    """Flink type text -> FlinkType (raises SqlError naming what is wrong)."""
-    return _TypeParser(text).parse()
+def parse_type(text, position=None):
+    """Flink type text -> FlinkType, with Flink's limits (see MAX_PRECISION). Raises SqlError naming what
+    is wrong; `position` (line, column) of the text's start lets the error say where."""
+    return _TypeParser(text, position).parse()
 
 
 def to_spark(t):

@@ -64,6 +64,15 @@ def main(argv=None):
     except SystemExit as e:
         print(str(e), file=sys.stderr)
         return 2
+    script = init = None               # read before Spark starts: a bad file fails at once
+    if args.file:
+        script = _read(args.file)
+        if script is None:
+            return 2
+    if args.init:
+        init = _read(args.init)
+        if init is None:
+            return 2
     from planner.errors import DynsqlError
     from .client import Client
     try:
@@ -84,15 +93,7 @@ def main(argv=None):
                 code = run_script(client, demo, "tableau", quiet=True)
                 if code:
                     return code
-            text = _read(args.file) if args.file else args.execute
-            if text is None:
-                return 2
-            return run_script(client, text, args.output)
-        init = None
-        if args.init:
-            init = _read(args.init)
-            if init is None:
-                return 2
+            return run_script(client, script if args.file else args.execute, args.output)
         from .shell import run_shell
         # the demo tables are created in the background once the prompt is up
         return run_shell(client, init_statements=init, setup_script=demo) or 0
@@ -111,11 +112,22 @@ def demo_script():
 
 
 def _read(path):
+    """A script's text (UTF-8, a byte-order mark dropped); None after an [ERROR] on stderr saying why
+    it cannot be read: the system's reason, or where the first byte that is not UTF-8 is."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
-        print("[ERROR] Cannot read %s: %s" % (path, e.strerror), file=sys.stderr)
+        print("[ERROR] Cannot read %s: %s" % (path, e.strerror or e), file=sys.stderr)
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        column = len(data[line_start:e.start].decode("utf-8", errors="replace")) + 1
+        print("[ERROR] Cannot read %s: it is not UTF-8 text (byte 0x%02x at byte offset %d, line %d, column %d)"
+              % (path, data[e.start], e.start, line, column), file=sys.stderr)
         return None
 
 

@@ -154,12 +154,18 @@ def _cut(s, max_width):
 
 
 class TableauPrinter:
-    """Flink's tableau layout: a boxed header, rows as they come, then a summary line."""
+    """Flink's tableau layout: a boxed header, rows as they come, then a summary line.
 
-    def __init__(self, columns, out, max_width=30, with_op=True, tz="UTC", rows=None):
+    A query's cells are cut at `max_width`; a listing's (SHOW, DESCRIBE, SET: `whole=True`) never are,
+    as in Flink: they are names and ids the user copies (STOP JOB needs the whole id SHOW JOBS shows)."""
+
+    def __init__(self, columns, out, max_width=30, with_op=True, tz="UTC", rows=None, whole=False):
         """Column widths come from the types (streaming: rows are not known yet), or from `rows`."""
         self.columns = columns
         self.out = out
+        if whole:
+            max_width = max([max_width] + [_width(format_value(v, c.type, tz)) for r in rows or ()
+                                           for v, c in zip(r, columns)])
         self.max_width = max_width
         self.with_op = with_op
         self.tz = tz
@@ -258,7 +264,8 @@ def print_result(result, out=None, settings=None, output="tableau", stop_check=N
         if not result.rows and not result.is_query:
             out.write("Empty set\n")
             return 0
-        p = TableauPrinter(result.columns, out, max_width, with_op=False, tz=tz, rows=result.rows)
+        p = TableauPrinter(result.columns, out, max_width, with_op=False, tz=tz, rows=result.rows,
+                           whole=not result.is_query)
         p.header()
         for row in result.rows:
             p.row("+I", row)
@@ -303,7 +310,7 @@ def print_stream(stream, out, output, tz="UTC", max_width=30, stop_check=None):
 
 
 def _listing_to_stderr(result, tz):
-    p = TableauPrinter(result.columns, sys.stderr, 60, with_op=False, tz=tz, rows=result.rows)
+    p = TableauPrinter(result.columns, sys.stderr, 60, with_op=False, tz=tz, rows=result.rows, whole=True)
     p.header()
     for row in result.rows:
         p.row("+I", row)

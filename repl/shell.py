@@ -5,8 +5,9 @@ The prompt has highlighting (FlinkSqlLexer), completion (SqlCompleter over a met
 after each statement), auto-suggestion and Ctrl-R search over a history file (`~/.dynsql_history`,
 or `$DYNSQL_HISTORY`), and a bottom toolbar refreshed twice a second. Enter runs the buffer once it
 holds complete statements. Results go to `repl.render.print_result` (messages, listings, `tableau`
-mode) or to a full-screen view (`table`, `changelog` modes). Errors print as `[ERROR] ...` and the
-shell carries on. Executing SQL is the client's job (`repl.client.Client`); this module never touches
+mode) or to a full-screen view (`table`, `changelog` modes). What the user types or pastes while a
+view is open is kept: once the view closes, complete statements run (echoed after the prompt) and the
+rest waits at the next prompt. Errors print as `[ERROR] ...` and the shell carries on. Executing SQL is the client's job (`repl.client.Client`); this module never touches
 Spark, so the prompt is up before the SparkSession is; a statement sent meanwhile waits for it with
 a status line."""
 
@@ -28,7 +29,7 @@ from runtime.results import ChangeBatch, ChangeStream, TableResult
 
 from .completer import MetadataSnapshot, SqlCompleter, load_function_names, load_set_keys
 from .errors import error_text
-from .key_bindings import is_shell_command, shell_key_bindings
+from .key_bindings import is_shell_command, ready_to_submit, shell_key_bindings
 from .lexer import FlinkSqlLexer
 from .render import print_result
 from .toolbar import ShellToolbar, change_summary
@@ -64,8 +65,9 @@ Keys at the prompt:
   Ctrl-R       search the history;   → (or Ctrl-E) take the grey suggestion
   Ctrl-C       clear the line;       Ctrl-D (empty line) leave
 Keys in the table and changelog views:
-  Q, Ctrl-C    stop the query and return to the prompt
-  ↑ ↓ PgUp PgDn Home End   scroll;   ← →  pan"""
+  Q, Esc, Ctrl-C   stop the query and return to the prompt
+  ↑ ↓ PgUp PgDn Home End   scroll;   ← →  pan
+  typing, pasting  kept: it runs at the prompt once you leave (Q is then a letter: Esc leaves)"""
 
 SHELL_STYLE = Style.from_dict({
     "prompt": "bold",
@@ -102,6 +104,7 @@ class Shell:
         self.set_keys = load_set_keys()
         self.snapshot = MetadataSnapshot()
         self.warmed_up = False
+        self.typed_ahead = ""         # typed or pasted while a result view was open: not run yet
         self.session = PromptSession(
             message=[("class:prompt", PROMPT)],
             prompt_continuation=lambda width, line_number, wrap_count: [
@@ -128,11 +131,12 @@ class Shell:
         if init_statements:
             self.warm_up()                    # the init script needs what the set-up defines
         for text in init_statements or ():
-            if not self.run_text(text):
+            if not self.run_text(text) or not self.run_typed_ahead():
                 return 0
         while True:
+            waiting, self.typed_ahead = self.typed_ahead, ""
             try:
-                text = self.session.prompt(pre_run=self.warm_up_after_first_render)
+                text = self.session.prompt(pre_run=self.warm_up_after_first_render, default=waiting)
             except KeyboardInterrupt:
                 continue                      # Ctrl-C: the line is dropped, a fresh prompt
             except EOFError:
@@ -140,12 +144,23 @@ class Shell:
             if not text.strip():
                 continue
             try:
-                if not self.run_text(text):
+                if not self.run_text(text) or not self.run_typed_ahead():
                     break
             except KeyboardInterrupt:         # between statements: the rest of the line is dropped
                 self.say("[INFO] Cancelled.")
         self.say("Goodbye!")
         return 0
+
+    def run_typed_ahead(self):
+        """Run what was typed while a result view was open, when it holds complete statements (each
+        echoed after the prompt, as if typed there); otherwise it waits at the next prompt. False when
+        the user leaves."""
+        while self.typed_ahead.strip() and ready_to_submit(self.typed_ahead):
+            text, self.typed_ahead = self.typed_ahead.strip(), ""
+            self.say(PROMPT + text)
+            if not self.run_text(text):
+                return False
+        return True
 
     def warm_up_after_first_render(self):
         """Spark's start, the planner's import and the set-up script wait until the prompt is on
@@ -303,7 +318,7 @@ class Shell:
     def show(self, result, text=""):
         mode = self.client.settings.get(RESULT_MODE_KEY)
         if isinstance(result, ChangeStream):
-            self.toolbar.last_stream = result
+            self.toolbar.query_started(result)
             if mode in ("table", "changelog"):
                 return self.show_in_view(result, mode)
             return self.show_tableau(result)
@@ -319,7 +334,10 @@ class Shell:
         view = view_class(stream, max_column_width=int(settings.get(MAX_WIDTH_KEY) or 30),
                           time_zone=settings.get(TIME_ZONE_KEY) or "UTC")
         view.run(**self.io)
+        self.typed_ahead += view.typed_ahead()
         settle(stream)
+        self.toolbar.query_ended(stream, "failed" if stream.error is not None
+                                 else "stopped" if view.stopped_by_user else "finished")
         if stream.error is not None:
             self.report(stream.error)
             return False
@@ -336,6 +354,8 @@ class Shell:
         finally:
             signal.signal(signal.SIGINT, previous)
             settle(stream)
+            self.toolbar.query_ended(stream, "failed" if stream.error is not None
+                                     else "stopped" if interrupted else "finished")
         if interrupted:
             self.say("[INFO] Query stopped.")
         return True

@@ -2,7 +2,9 @@
 
 Shows the Spark session's state (starting / ready / failed), the result mode, and the running (or
 last) query with its counters: changes received, per-op counts, watermark, time of the last batch.
-It only formats what the client and the ChangeStream already hold: no Spark calls, nothing slow."""
+Once the shell has stopped showing a query it says how the query ended ("stopped after 48 s"), from
+what the shell saw, not from a clock that keeps counting. It only formats what the client, the shell
+and the ChangeStream already hold: no Spark calls, nothing slow."""
 
 import time
 
@@ -25,8 +27,9 @@ def session_state(status, since=None, now=None):
     return ("class:toolbar.starting", "Spark: %s%s" % (status, waited))
 
 
-def stream_counters(stream, now=None):
-    """'12 changes (+I 10 -U 1 +U 1) | watermark ... | last batch 3 s ago | running' for a ChangeStream."""
+def stream_counters(stream, now=None, ended=None):
+    """'12 changes (+I 10 -U 1 +U 1) | watermark ... | last batch 3 s ago | running 5 s' for a ChangeStream.
+    `ended`: (how, when) once the shell stopped showing it: how is 'stopped', 'finished' or 'failed'."""
     now = time.time() if now is None else now
     stats = stream.stats
     parts = [change_summary(stats)]
@@ -38,6 +41,9 @@ def stream_counters(stream, now=None):
         parts.append("last batch %s ago" % _duration(now - stats.last_batch_at))
     if stream.error is not None:
         parts.append("failed")
+    elif ended is not None:
+        how, when = ended
+        parts.append("%s after %s" % (how, _duration(when - stream.started_at)))
     elif stream.finished:
         parts.append("finished")
     else:
@@ -67,6 +73,15 @@ class ShellToolbar:
         self.client = client
         self.started_at = time.time()
         self.last_stream = None        # the running or last ChangeStream, set by the shell
+        self.last_ended = None         # (how, when) once the shell stopped showing last_stream
+
+    def query_started(self, stream):
+        self.last_stream, self.last_ended = stream, None
+
+    def query_ended(self, stream, how):
+        """The shell no longer shows `stream`: it was 'stopped' (by the user), 'finished' or 'failed'."""
+        if stream is self.last_stream and self.last_ended is None:
+            self.last_ended = (how, time.time())
 
     def __call__(self):
         status = _client_status(self.client)
@@ -78,12 +93,12 @@ class ShellToolbar:
         if jobs:
             fragments.append(("class:toolbar", " | %d job%s running (%d rows written)" % (
                 len(jobs), "" if len(jobs) == 1 else "s", sum(j.rows_written for j in jobs))))
-        stream = self.last_stream
+        stream, ended = self.last_stream, self.last_ended
         if stream is not None:
-            label = "query" if not stream.finished else "last query"
+            label = "query" if not (stream.finished or ended) else "last query"
             desc = short_text(stream.description or "", 40)
             fragments.append(("class:toolbar", " | %s%s: %s" % (label, (" " + desc) if desc else "",
-                                                                 stream_counters(stream))))
+                                                                 stream_counters(stream, ended=ended))))
         else:
             fragments.append(("class:toolbar.hint", "  [a statement runs on Enter after its ;  HELP  Ctrl-D quits]"))
         return fragments

@@ -6,6 +6,7 @@ Sinks by changelog: `append` (every row is +I), `changelog` (rows carry `__op`),
 when a row leaves a HAVING filter). A bounded input ends the query by itself (`availableNow`), or, for
 paced and watched sources, when every source reports it is done."""
 
+import atexit
 import json
 import os
 import shutil
@@ -26,9 +27,12 @@ PUSH_DOWN_PREDICATES = "org.apache.spark.sql.catalyst.optimizer.PushDownPredicat
 
 
 def checkpoint_root():
+    """The folder of this process's query checkpoints (each query removes its own when it ends); the
+    folder itself is removed when the process exits."""
     global _CHECKPOINTS
     if _CHECKPOINTS is None:
         _CHECKPOINTS = tempfile.mkdtemp(prefix="dynsql-checkpoints-")
+        atexit.register(shutil.rmtree, _CHECKPOINTS, ignore_errors=True)
     return _CHECKPOINTS
 
 

@@ -384,8 +384,8 @@ class SelectBinder:
             if isinstance(v, str) and v.upper() == "CURRENT ROW":
                 return 0
             if isinstance(v, exp.Literal) and not v.is_string:
-                from ..literals import positive_int
-                return positive_int(v, "a window frame bound", self.pos(w), allow_zero=True)
+                from ..literals import INT_MAX, integer_literal
+                return integer_literal(v, "A window frame bound", self.pos(w), minimum=0, maximum=INT_MAX)
             if isinstance(v, exp.Interval):
                 from ..ddl import interval_ms
                 return interval_ms(v)
@@ -428,10 +428,11 @@ class SelectBinder:
                 raise UnsupportedError("ORDER BY an expression is not supported: order by a column of the "
                                        "select list", *self.pos(e))
             keys.append((bound.field, not o.args.get("desc")))
-        from ..literals import positive_int
-        n = positive_int(limit.expression, "LIMIT", self.pos(limit), allow_zero=True) if limit is not None else None
-        skip = positive_int(offset.expression, "OFFSET", self.pos(offset), allow_zero=True) if offset is not None \
-            else None
+        from ..literals import INT_MAX, integer_literal
+        n = integer_literal(limit.expression, "LIMIT", self.pos(limit), minimum=0, maximum=INT_MAX) \
+            if limit is not None else None
+        skip = integer_literal(offset.expression, "OFFSET", self.pos(offset), minimum=0, maximum=INT_MAX) \
+            if offset is not None else None
         temporal = bool(keys) and node.field(keys[0][0]).time in (ROWTIME, PROCTIME) and keys[0][1]
         if keys and n is None and not temporal and not self.ctx.batch:
             raise UnsupportedError("Sort on a non-time-attribute field is not supported.", *self.pos(order))

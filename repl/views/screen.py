@@ -4,12 +4,18 @@ ChangeStream into the view while it runs.
 
 A view subclass decides what a change does to its rows (`apply`) and which rows it shows
 (`visible_rows`). This module does not stop Spark by itself: leaving calls `stream.stop()`, the
-runtime's stopper does the rest."""
+runtime's stopper does the rest.
+
+What the user types or pastes while the view is open is kept (`typed_ahead()`), shown on the status
+line, and handed to the shell when the view closes, which runs it at the prompt. Q and G are keys of the
+view only while nothing has been typed and no more input is waiting (a paste arrives as one burst of
+keys, bracketed or not): inside typed or pasted text they are letters. Esc and Ctrl-C always leave."""
 
 import asyncio
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
@@ -57,6 +63,7 @@ class StreamScreen:
         self.follow = True         # keep the last rows in view as changes arrive
         self.application = None
         self.stopped_by_user = False   # the user left while the query still ran
+        self.typed = []                # what the user typed or pasted meanwhile: the shell runs it later
 
     # --- what subclasses define
     def apply(self, op, row):
@@ -176,9 +183,20 @@ class StreamScreen:
         room = max(width - len(keys) - 2, 10)
         return [("class:title", fit(text, room).ljust(room) + "  " + keys)]
 
+    def typed_ahead(self):
+        """The text typed or pasted while the view was open."""
+        return "".join(self.typed)
+
+    def _typed_fragment(self):
+        typed = " ".join(self.typed_ahead().split())
+        if not typed:
+            return ""
+        shown = typed if len(typed) <= 40 else "…" + typed[-39:]
+        return "typed: %s (runs at the prompt; Esc leaves)" % shown
+
     def _status_fragments(self):
         stream = self.stream
-        parts = [self.status_extra(), stream_counters(stream)]
+        parts = [self._typed_fragment(), self.status_extra(), stream_counters(stream)]
         if stream.error is not None:
             message = getattr(stream.error, "render", lambda: str(stream.error))()
             return [("class:status.failed", " [ERROR] %s | %s" % (" ".join(message.split()),
@@ -188,15 +206,44 @@ class StreamScreen:
         return [("class:status", " " + " | ".join(p for p in parts if p))]
 
     # --- keys
+    def _is_text(self, event):
+        """A key of the view (Q, G) is a letter when text is being typed or more input is waiting."""
+        return bool(self.typed) or bool(event.app.key_processor.input_queue)
+
     def _key_bindings(self):
         kb = KeyBindings()
 
-        @kb.add("q")
-        @kb.add("Q")
         @kb.add("c-c")
         @kb.add("escape", eager=True)
         def _leave(event):
             event.app.exit()
+
+        @kb.add("q")
+        @kb.add("Q")
+        def _leave_or_type(event):
+            if self._is_text(event):
+                self.typed.append(event.data)
+            else:
+                event.app.exit()
+
+        @kb.add(Keys.Any)
+        def _type(event):
+            if len(event.data) == 1 and (event.data.isprintable() or event.data == "\t"):
+                self.typed.append(event.data)
+
+        @kb.add("enter")
+        @kb.add("c-j")
+        def _new_line(event):
+            self.typed.append("\n")
+
+        @kb.add("backspace")
+        def _rub_out(event):
+            if self.typed:
+                self.typed.pop()
+
+        @kb.add(Keys.BracketedPaste)
+        def _paste(event):
+            self.typed.append(event.data.replace("\r\n", "\n").replace("\r", "\n"))
 
         def scroll(delta):
             self.follow = False
@@ -210,15 +257,23 @@ class StreamScreen:
         kb.add("pagedown")(lambda e: scroll(self.body_height()))
 
         @kb.add("home")
-        @kb.add("g")
         def _home(event):
             self.follow = False
             self.top = 0
 
         @kb.add("end")
-        @kb.add("G")
         def _end(event):
             self.follow = True
+
+        @kb.add("g")
+        @kb.add("G")
+        def _home_end_or_type(event):
+            if self._is_text(event):
+                self.typed.append(event.data)
+            elif event.data == "g":
+                _home(event)
+            else:
+                _end(event)
 
         @kb.add("left")
         def _left(event):

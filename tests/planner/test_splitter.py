@@ -46,3 +46,23 @@ def test_is_complete():
     assert not is_complete("SELECT 1")
     assert not is_complete("SELECT /* ; */ 1")
     assert not is_complete("")
+
+
+def test_flink_quoting_a_backslash_escapes_nothing():
+    assert texts("SELECT '\\'; SELECT 1;") == ["SELECT '\\'", "SELECT 1"]
+    assert texts('SELECT "a;b" FROM t; SELECT 2;') == ['SELECT "a;b" FROM t', "SELECT 2"]
+
+
+def test_an_unclosed_quote_or_comment_takes_the_rest():
+    stmts = split("SELECT 1; SELECT 'abc; SELECT 2;")
+    assert [(s.text, s.complete) for s in stmts] == [("SELECT 1", True), ("SELECT 'abc; SELECT 2;", False)]
+    assert texts("/* only a comment; SELECT 1;") == []
+    assert not is_complete("SELECT `a;")
+
+
+def test_many_statements_keep_their_lines_and_a_huge_one_splits():
+    text = "".join("SELECT %d;\n" % i for i in range(20000))
+    stmts = split(text)
+    assert len(stmts) == 20000 and (stmts[-1].line, stmts[-1].column) == (20000, 1)
+    huge = "SELECT a FROM t WHERE " + " AND ".join("a > %d" % i for i in range(80000)) + ";"
+    assert [s.text for s in split(huge)] == [huge[:-1]]

@@ -29,7 +29,8 @@ CASES = [
     ("STRING", "STRING", st.StringType()),
     ("BINARY(4)", "BINARY(4)", st.BinaryType()),
     ("VARBINARY(8)", "VARBINARY(8)", st.BinaryType()),
-    ("BYTES", "VARBINARY(1)", st.BinaryType()),
+    ("BYTES", "BYTES", st.BinaryType()),
+    ("VARBINARY(2147483647)", "BYTES", st.BinaryType()),
     ("DATE", "DATE", st.DateType()),
     ("TIME", "TIME(0)", st.StringType()),
     ("TIME(3)", "TIME(3)", st.StringType()),
@@ -67,8 +68,15 @@ def test_not_null():
 
 @pytest.mark.parametrize("text,fragment", [
     ("INTEGR", "Unknown type 'INTEGR'"),
-    ("DECIMAL(39, 2)", "precision"),
-    ("DECIMAL(5, 6)", "scale"),
+    ("DECIMAL(0)", "Decimal precision must be between 1 and 38 (both inclusive)."),
+    ("DECIMAL(5, 6)", "Decimal scale must be between 0 and the precision 5 (both inclusive)."),
+    ("DECIMAL(40, 39)", "Decimal scale must be between 0 and the precision 38 (both inclusive)."),
+    ("TIMESTAMP(2147483648)", "Numeric literal '2147483648' out of range"),
+    ("DECIMAL(" + "9" * 5000 + ")", "out of range"),
+    ("TIMESTAMP(1.5)", "must be a whole number, not '1.5'"),
+    ("TIMESTAMP(-1)", 'found "-"'),
+    ("INT(3)", "INT takes no parameters"),
+    ("ARRAY<" * 101 + "INT" + ">" * 101, "nested too deeply"),
     ("ARRAY", "element type"),
     ("MAP<STRING>", "expected ','"),
     ("ROW", "needs fields"),
@@ -98,3 +106,22 @@ def test_base_name():
     assert base_name("DECIMAL(10, 2) NOT NULL") == "DECIMAL"
     assert base_name("TIMESTAMP(3) *ROWTIME*") == "TIMESTAMP"
     assert base_name("") == ""
+
+
+# Flink 2.3's SQL reads a precision past the maximum as the maximum (checked with its SQL client: the
+# column's type is then shown clamped), and allows a length of 0.
+@pytest.mark.parametrize("text,canonical", [
+    ("TIMESTAMP(99)", "TIMESTAMP(9)"), ("TIMESTAMP(10)", "TIMESTAMP(9)"), ("TIMESTAMP_LTZ(12)", "TIMESTAMP_LTZ(9)"),
+    ("TIMESTAMP(12) WITH LOCAL TIME ZONE", "TIMESTAMP_LTZ(9)"), ("TIME(9)", "TIME(3)"), ("TIME(0)", "TIME(0)"),
+    ("DECIMAL(39, 0)", "DECIMAL(38, 0)"), ("DECIMAL(2147483647, 2)", "DECIMAL(38, 2)"),
+    ("DECIMAL(38, 38)", "DECIMAL(38, 38)"), ("VARCHAR(0)", "VARCHAR(0)"), ("CHAR(0)", "CHAR(0)"),
+    ("ARRAY<TIMESTAMP(10)>", "ARRAY<TIMESTAMP(9)>"), ("MAP<STRING, DECIMAL(39, 0)>", "MAP<STRING, DECIMAL(38, 0)>"),
+])
+def test_flink_limits(text, canonical):
+    assert parse_type(text).text() == canonical
+
+
+def test_a_type_error_says_where_it_is():
+    with pytest.raises(SqlError) as info:
+        parse_type("ROW<a INT, b DECIMAL(0)>", (3, 10))
+    assert (info.value.line, info.value.column) == (3, 23)

@@ -34,3 +34,13 @@ def test_an_empty_stream():
 def test_short_text():
     assert short_text("SELECT a,\n   b FROM t", 100) == "SELECT a, b FROM t"
     assert short_text("x" * 50, 10) == "x" * 9 + "…"
+
+
+def test_a_query_the_shell_stopped_showing_says_how_it_ended():
+    stream = ChangeStream([Column("a", "INT")])
+    stream.publish(ChangeBatch([("+I", (1,))]))
+    stream.poll(0)
+    ended_at = stream.started_at + 48
+    text = stream_counters(stream, now=ended_at + 600, ended=("stopped", ended_at))
+    assert text.endswith("| stopped after 48 s") and "running" not in text
+    assert stream_counters(stream, ended=("finished", stream.started_at + 3)).endswith("finished after 3 s")

@@ -1,0 +1,120 @@
+"""Statements the fuzzer broke, planned as the shell plans them: each gets a SqlError / ConfigError naming
+what is wrong and where (line, column), never a Python exception."""
+
+import pytest
+
+from planner.errors import DynsqlError
+from planner.planner import Planner
+from planner.splitter import split
+
+HUGE = "9" * 5000
+TICKER = ("CREATE TABLE Ticker (symbol STRING, rowtime TIMESTAMP(3), price BIGINT, "
+          "WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND) WITH ('connector' = 'datagen')")
+
+
+@pytest.fixture
+def planner():
+    p = Planner()
+    p.plan(TICKER)
+    return p
+
+
+def refused(planner, text):
+    """The error planning `text` (one statement, after two blank lines: it starts at line 3, column 3)."""
+    statement = split("\n\n  " + text + ";")[0]
+    with pytest.raises(DynsqlError) as info:
+        planner.plan(statement)
+    error = info.value
+    assert error.line is not None and error.line >= 3, error.render()
+    return error
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("SHOW", "Expected what to show after SHOW"),
+    ("SHOW   ", "Expected what to show"),
+    ("SHOW TABLES extra", "Unsupported SHOW TABLES extra"),
+    ("SHOW CREATE TABLE", "Unsupported SHOW CREATE TABLE"),
+    ("DESCRIBE", "Expected DESCRIBE <table or view>"),
+    ("DESCRIBE nope", "Object 'nope' not found"),
+    ("SET 'a'", "Expected SET 'key' = 'value'"),
+    ("SET = 'b'", "Expected SET 'key' = 'value'"),
+    ("SET ''=''", "SET needs a key"),
+    ("SET 'table.exec.state.ttl' = '%s'" % HUGE, "too large"),
+    ("SET 'table.exec.state.ttl' = '%s ms'" % HUGE, "too large"),
+    ("SET 'table.exec.state.ttl' = 'NaN'", "Invalid duration 'NaN'"),
+    ("SET 'table.exec.state.ttl' = 'Infinity s'", "Invalid duration 'Infinity s'"),
+    ("SET 'table.exec.state.ttl' = '1e309 s'", "Invalid duration '1e309 s'"),
+    ("SET 'table.exec.emit.allow-lateness' = '-1 s'", "Invalid duration '-1 s'"),
+    ("SET 'table.display.max-column-width' = '%s'" % HUGE, "a positive whole number"),
+    ("SET 'table.display.max-column-width' = '²'", "a positive whole number"),
+    ("RESET 'x", "Expected RESET or RESET 'key'"),
+    ("RESET a b", "Expected RESET or RESET 'key'"),
+    ("DROP", "Expected DROP TABLE|VIEW"),
+    ("DROP TABLE", "Expected DROP TABLE|VIEW"),
+    ("DROP TABLE nope", "Table 'nope' does not exist"),
+    ("STOP JOB", "Expected STOP JOB '<job id>'"),
+    ("STOP JOB ''", "Expected STOP JOB '<job id>'"),
+    ("STOP JOB 'x' WITH", "Expected STOP JOB '<job id>'"),
+    ("EXPLAIN", "Expected a query after EXPLAIN"),
+    ("EXPLAIN CHANGELOG_MODE", "Expected a query after EXPLAIN"),
+    ("EXPLAIN(", "SQL parse failed"),
+    ("EXPLAINｓｅｌｅｃｔ EXPLAINｓｅｌｅｃｔ", "Unknown statement starting with 'EXPLAINｓｅｌｅｃｔ'"),
+    ("SELECT1 FROM Ticker", "Unknown statement starting with 'SELECT1'"),
+    ("INSERT", "Expected INSERT INTO <table> SELECT"),
+    ("INSERT INTO Ticker", "Expected a query after INSERT INTO Ticker"),
+    ("INSERT INTO nope SELECT 1", "Object 'nope' not found"),
+    ("CREATE", "Unsupported CREATE statement"),
+    ("CREATE VIEW v AS", "Expected CREATE VIEW <name> AS <query>"),
+    ("CREATE TABLE", "Expected a table name"),
+    ("CREATE TABLE t", "Expected '(' and the column list"),
+    ("CREATE TABLE t ()", "A table needs at least one column"),
+    ("CREATE TABLE t (a INT) WITH", "Expected '(' after WITH"),
+    ("CREATE TABLE t (a INT) WITH (", "an option key in single quotes"),
+    ("CREATE TABLE a. (x INT) WITH ('connector' = 'datagen')", "Expected a name after '.'"),
+    ("CREATE TABLE t (a TIMESTAMP(%s)) WITH ('connector' = 'datagen')" % HUGE, "Numeric literal"),
+    ("CREATE TABLE t (a DECIMAL(0)) WITH ('connector' = 'datagen')", "Decimal precision must be between 1 and 38"),
+    ("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL 'Infinity' MINUTE) "
+     "WITH ('connector' = 'datagen')", "Illegal interval literal format 'Infinity' for INTERVAL MINUTE"),
+    ("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL 'NaN' SECOND) "
+     "WITH ('connector' = 'datagen')", "Illegal interval literal format 'NaN' for INTERVAL SECOND"),
+    ("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '%s' SECOND) "
+     "WITH ('connector' = 'datagen')" % HUGE, "exceeds precision of SECOND(2) field"),
+    ("CREATE TABLE t (a INT, b AS a + ) WITH ('connector' = 'datagen')", 'Expected an expression after "+"'),
+    ("CREATE TABLE t (a INT, b AS " + "(" * 3000 + "a" + ")" * 3000 + ") WITH ('connector' = 'datagen')",
+     "nested too deeply"),
+    ("CREATE TABLE t (a 'x) WITH ('connector' = 'datagen')", "The string literal is not closed"),
+    ("CREATE TABLE Ticker (a INT) WITH ('connector' = 'datagen')", "Table 'Ticker' already exists"),
+    ("SELEC 1", "Unknown statement starting with 'SELEC'"),
+    ("\x00", "Unknown statement"),
+    ("SELECT * FROM Ticker WHERE", "Expected a condition after WHERE"),
+    ("SELECT CAST(price AS DECIMAL(5, 6)) FROM Ticker", "Decimal scale must be between 0 and the precision 5"),
+])
+def test_broken_statements_are_refused_with_their_place(planner, text, fragment):
+    assert fragment in refused(planner, text).render()
+
+
+def test_error_positions_point_into_the_statement(planner):
+    error = refused(planner, "CREATE TABLE t (\n  a INT,\n  ts TIMESTAMP(3),\n"
+                             "  WATERMARK FOR ts AS ts - INTERVAL 'NaN' SECOND) WITH ('connector' = 'datagen')")
+    assert (error.line, error.column) == (6, 23)
+    error = refused(planner, "EXPLAIN SELECT price +\nFROM Ticker")
+    assert (error.line, error.column) == (4, 1)
+
+
+def test_control_characters_never_reach_the_terminal(planner):
+    message = refused(planner, "SELECT \x1b[2J\x00 FROM Ticker").render()
+    assert "\x1b" not in message and "\x00" not in message
+
+
+def test_a_huge_word_is_shortened_in_the_message(planner):
+    message = refused(planner, "X" * 5000).render()
+    assert len(message) < 400
+
+
+@pytest.mark.parametrize("text", [
+    "CREATE TABLE t (a TIMESTAMP(99), b DECIMAL(39, 2), c TIME(9), d VARCHAR(0)) WITH ('connector' = 'datagen')",
+])
+def test_types_past_flinks_maximum_are_read_as_flink_reads_them(planner, text):
+    planner.plan(text)
+    assert [c.type for c in planner.catalog.tables["t"].columns] == [
+        "TIMESTAMP(9)", "DECIMAL(38, 2)", "TIME(3)", "VARCHAR(0)"]
