@@ -55,6 +55,7 @@ class ResultFrame:
     bounded: bool = True
     paced: bool = False
     end_of_input: bool = False
+    parse_errors: object = None   # connectors.parse_errors.QueryParseErrors of the tables it reads
 
 
 class Engine:
@@ -165,7 +166,9 @@ class Engine:
     def result_frame(self, query, batch):
         """The query's result as a DataFrame and how to read it (`ResultFrame`): what the shell's result
         stream and an INSERT INTO job's sink both start from."""
-        df = self.build(query, streaming=not batch)
+        from .connectors.parse_errors import collecting
+        with collecting() as parse_errors:
+            df = self.build(query, streaming=not batch)
         stage = _batch_stage(query)
         if stage is not None and (batch or not df.isStreaming):
             df = stage(df)
@@ -187,7 +190,7 @@ class Engine:
                            output_mode=output_mode, stage=stage,
                            bounded=all(is_bounded(r.table) for r in query.sources),
                            paced=any(is_paced(r.table) for r in query.sources),
-                           end_of_input=query.needs_end_of_input)
+                           end_of_input=query.needs_end_of_input, parse_errors=parse_errors)
 
     def run_query(self, query, batch):
         result = self.result_frame(query, batch)
@@ -198,7 +201,9 @@ class Engine:
             except Exception as e:
                 raise from_spark(e, query.line, query.column)
             if batch:
-                return TableResult(result.columns, rows, is_query=True)
+                return TableResult(result.columns, rows, is_query=True,
+                                   skipped_rows=result.parse_errors.skipped_rows,
+                                   nulled_rows=result.parse_errors.nulled_rows)
             # a query over no table (SELECT 1, VALUES ...): a bounded stream of inserts, as Flink's
             stream = ChangeStream(result.columns, description=query.text)
             stream.publish(ChangeBatch([("+I", r) for r in rows]))
@@ -210,7 +215,7 @@ class Engine:
         try:
             StreamingRun(self.spark, result.df, sink, stream, bounded=result.bounded, paced=result.paced,
                          output_mode=result.output_mode, stage=result.stage,
-                         end_of_input=result.end_of_input).start()
+                         end_of_input=result.end_of_input, parse_errors=result.parse_errors).start()
         except DynsqlError:
             raise
         except Exception as e:
