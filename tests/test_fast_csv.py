@@ -59,8 +59,9 @@ def test_same_rows_and_watermarks_as_the_record_reader():
     assert read_in_splits(path, TICKER, {}, 3, False, 1, 1000) == whole
 
 
-EDGES = ('\ufeffa,1,2024-01-01 00:00:00.5\r\n"b, c",,2024-01-02 10:00:00\n"multi\nline ""quoted""",3,\n'
+EDGES = ('\ufeffa,1,2024-01-01 00:00:00.5\r\n"b, c",2,2024-01-02 10:00:00\n"multi\nline ""quoted""",3,2024-01-02 00:00:00\n'
          ',4,2024-01-03 00:00:00\nlast,5,2024-01-01 00:00:00')
+EMPTIES = 'a,,2024-01-01 00:00:00\n"",2,\nc,3,2024-01-02 00:00:00\n'
 
 
 @pytest.mark.parametrize("split_records", [None, 1, 2, 4])
@@ -69,11 +70,13 @@ def test_splits_of_any_size_give_the_rows_of_one_read(tmp_path, split_records):
     path.write_bytes(EDGES.encode("utf-8"))
     cols = [["s", "STRING"], ["n", "INT"], ["ts", "TIMESTAMP(3)"]]
     whole = read_in_splits(path, cols, {}, None, False, 2, 0)
-    assert [r[:2] for r in whole] == [("a", 1), ("b, c", None), ('multi\nline "quoted"', 3), ("", 4), ("last", 5)]
+    assert [r[:2] for r in whole] == [("a", 1), ("b, c", 2), ('multi\nline "quoted"', 3), ("", 4), ("last", 5)]
     assert read_in_splits(path, cols, {}, split_records, True, 2, 0) == whole
     assert read_in_splits(path, cols, {}, split_records, False, 2, 0) == whole
-    assert read_in_splits(path, cols, {"csv.null-literal": ""}, split_records, True) == \
-        read_in_splits(path, cols, {"csv.null-literal": ""}, split_records, False)
+    path.write_text(EMPTIES)            # with 'csv.null-literal' = '' an empty field is NULL
+    empties = read_in_splits(path, cols, {"csv.null-literal": ""}, split_records, False)
+    assert [r[:2] for r in empties] == [("a", None), (None, 2), ("c", 3)]
+    assert read_in_splits(path, cols, {"csv.null-literal": ""}, split_records, True) == empties
 
 
 def test_steps_aside_where_arrow_differs(tmp_path):
@@ -82,7 +85,8 @@ def test_steps_aside_where_arrow_differs(tmp_path):
     assert FastCsv.for_table([["n", "INT"]], {"csv.allow-comments": "true"}) is None
     path = tmp_path / "t.csv"
     cols = [["n", "INT"], ["m", "INT"]]
-    for bad in ("1,notanumber\n", "1,2\n\n3,4\n", "1\n", "1,2,3\n"):  # a bad value, an empty line, short, long
+    for bad in ("1,notanumber\n", "1,2\n\n3,4\n", "1\n", "1,2,3\n", "1,\n"):  # a bad value, an empty line,
+        # a short row, a long row, an empty number (Flink: an error, or NULL with ignore-parse-errors)
         path.write_text(bad)
         with pytest.raises(UseRecordReader):
             list(FastCsv.for_table(cols, {}).chunks(str(path), SplitProgress()))

@@ -121,8 +121,9 @@ class FastCsv:
                 parse_options=pacsv.ParseOptions(delimiter=self.delimiter, quote_char=self.quote, double_quote=True,
                                                  newlines_in_values=True, ignore_empty_lines=False),
                 convert_options=pacsv.ConvertOptions(
-                    column_types=dict(zip(self.names, self.types)), null_values=[""],
-                    strings_can_be_null=self.null_literal == "", quoted_strings_can_be_null=False,
+                    column_types=dict(zip(self.names, self.types)),
+                    null_values=[""] if self.null_literal == "" else [],   # else an empty number is an error
+                    strings_can_be_null=self.null_literal == "", quoted_strings_can_be_null=self.null_literal == "",
                     timestamp_parsers=[pacsv.ISO8601]))
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError):
             raise UseRecordReader()   # the record reader reads it and names what is wrong

@@ -8,10 +8,13 @@ physical columns, `bad` True when ignore-parse-errors turned something of the ro
 (a SplitProgress) counts the records read, the rows skipped or nulled, and where the split ended.
 
 Bad data, as Flink 2.3 treats it (each case checked against Flink):
-  csv   a value that does not parse: an error, or NULL with 'csv.ignore-parse-errors'; a row with too few
+  csv   a value that does not parse (an empty field of a number, date or time type too, unless
+        'csv.null-literal' is ''; BOOLEAN reads any text but 'true' as false): an error, or NULL with
+        'csv.ignore-parse-errors'; a row with too few
         fields (an empty line is one empty field): an error, or kept with NULLs; too many fields: an error,
         or skipped; invalid UTF-8: an error even with ignore-parse-errors, as in Flink; a UTF-8 BOM at the
-        start of a file is dropped; a field may be up to 20,000,000 characters (Jackson's limit in Flink).
+        start of a file is dropped; a field may be up to 20,000,000 characters (Jackson's limit in Flink): a
+        longer one is an error, or its row is skipped.
   json  a line that is not JSON, not an object or not UTF-8, or a line of blanks: an error, or skipped with
         'json.ignore-parse-errors'; a value that does not fit its type: an error, or NULL; an empty line is
         skipped. debezium-json and canal-json: the same, and a message of an unknown kind is an error or
@@ -111,7 +114,6 @@ class Format:
         self.names = [n for n, _ in columns]
         self.types = [t for _, t in columns]
         self.convert = [converter(t) for _, t in columns]
-        self.is_string = [t.upper().startswith(("STRING", "VARCHAR", "CHAR")) for t in self.types]
         self.options = options
         self.ignore_errors = truthy(options.get(fmt + ".ignore-parse-errors", "false"))
         self.fail_on_missing = truthy(options.get("json.fail-on-missing-field", "false"))
@@ -167,8 +169,12 @@ class Format:
                 fields = next(reader)
             except StopIteration:
                 break
-            except csv.Error as e:
-                raise FormatError("%s: %s" % (where, _csv_problem(e)))
+            except csv.Error as e:        # a field over the size limit, a stray line break...
+                if not self.ignore_errors:
+                    raise FormatError("%s: %s" % (where, _csv_problem(e)))
+                progress.records += 1
+                progress.skipped += 1     # Flink skips the record
+                continue
             progress.records += 1
             if cursor.bad_utf8 is not None:
                 raise self._csv_utf8_error(where, fields)
@@ -188,9 +194,8 @@ class Format:
                 bad = True
             values = []
             for i, raw in enumerate(fields):
-                if raw is None or (null_literal is not None and raw == null_literal) \
-                        or (raw == "" and not self.is_string[i]):
-                    values.append(None)
+                if raw is None or (null_literal is not None and raw == null_literal):
+                    values.append(None)     # an empty field is not NULL, unless it is the null literal
                     continue
                 value, wrong = self._value(i, raw, where)
                 values.append(value)

@@ -87,10 +87,7 @@ def _converter(t):
         def to_bool(v):
             if isinstance(v, bool):
                 return v
-            s = str(v).strip().lower()
-            if s in ("true", "false"):
-                return s == "true"
-            raise BadValue("%s is not a valid BOOLEAN" % shown(v))
+            return str(v).strip().lower() == "true"   # Flink (Boolean.parseBoolean): any other text is false
         return to_bool
     if n == "DATE":
         def to_date(v):
