@@ -1,7 +1,8 @@
 """The bottom toolbar of the prompt and the status line of the full-screen views.
 
 Shows the Spark session's state (starting / ready / failed), the result mode, and the running (or
-last) query with its counters: changes received, per-op counts, watermark, time of the last batch.
+last) query with its counters: changes received, per-op counts, input rows ignore-parse-errors skipped,
+watermark, time of the last batch.
 It only formats what the client and the ChangeStream already hold: no Spark calls, nothing slow."""
 
 import time
@@ -32,6 +33,9 @@ def stream_counters(stream, now=None):
     parts = [change_summary(stats)]
     if stats.late_rows:
         parts.append("%d late row%s dropped" % (stats.late_rows, "" if stats.late_rows == 1 else "s"))
+    if stats.skipped_rows or stats.nulled_rows:
+        from .render import parse_error_note
+        parts.append(parse_error_note(stats))
     if stats.watermark is not None:
         parts.append("watermark %s" % stats.watermark)
     if stats.last_batch_at is not None:
