@@ -59,7 +59,8 @@ def test_same_rows_and_watermarks_as_the_record_reader():
     assert read_in_splits(path, TICKER, {}, 3, False, 1, 1000) == whole
 
 
-EDGES = ('\ufeffa,1,2024-01-01 00:00:00.5\r\n"b, c",2,2024-01-02 10:00:00\n"multi\nline ""quoted""",3,2024-01-02 00:00:00\n'
+EDGES = ('\ufeffa,1,2024-01-01 00:00:00.5\r\n"b, c",2,2024-01-02 10:00:00\n'
+         '"multi\nline ""quoted""",3,2024-01-02 00:00:00\n'
          ',4,2024-01-03 00:00:00\nlast,5,2024-01-01 00:00:00')
 EMPTIES = 'a,,2024-01-01 00:00:00\n"",2,\nc,3,2024-01-02 00:00:00\n'
 

@@ -114,7 +114,8 @@ def test_files_of_one_batch_are_late_against_their_own_maximum_and_the_committed
     clicks_file(folder / "b.csv", [3, 4, 4.5], user="b")
 
     def watermarks(rows_per_batch):
-        batches = micro_batches(stream_reader(folder, tmp_path / ("s%s" % rows_per_batch), rows_per_batch=rows_per_batch))
+        reader = stream_reader(folder, tmp_path / ("s%s" % rows_per_batch), rows_per_batch=rows_per_batch)
+        batches = micro_batches(reader)
         return {r["user"]: r["__wm"] and r["__wm"].replace(tzinfo=None) for _, rows in batches for r in rows
                 if r["user"]}
     # one batch: each file against its own running maximum
@@ -244,7 +245,8 @@ def test_rows_skipped_by_ignore_parse_errors_are_counted_for_the_shell(client, t
     assert (result.skipped_rows, result.nulled_rows) == (1, 2)
     out = io.StringIO()
     print_result(result, out, client.settings, "tableau")
-    assert out.getvalue().endswith("4 rows in set\nInput: 1 row skipped, 2 rows read with NULLs (ignore-parse-errors)\n")
+    assert out.getvalue().endswith(
+        "4 rows in set\nInput: 1 row skipped, 2 rows read with NULLs (ignore-parse-errors)\n")
     print_result(result, io.StringIO(), client.settings, "jsonl")
     assert "1 row skipped, 2 rows read with NULLs" in capsys.readouterr().err
 

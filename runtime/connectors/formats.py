@@ -251,7 +251,8 @@ class Format:
         if isinstance(obj, dict):
             for key, value in obj.items():
                 if isinstance(value, str) and _SURROGATE.search(value):
-                    return FormatError("%s: column '%s': invalid UTF-8 in %s" % (where, key, shown(_escaped_bytes(value))))
+                    return FormatError("%s: column '%s': invalid UTF-8 in %s"
+                                       % (where, key, shown(_escaped_bytes(value))))
         return FormatError("%s: invalid UTF-8 in %s" % (where, shown(_escaped_bytes(text))))
 
     def _row(self, obj, where):
