@@ -95,6 +95,16 @@ def test_a_batch_read_has_one_task_per_file(spark, tmp_path, client):
     assert sorted(r["user"] for r in df.collect()) == ["a0", "a1", "a2", "b0", "b1", "b2", "c0", "c1", "c2"]
 
 
+def test_an_empty_directory_reads_no_rows(client, tmp_path):
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    client.execute("CREATE TABLE e (a INT) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')"
+                   % folder)
+    assert [c for b in client.execute("SELECT a FROM e") for c in b.changes] == []
+    client.execute("SET 'execution.runtime-mode' = 'batch'")
+    assert client.execute("SELECT COUNT(*) AS n FROM e").rows == [(0,)]
+
+
 def test_one_file_read_in_batches_of_any_size_gives_the_same_watermarks(tmp_path):
     path = tmp_path / "t.csv"
     clicks_file(path, [1, 7, 2, 9, 3, 12, 4])

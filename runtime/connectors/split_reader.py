@@ -21,7 +21,7 @@ from ..results import OP_CODES
 from . import parse_errors
 from .fast_csv import CHUNK_RECORDS, FastCsv, UseRecordReader
 from .formats import Format, FormatError, LineCursor, SplitProgress
-from .splits import EndOfInput, write_report
+from .splits import EndOfInput, FileSplit, write_report
 
 SEQ_BITS = 32
 _LOWEST = np.iinfo(np.int64).min
@@ -39,6 +39,8 @@ def read_partition(spec, partition, schema_json):
     schema = arrow_schema(schema_json)
     if isinstance(partition, EndOfInput):
         return iter([sentinel_batch(spec, partition.ordinal, schema)])
+    if not isinstance(partition, FileSplit):   # Spark's stand-in partition of a read with no file
+        return iter([])
     return read_split(spec, partition, schema)
 
 
