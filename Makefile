@@ -34,6 +34,7 @@ bench: java $(STAMP)
 	$(BIN)/python bench/dynamic_tables_bench.py
 	$(BIN)/python bench/match_recognize_bench.py
 	$(BIN)/python bench/prompt_bench.py
+	$(BIN)/python bench/source_memory_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

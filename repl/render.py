@@ -201,13 +201,36 @@ class TableauPrinter:
         self.out.write(self._cells(cells, right) + "\n")
         self.count += 1
 
-    def footer(self, streaming):
+    def footer(self, streaming, note=""):
         self.out.write(self._line() + "\n")
         if streaming:
             self.out.write("Received a total of %d row%s\n" % (self.count, "" if self.count == 1 else "s"))
         else:
             self.out.write("%d row%s in set\n" % (self.count, "" if self.count == 1 else "s"))
+        if note:
+            self.out.write(note + "\n")
         self.out.flush()
+
+
+def _rows(n):
+    return "%d row%s" % (n, "" if n == 1 else "s")
+
+
+def parse_error_note(counts):
+    """'Input: 2 rows skipped, 1 row read with NULLs (ignore-parse-errors)' for a ChangeStats or TableResult,
+    or '' when the sources let no bad row through."""
+    parts = []
+    if getattr(counts, "skipped_rows", 0):
+        parts.append("%s skipped" % _rows(counts.skipped_rows))
+    if getattr(counts, "nulled_rows", 0):
+        parts.append("%s read with NULLs" % _rows(counts.nulled_rows))
+    return "Input: %s (ignore-parse-errors)" % ", ".join(parts) if parts else ""
+
+
+def _note_to_stderr(counts):
+    note = parse_error_note(counts)
+    if note:
+        sys.stderr.write(note + "\n")
 
 
 def _type_width(c, max_width):
@@ -252,6 +275,7 @@ def print_result(result, out=None, settings=None, output="tableau", stop_check=N
             if result.is_query:
                 for row in result.rows:
                     out.write(jsonl_line("+I", row, result.columns, tz) + "\n")
+                _note_to_stderr(result)
             else:
                 _listing_to_stderr(result, tz)
             return len(result.rows)
@@ -260,6 +284,7 @@ def print_result(result, out=None, settings=None, output="tableau", stop_check=N
             w.writerow([c.name for c in result.columns])
             for row in result.rows:
                 w.writerow(["" if v is None else format_value(v, c.type, tz) for v, c in zip(row, result.columns)])
+            _note_to_stderr(result)
             return len(result.rows)
         if not result.rows and not result.is_query:
             out.write("Empty set\n")
@@ -269,7 +294,7 @@ def print_result(result, out=None, settings=None, output="tableau", stop_check=N
         p.header()
         for row in result.rows:
             p.row("+I", row)
-        p.footer(streaming=False)
+        p.footer(streaming=False, note=parse_error_note(result))
         return len(result.rows)
     if isinstance(result, ChangeStream):
         return print_stream(result, out, output, tz, max_width, stop_check)
@@ -303,7 +328,9 @@ def print_stream(stream, out, output, tz="UTC", max_width=30, stop_check=None):
                 out.write(jsonl_line(op, row, stream.columns, tz) + "\n")
         out.flush()
     if p is not None:
-        p.footer(streaming=True)
+        p.footer(streaming=True, note=parse_error_note(stream.stats))
+    else:
+        _note_to_stderr(stream.stats)
     if stream.error is not None:
         raise stream.error
     return n

@@ -1,10 +1,10 @@
 """The bottom toolbar of the prompt and the status line of the full-screen views.
 
 Shows the Spark session's state (starting / ready / failed), the result mode, and the running (or
-last) query with its counters: changes received, per-op counts, watermark, time of the last batch.
-Once the shell has stopped showing a query it says how the query ended ("stopped after 48 s"), from
-what the shell saw, not from a clock that keeps counting. It only formats what the client, the shell
-and the ChangeStream already hold: no Spark calls, nothing slow."""
+last) query with its counters: changes received, per-op counts, input rows ignore-parse-errors skipped,
+watermark, time of the last batch. Once the shell has stopped showing a query it says how the query ended
+("stopped after 48 s"), from what the shell saw, not from a clock that keeps counting. It only formats
+what the client, the shell and the ChangeStream already hold: no Spark calls, nothing slow."""
 
 import time
 
@@ -35,6 +35,9 @@ def stream_counters(stream, now=None, ended=None):
     parts = [change_summary(stats)]
     if stats.late_rows:
         parts.append("%d late row%s dropped" % (stats.late_rows, "" if stats.late_rows == 1 else "s"))
+    if stats.skipped_rows or stats.nulled_rows:
+        from .render import parse_error_note
+        parts.append(parse_error_note(stats))
     if stats.watermark is not None:
         parts.append("watermark %s" % stats.watermark)
     if stats.last_batch_at is not None:

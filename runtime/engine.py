@@ -55,6 +55,7 @@ class ResultFrame:
     bounded: bool = True
     paced: bool = False
     end_of_input: bool = False
+    parse_errors: object = None   # connectors.parse_errors.QueryParseErrors of the tables it reads
 
 
 class Engine:
@@ -167,7 +168,9 @@ class Engine:
         stream and an INSERT INTO job's sink both start from."""
         if hasattr(query, "root"):
             return self._plan_frame(query, batch)
-        df = self.build(query, streaming=not batch)
+        from .connectors.parse_errors import collecting
+        with collecting() as parse_errors:
+            df = self.build(query, streaming=not batch)
         stage = _batch_stage(query)
         if stage is not None and (batch or not df.isStreaming):
             df = stage(df)
@@ -189,7 +192,7 @@ class Engine:
                            output_mode=output_mode, stage=stage,
                            bounded=all(is_bounded(r.table) for r in query.sources),
                            paced=any(is_paced(r.table) for r in query.sources),
-                           end_of_input=query.needs_end_of_input)
+                           end_of_input=query.needs_end_of_input, parse_errors=parse_errors)
 
     def _translate(self, query, batch):
         from .translate import TranslateContext, translate, uses_event_time
@@ -202,7 +205,9 @@ class Engine:
     def _plan_frame(self, query, batch):
         """A plan (planner.query_plan.QueryPlan) translated node by node (runtime/translate.py)."""
         from planner.plan.scan import TableScan
-        stream, ctx = self._translate(query, batch)
+        from .connectors.parse_errors import collecting
+        with collecting() as parse_errors:
+            stream, ctx = self._translate(query, batch)
         df = stream.df
         types = {f.name: f for f in df.schema.fields}
         columns = [Column(f.name, f.type_text() or flink_type_of(types[f.name].dataType, types[f.name].nullable))
@@ -213,7 +218,8 @@ class Engine:
         return ResultFrame(df=df, columns=columns, streaming=streaming, kind=kind, keys=stream.upsert_keys or [],
                            output_mode="update" if kind == "upsert" else "append",
                            bounded=all(is_bounded(n.table) for n in scans),
-                           paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time)
+                           paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time,
+                           parse_errors=parse_errors)
 
     def run_query(self, query, batch):
         result = self.result_frame(query, batch)
@@ -224,7 +230,9 @@ class Engine:
             except Exception as e:
                 raise from_spark(e, query.line, query.column)
             if batch:
-                return TableResult(result.columns, rows, is_query=True)
+                return TableResult(result.columns, rows, is_query=True,
+                                   skipped_rows=result.parse_errors.skipped_rows,
+                                   nulled_rows=result.parse_errors.nulled_rows)
             # a query over no table (SELECT 1, VALUES ...): a bounded stream of inserts, as Flink's
             stream = ChangeStream(result.columns, description=query.text)
             stream.publish(ChangeBatch([("+I", r) for r in rows]))
@@ -236,7 +244,7 @@ class Engine:
         try:
             StreamingRun(self.spark, result.df, sink, stream, bounded=result.bounded, paced=result.paced,
                          output_mode=result.output_mode, stage=result.stage,
-                         end_of_input=result.end_of_input).start()
+                         end_of_input=result.end_of_input, parse_errors=result.parse_errors).start()
         except DynsqlError:
             raise
         except Exception as e:

@@ -30,6 +30,8 @@ class TableResult:
     columns: list
     rows: list
     is_query: bool = False  # a query's rows (Flink prints "N rows in set"), not a listing
+    skipped_rows: int = 0   # rows the sources' ignore-parse-errors skipped (see ChangeStats)
+    nulled_rows: int = 0
 
 
 @dataclass
@@ -48,6 +50,8 @@ class ChangeStats:
     last_batch_at: float = None
     late_rows: int = 0
     input_rows: int = 0
+    skipped_rows: int = 0   # input rows a format's ignore-parse-errors skipped (set by the runtime)
+    nulled_rows: int = 0    # input rows it kept with NULL where a value did not parse
 
     def count(self, batch):
         self.batches += 1

@@ -96,7 +96,7 @@ class StreamingRun:
     """One running streaming query feeding a ChangeStream."""
 
     def __init__(self, spark, frame, sink, stream, bounded, paced, name="dynsql", output_mode="append",
-                 order_column=None, stage=None, end_of_input=False):
+                 order_column=None, stage=None, end_of_input=False, parse_errors=None):
         self.spark = spark
         self.frame = frame
         self.sink = sink
@@ -108,6 +108,7 @@ class StreamingRun:
         self.order_column = order_column
         self.stage = stage            # DataFrame -> DataFrame applied to each micro-batch (window Top-N)
         self.end_of_input = end_of_input   # the sources end with the sentinel row: keep filters above watermarks
+        self.parse_errors = parse_errors   # the sources' ignore-parse-errors counters, copied to the stream's stats
         self.query = None
         self.checkpoint = os.path.join(checkpoint_root(), "%s-%d" % (name, int(time.time() * 1000)))
         self._stopping = False
@@ -121,7 +122,13 @@ class StreamingRun:
         if self.order_column is not None:
             rows.sort(key=lambda r: (r[self.order_column] is None, r[self.order_column]))
         changes = self.sink.changes(rows)
+        self._count_parse_errors()
         self.stream.publish(ChangeBatch(changes, batch_id))
+
+    def _count_parse_errors(self):
+        if self.parse_errors is not None and self.parse_errors.sources:
+            self.stream.stats.skipped_rows = self.parse_errors.skipped_rows
+            self.stream.stats.nulled_rows = self.parse_errors.nulled_rows
 
     def start(self):
         writer = (self.frame.writeStream
@@ -179,6 +186,7 @@ class StreamingRun:
                 return
         finally:
             shutil.rmtree(self.checkpoint, ignore_errors=True)
+        self._count_parse_errors()
         self.stream.finish()
 
     def stop(self):

@@ -6,16 +6,21 @@ operators, the rowtime gets Spark's watermark and the end-of-input sentinel row 
 the watermark node."""
 
 import json
+import os
 import time
+import uuid
 
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
 from planner.errors import RuntimeFailure, UnsupportedError
+from planner.settings import parse_duration_ms
 from planner.types import parse_type, to_spark
 
 from .connectors import nexmark
 from .connectors.filesystem import END_OF_INPUT, HIDDEN_COLUMNS
+from .connectors.parse_errors import new_counters
+from .streaming import checkpoint_root
 
 _SOURCE_FORMATS = {"filesystem": "dynsql_filesystem", "datagen": "dynsql_datagen", "nexmark": "dynsql_nexmark"}
 HIDDEN_SCHEMA = [st.StructField("__seq", st.LongType()), st.StructField("__wm", st.TimestampType()),
@@ -45,7 +50,7 @@ def is_paced(table):
     return "replay.rows-per-second" in o or o["connector"] == "datagen" or "source.monitor-interval" in o
 
 
-def _spec(spark, table, sentinel):
+def _spec(spark, table, streaming, sentinel):
     if table.options["connector"] == "nexmark":
         return nexmark.spec_json(table, sentinel, _parallelism(spark), _event_time_delay_ms(table))
     physical = table.physical_columns
@@ -59,14 +64,20 @@ def _spec(spark, table, sentinel):
     o = table.options
     if o["connector"] == "datagen":
         return json.dumps({"columns": [(c.name, c.type) for c in physical], "options": o, "created": time.time()})
+    monitor = o.get("source.monitor-interval")
+    fmt = o["format"]
     return json.dumps({
-        "path": o["path"], "format": o["format"], "columns": [(c.name, c.type) for c in physical],
+        "path": o["path"], "format": fmt, "columns": [(c.name, c.type) for c in physical],
         "options": o, "rowtime_index": rowtime_index, "delay_ms": delay,
         # a computed rowtime gets the sentinel too: table_frame gives it END_OF_INPUT (see there)
         "sentinel": bool(sentinel and table.watermark is not None),
-        "monitor": "source.monitor-interval" in o,
+        "monitor": monitor is not None,
+        "monitor_interval_ms": parse_duration_ms(monitor) if monitor is not None else None,
         "rows_per_second": o.get("replay.rows-per-second"),
         "rows_per_batch": o.get("scan.rows-per-batch"),
+        # streaming: where the executors report each split for the planner (under the checkpoint directory)
+        "state_dir": os.path.join(checkpoint_root(), "sources", uuid.uuid4().hex) if streaming else None,
+        "counters": new_counters(spark) if o.get(fmt + ".ignore-parse-errors", "").lower() == "true" else None,
     })
 
 
@@ -92,15 +103,12 @@ def table_frame(spark, ref, streaming, event_time=False):
         raise UnsupportedError("Table '%s' (connector '%s') is a sink: it cannot be read" % (table.name, conn))
     fmt = _SOURCE_FORMATS[conn]
     if conn == "filesystem":
-        import os
         if not os.path.exists(table.options["path"]):
             raise RuntimeFailure("Table '%s': no file or directory at path '%s'" % (table.name, table.options["path"]),
                                  hint="check the 'path' option (absolute, or relative to where dynsql runs)")
-    spec = _spec(spark, table, sentinel=streaming and event_time)
+    spec = _spec(spark, table, streaming, sentinel=streaming and event_time)
     reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table)).option("spec", spec)
     df = reader.load()
-    if table.options.get("source.monitor-interval") and streaming:
-        pass  # the reader rescans the directory whenever Spark asks for new offsets
     cols = []
     rowtime = table.watermark.column if table.watermark is not None else None
     for c in table.columns:

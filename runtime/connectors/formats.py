@@ -1,24 +1,108 @@
-"""File formats as Flink reads them: csv, json, debezium-json, canal-json, parquet.
+"""File formats as Flink reads them, record by record: csv, json, debezium-json, canal-json (parquet is read
+as Arrow by parquet_split.py). This is the executors' side of a source: it reads one split, never plans one.
 
-`read_records(path, fmt, columns, options)` yields `(op, values)` in file order: `op` is '+I' for
-append-only formats and '+I' / '-U' / '+U' / '-D' for the changelog formats; `values` is a tuple of
-typed Python values for the physical columns. Bad input raises `FormatError` naming the file and line,
-unless the format's ignore-parse-errors option is on."""
+`Format(fmt, columns, options).records(cursor, limit, progress)` reads up to `limit` records from a
+`LineCursor` (a file from a byte position) and yields `(op, values, bad)`: `op` is '+I' for the append-only
+formats and '+I' / '-U' / '+U' / '-D' for the changelog formats, `values` a tuple of typed Python values of the
+physical columns, `bad` True when ignore-parse-errors turned something of the row into NULL. `progress`
+(a SplitProgress) counts the records read, the rows skipped or nulled, and where the split ended.
+
+Bad data, as Flink 2.3 treats it (each case checked against Flink):
+  csv   a value that does not parse (an empty field of a number, date or time type too, unless
+        'csv.null-literal' is ''; BOOLEAN reads any text but 'true' as false): an error, or NULL with
+        'csv.ignore-parse-errors'; a row with too few
+        fields (an empty line is one empty field): an error, or kept with NULLs; too many fields: an error,
+        or skipped; invalid UTF-8: an error even with ignore-parse-errors, as in Flink; a UTF-8 BOM at the
+        start of a file is dropped; a field may be up to 20,000,000 characters (Jackson's limit in Flink): a
+        longer one is an error, or its row is skipped.
+  json  a line that is not JSON, not an object or not UTF-8, or a line of blanks: an error, or skipped with
+        'json.ignore-parse-errors'; a value that does not fit its type: an error, or NULL; an empty line is
+        skipped. debezium-json and canal-json: the same, and a message of an unknown kind is an error or
+        skipped.
+Errors are `FormatError("<file>:<line>: column '<c>': <what> '<value>'")`."""
 
 import csv
 import json
+import os
+import re
 
 from planner.connectors import FORMATS
 
-from .values import BadValue, converter
+from .values import BadValue, converter, shown
+
+BOM = b"\xef\xbb\xbf"
+FIELD_SIZE_LIMIT = 20_000_000     # Flink's csv and json formats (Jackson's StreamReadConstraints)
+csv.field_size_limit(FIELD_SIZE_LIMIT)
 
 
 class FormatError(Exception):
     pass
 
 
-def _truthy(v):
+def truthy(v):
     return str(v).strip().lower() == "true"
+
+
+class SplitProgress:
+    """How far a split's reading got: records read, the byte and line where the next record starts, whether
+    the file ended, and the rows ignore-parse-errors skipped or kept with NULLs."""
+
+    def __init__(self, byte=0, line=1):
+        self.records = 0
+        self.byte = byte
+        self.line = line
+        self.eof = False
+        self.skipped = 0
+        self.nulled = 0
+
+
+class LineCursor:
+    """A file's lines from a byte position, as bytes; it knows the byte and the line where the next line
+    starts. Iterate `raw_lines()` (bytes, line ending kept) or `text_lines()` (UTF-8 text; a line that is not
+    UTF-8 is decoded with surrogate escapes and remembered in `bad_utf8`)."""
+
+    def __init__(self, path, byte=0, line=1):
+        self.path = path
+        self.file = open(path, "rb")
+        self.size = os.fstat(self.file.fileno()).st_size
+        if byte:
+            self.file.seek(byte)
+        self.byte = byte
+        self.line = line
+        self.bad_utf8 = None      # (line number, UnicodeDecodeError, raw bytes) of the last line not UTF-8
+
+    def raw_lines(self):
+        at_start = self.byte == 0
+        for raw in self.file:
+            self.byte += len(raw)
+            self.line += 1
+            if at_start:
+                at_start = False
+                if raw.startswith(BOM):
+                    raw = raw[len(BOM):]
+            yield raw
+
+    def text_lines(self):
+        for raw in self.raw_lines():
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                self.bad_utf8 = (self.line - 1, e, raw)
+                yield raw.decode("utf-8", "surrogateescape")
+
+    def at_end(self):
+        return self.byte >= self.size
+
+    def close(self):
+        self.file.close()
+
+
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def _escaped_bytes(text):
+    """Text decoded with surrogate escapes -> its bad bytes shown as \\xNN."""
+    return _SURROGATE.sub(lambda m: "\\x%02x" % (ord(m.group()) - 0xDC00), text)
 
 
 class Format:
@@ -30,154 +114,213 @@ class Format:
         self.names = [n for n, _ in columns]
         self.types = [t for _, t in columns]
         self.convert = [converter(t) for _, t in columns]
-        self.is_string = [t.upper().startswith(("STRING", "VARCHAR", "CHAR")) for t in self.types]
         self.options = options
-        prefix = fmt + "."
-        self.ignore_errors = _truthy(options.get(prefix + "ignore-parse-errors", "false"))
+        self.ignore_errors = truthy(options.get(fmt + ".ignore-parse-errors", "false"))
+        self.fail_on_missing = truthy(options.get("json.fail-on-missing-field", "false"))
 
-    # --- one value / one row
+    # ------------------------------------------------------------------ one value
     def _value(self, i, raw, where):
-        if raw is None:
-            return None
+        """-> (value, bad): a value that does not fit its type is an error, or NULL when errors are ignored."""
         try:
-            return self.convert[i](raw)
+            return self.convert[i](raw), False
         except BadValue as e:
-            if self.ignore_errors:
-                return None
-            raise FormatError("%s: column '%s': %s" % (where, self.names[i], e))
+            problem = str(e)
+        except (ValueError, TypeError, AttributeError, ArithmeticError):
+            problem = "%s is not a valid %s" % (shown(raw), self.types[i])
+        if self.ignore_errors:
+            return None, True
+        raise FormatError("%s: column '%s': %s" % (where, self.names[i], problem))
 
-    def _row_from_dict(self, obj, where):
-        if not isinstance(obj, dict):
-            raise FormatError("%s: expected a JSON object, got %s" % (where, type(obj).__name__))
-        fail_missing = _truthy(self.options.get("json.fail-on-missing-field", "false"))
-        out = []
-        for i, name in enumerate(self.names):
-            if name not in obj and fail_missing:
-                raise FormatError("%s: field '%s' is missing" % (where, name))
-            out.append(self._value(i, obj.get(name), where))
-        return tuple(out)
-
-    # --- files
-    def read(self, path):
+    def records(self, cursor, limit, progress):
         if self.fmt == "csv":
-            yield from self._read_csv(path)
-        elif self.fmt == "parquet":
-            yield from self._read_parquet(path)
+            rows = self._csv_records(cursor, limit, progress)
         else:
-            yield from self._read_json_lines(path)
+            rows = self._json_records(cursor, limit, progress)
+        for op, values, bad in rows:
+            if bad:
+                progress.nulled += 1
+            yield op, values, bad
+        progress.byte, progress.line = cursor.byte, cursor.line
+        if cursor.at_end():
+            progress.eof = True
 
-    def _read_csv(self, path):
+    # ------------------------------------------------------------------ csv
+    def _csv_dialect(self):
         o = self.options
         delimiter = o.get("csv.field-delimiter", ",")
         if delimiter == "\\t":
             delimiter = "\t"
-        quote = o.get("csv.quote-character", '"')
-        no_quote = _truthy(o.get("csv.disable-quote-character", "false"))
-        escape = o.get("csv.escape-character") or None
-        comments = _truthy(o.get("csv.allow-comments", "false"))
-        null_literal = o.get("csv.null-literal")
         if len(delimiter) != 1:
             raise FormatError("'csv.field-delimiter' must be one character, not %r" % delimiter)
-        with open(path, encoding="utf-8", newline="") as f:
-            reader = csv.reader(f, delimiter=delimiter, quotechar=quote if not no_quote else None,
-                                quoting=csv.QUOTE_NONE if no_quote else csv.QUOTE_MINIMAL,
-                                escapechar=escape, doublequote=True, strict=False)
-            line = 0
-            for fields in reader:
-                line = reader.line_num
-                if not fields or (len(fields) == 1 and fields[0] == ""):
-                    continue
-                if comments and fields[0].startswith("#"):
-                    continue
-                where = "%s:%d" % (path, line)
-                if len(fields) != len(self.names):
-                    if self.ignore_errors:
-                        continue
-                    raise FormatError("%s: expected %d fields, found %d" % (where, len(self.names), len(fields)),)
-                values = []
-                bad = False
-                for i, raw in enumerate(fields):
-                    if null_literal is not None and raw == null_literal:
-                        values.append(None)
-                    elif raw == "" and not self.is_string[i]:
-                        values.append(None)
-                    else:
-                        try:
-                            values.append(self.convert[i](raw))
-                        except BadValue as e:
-                            if self.ignore_errors:
-                                values.append(None)
-                                bad = True
-                            else:
-                                raise FormatError("%s: column '%s': %s" % (where, self.names[i], e))
-                yield "+I", tuple(values)
+        no_quote = truthy(o.get("csv.disable-quote-character", "false"))
+        return dict(delimiter=delimiter, quotechar=o.get("csv.quote-character", '"') if not no_quote else None,
+                    quoting=csv.QUOTE_NONE if no_quote else csv.QUOTE_MINIMAL,
+                    escapechar=o.get("csv.escape-character") or None, doublequote=True, strict=False)
 
-    def _read_json_lines(self, path):
-        with open(path, encoding="utf-8") as f:
-            for no, line in enumerate(f, start=1):
-                s = line.strip()
-                if not s:
+    def _csv_records(self, cursor, limit, progress):
+        comments = truthy(self.options.get("csv.allow-comments", "false"))
+        null_literal = self.options.get("csv.null-literal")
+        reader = csv.reader(cursor.text_lines(), **self._csv_dialect())
+        n = len(self.names)
+        while limit is None or progress.records < limit:
+            where = "%s:%d" % (cursor.path, cursor.line)
+            cursor.bad_utf8 = None
+            try:
+                fields = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as e:        # a field over the size limit, a stray line break...
+                if not self.ignore_errors:
+                    raise FormatError("%s: %s" % (where, _csv_problem(e)))
+                progress.records += 1
+                progress.skipped += 1     # Flink skips the record
+                continue
+            progress.records += 1
+            if cursor.bad_utf8 is not None:
+                raise self._csv_utf8_error(where, fields)
+            if not fields:
+                fields = [""]          # an empty line is one empty field, as Flink's csv reader sees it
+            if comments and fields[0].startswith("#"):
+                continue
+            bad = False
+            if len(fields) != n:
+                if not self.ignore_errors:
+                    raise FormatError("%s: expected %d fields, found %d%s" % (
+                        where, n, len(fields), " (an empty line)" if fields == [""] else ""))
+                if len(fields) > n:    # Flink drops a row with too many fields
+                    progress.skipped += 1
                     continue
-                where = "%s:%d" % (path, no)
+                fields = fields + [None] * (n - len(fields))   # and keeps a short one, with NULLs
+                bad = True
+            values = []
+            for i, raw in enumerate(fields):
+                if raw is None or (null_literal is not None and raw == null_literal):
+                    values.append(None)     # an empty field is not NULL, unless it is the null literal
+                    continue
+                value, wrong = self._value(i, raw, where)
+                values.append(value)
+                bad = bad or wrong
+            yield "+I", tuple(values), bad
+
+    def _csv_utf8_error(self, where, fields):
+        for i, field in enumerate(fields):
+            if _SURROGATE.search(field):
+                name = "column '%s': " % self.names[i] if i < len(self.names) else "field %d: " % (i + 1)
+                return FormatError("%s: %sinvalid UTF-8 in %s" % (where, name, shown(_escaped_bytes(field))))
+        return FormatError("%s: invalid UTF-8" % where)
+
+    # ------------------------------------------------------------------ json, debezium-json, canal-json
+    def _json_records(self, cursor, limit, progress):
+        lines = cursor.raw_lines()
+        while limit is None or progress.records < limit:
+            where = "%s:%d" % (cursor.path, cursor.line)
+            raw = next(lines, None)
+            if raw is None:
+                break
+            progress.records += 1
+            body = raw.rstrip(b"\n").rstrip(b"\r")
+            if not body:
+                continue               # Flink skips an empty message
+            try:
+                text = body.decode("utf-8")
+                if not text.strip():
+                    raise FormatError("%s: not valid JSON: a line of blanks" % where)
                 try:
-                    obj = json.loads(s)
+                    obj = json.loads(text)
                 except ValueError as e:
-                    if self.ignore_errors:
-                        continue
-                    raise FormatError("%s: not valid JSON: %s" % (where, e))
-                if self.fmt == "json":
-                    yield "+I", self._row_from_dict(obj, where)
-                elif self.fmt == "debezium-json":
-                    yield from self._debezium(obj, where)
-                else:
-                    yield from self._canal(obj, where)
+                    raise FormatError("%s: not valid JSON (%s): %s" % (where, e, shown(text)))
+                rows = list(self._changes(obj, where))
+            except UnicodeDecodeError:
+                if self.ignore_errors:
+                    progress.skipped += 1
+                    continue
+                raise self._json_utf8_error(where, body)
+            except FormatError:
+                if self.ignore_errors:
+                    progress.skipped += 1
+                    continue
+                raise
+            yield from rows
+
+    def _json_utf8_error(self, where, body):
+        text = body.decode("utf-8", "surrogateescape")
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict):
+            for key, value in obj.items():
+                if isinstance(value, str) and _SURROGATE.search(value):
+                    return FormatError("%s: column '%s': invalid UTF-8 in %s"
+                                       % (where, key, shown(_escaped_bytes(value))))
+        return FormatError("%s: invalid UTF-8 in %s" % (where, shown(_escaped_bytes(text))))
+
+    def _row(self, obj, where):
+        """A JSON object -> (values, bad); a value that is not an object is an error (or a skipped row)."""
+        if not isinstance(obj, dict):
+            raise FormatError("%s: expected a JSON object, got %s" % (where, shown(json.dumps(obj))))
+        out, bad = [], False
+        for i, name in enumerate(self.names):
+            if name not in obj and self.fail_on_missing:
+                raise FormatError("%s: field '%s' is missing" % (where, name))
+            raw = obj.get(name)
+            if raw is None:
+                out.append(None)
+                continue
+            value, wrong = self._value(i, raw, where)
+            out.append(value)
+            bad = bad or wrong
+        return tuple(out), bad
+
+    def _changes(self, obj, where):
+        """One JSON message -> its changes [(op, values, bad)]."""
+        if self.fmt == "json":
+            return [("+I",) + self._row(obj, where)]
+        if not isinstance(obj, dict):
+            raise FormatError("%s: expected a JSON object, got %s" % (where, shown(json.dumps(obj))))
+        if self.fmt == "debezium-json":
+            return self._debezium(obj, where)
+        return self._canal(obj, where)
 
     def _debezium(self, obj, where):
-        if isinstance(obj, dict) and "payload" in obj and isinstance(obj["payload"], dict):
+        if isinstance(obj.get("payload"), dict):
             obj = obj["payload"]
-        op = obj.get("op") if isinstance(obj, dict) else None
+        op = obj.get("op")
         before, after = obj.get("before"), obj.get("after")
         if op in ("c", "r"):
-            yield "+I", self._row_from_dict(after, where)
-        elif op == "u":
-            if before is not None:
-                yield "-U", self._row_from_dict(before, where)
-            yield "+U", self._row_from_dict(after, where)
-        elif op == "d":
-            yield "-D", self._row_from_dict(before, where)
-        elif self.ignore_errors:
-            return
-        else:
-            raise FormatError("%s: unknown debezium operation %r (expected c, r, u or d)" % (where, op))
+            return [("+I",) + self._row(after, where)]
+        if op == "u":
+            out = [("-U",) + self._row(before, where)] if before is not None else []
+            return out + [("+U",) + self._row(after, where)]
+        if op == "d":
+            return [("-D",) + self._row(before, where)]
+        raise FormatError("%s: unknown debezium operation %s (expected c, r, u or d)" % (where, shown(str(op))))
 
     def _canal(self, obj, where):
         kind = str(obj.get("type", "")).upper()
         data = obj.get("data") or []
         old = obj.get("old") or []
+        if not isinstance(data, list) or not isinstance(old, list):
+            raise FormatError("%s: canal 'data' and 'old' must be arrays" % where)
         if kind == "INSERT":
-            for d in data:
-                yield "+I", self._row_from_dict(d, where)
-        elif kind == "UPDATE":
+            return [("+I",) + self._row(d, where) for d in data]
+        if kind == "UPDATE":
+            out = []
             for i, d in enumerate(data):
-                before = dict(d)
-                if i < len(old) and old[i]:
+                before = dict(d) if isinstance(d, dict) else d
+                if isinstance(before, dict) and i < len(old) and isinstance(old[i], dict):
                     before.update(old[i])
-                yield "-U", self._row_from_dict(before, where)
-                yield "+U", self._row_from_dict(d, where)
-        elif kind == "DELETE":
-            for d in data:
-                yield "-D", self._row_from_dict(d, where)
-        elif kind in ("CREATE", "QUERY", "ALTER"):
-            return
-        elif not self.ignore_errors:
-            raise FormatError("%s: unknown canal type %r" % (where, kind))
+                out += [("-U",) + self._row(before, where), ("+U",) + self._row(d, where)]
+            return out
+        if kind == "DELETE":
+            return [("-D",) + self._row(d, where) for d in data]
+        if kind in ("CREATE", "QUERY", "ALTER"):
+            return []
+        raise FormatError("%s: unknown canal type %s" % (where, shown(kind)))
 
-    def _read_parquet(self, path):
-        import pyarrow.parquet as pq
-        table = pq.read_table(path)
-        missing = [n for n in self.names if n not in table.column_names]
-        if missing:
-            raise FormatError("%s: no column %s in the parquet file" % (path, ", ".join(missing)))
-        cols = [table.column(n).to_pylist() for n in self.names]
-        for values in zip(*cols):
-            yield "+I", tuple(values)
+
+def _csv_problem(e):
+    text = str(e)
+    if "field larger than field limit" in text:
+        return "a field is longer than %d characters (Flink's limit)" % FIELD_SIZE_LIMIT
+    return "not valid csv: %s" % text

@@ -15,6 +15,15 @@ class BadValue(ValueError):
     pass
 
 
+def shown(value, width=60):
+    """A value quoted for an error message, on one line and cut to `width` characters (a field may be 10 MB)."""
+    text = value if isinstance(value, str) else str(value)
+    text = text.encode("unicode_escape", "backslashreplace").decode("ascii") if not text.isprintable() else text
+    if len(text) > width:
+        return "'%s...' (%d characters)" % (text[:width], len(value) if isinstance(value, str) else len(text))
+    return "'%s'" % text
+
+
 _TS = re.compile(r"^(\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?)?(Z)?$")
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$")
 _INT_RANGES = {"TINYINT": 2 ** 7, "SMALLINT": 2 ** 15, "INT": 2 ** 31, "BIGINT": 2 ** 63}
@@ -40,7 +49,7 @@ def _converter(t):
             else:
                 s = str(v).strip()
                 if not re.fullmatch(r"[+-]?\d+", s):
-                    raise BadValue("'%s' is not a valid %s" % (v, n))
+                    raise BadValue("%s is not a valid %s" % (shown(v), n))
                 i = int(s)
             if not -bound <= i < bound:
                 raise BadValue("%s is out of range for %s" % (i, n))
@@ -56,7 +65,7 @@ def _converter(t):
             try:
                 return float(s)
             except ValueError:
-                raise BadValue("'%s' is not a valid %s" % (v, n))
+                raise BadValue("%s is not a valid %s" % (shown(v), n))
         return to_float
     if n == "DECIMAL":
         p, s = t.params
@@ -66,9 +75,9 @@ def _converter(t):
             try:
                 d = Decimal(str(v).strip()) if not isinstance(v, float) else Decimal(repr(v))
             except InvalidOperation:
-                raise BadValue("'%s' is not a valid DECIMAL(%d, %d)" % (v, p, s))
+                raise BadValue("%s is not a valid DECIMAL(%d, %d)" % (shown(v), p, s))
             if not d.is_finite():
-                raise BadValue("'%s' is not a valid DECIMAL" % v)
+                raise BadValue("%s is not a valid DECIMAL" % shown(v))
             d = d.quantize(quantum, rounding=ROUND_HALF_UP)
             if len(d.as_tuple().digits) > p and d != 0:
                 return None  # Flink: a value that does not fit the precision becomes NULL
@@ -78,20 +87,17 @@ def _converter(t):
         def to_bool(v):
             if isinstance(v, bool):
                 return v
-            s = str(v).strip().lower()
-            if s in ("true", "false"):
-                return s == "true"
-            raise BadValue("'%s' is not a valid BOOLEAN" % v)
+            return str(v).strip().lower() == "true"   # Flink (Boolean.parseBoolean): any other text is false
         return to_bool
     if n == "DATE":
         def to_date(v):
             m = _TS.match(str(v).strip())
             if not m or m.group(4) is not None:
-                raise BadValue("'%s' is not a valid DATE (yyyy-MM-dd)" % v)
+                raise BadValue("%s is not a valid DATE (yyyy-MM-dd)" % shown(v))
             try:
                 return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
             except ValueError as e:
-                raise BadValue("'%s' is not a valid DATE: %s" % (v, e))
+                raise BadValue("%s is not a valid DATE: %s" % (shown(v), e))
         return to_date
     if n == "TIME":
         precision = t.params[0] if t.params else 0
@@ -132,14 +138,17 @@ _FAST_TS = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d{1,6})?)?$")
 
 def parse_timestamp(text, precision=6):
     if _FAST_TS.match(text):
-        v = dt.datetime.fromisoformat(text)   # the common shape, parsed in C
+        try:
+            v = dt.datetime.fromisoformat(text)   # the common shape, parsed in C
+        except ValueError as e:                   # 2024-13-01 00:00:00
+            raise BadValue("%s is not a valid TIMESTAMP: %s" % (shown(text), e))
         if precision < 6 and v.microsecond:
             keep = 10 ** (6 - precision)
             v = v.replace(microsecond=v.microsecond // keep * keep)
         return v
     m = _TS.match(text.strip())
     if not m:
-        raise BadValue("'%s' is not a valid TIMESTAMP (yyyy-MM-dd HH:mm:ss[.SSS])" % text)
+        raise BadValue("%s is not a valid TIMESTAMP (yyyy-MM-dd HH:mm:ss[.SSS])" % shown(text))
     y, mo, d, h, mi, s, frac = m.group(1, 2, 3, 4, 5, 6, 7)
     micros = int((frac or "0")[:6].ljust(6, "0"))
     keep = 10 ** (6 - min(precision, 6))
@@ -147,7 +156,7 @@ def parse_timestamp(text, precision=6):
     try:
         return dt.datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0), micros)
     except ValueError as e:
-        raise BadValue("'%s' is not a valid TIMESTAMP: %s" % (text, e))
+        raise BadValue("%s is not a valid TIMESTAMP: %s" % (shown(text), e))
 
 
 def time_text(v, precision=0):
@@ -157,11 +166,11 @@ def time_text(v, precision=0):
     else:
         m = _TIME.match(str(v).strip())
         if not m:
-            raise BadValue("'%s' is not a valid TIME (HH:mm:ss[.SSS])" % v)
+            raise BadValue("%s is not a valid TIME (HH:mm:ss[.SSS])" % shown(v))
         h, mi, s = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
         micros = int((m.group(4) or "0")[:6].ljust(6, "0"))
         if h > 23 or mi > 59 or s > 59:
-            raise BadValue("'%s' is not a valid TIME" % v)
+            raise BadValue("%s is not a valid TIME" % shown(v))
     keep = 10 ** (6 - min(precision, 6))
     micros = micros // keep * keep
     base = "%02d:%02d:%02d" % (h, mi, s)

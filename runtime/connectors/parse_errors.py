@@ -1,0 +1,62 @@
+"""Counting, per query, the rows that 'csv.ignore-parse-errors' / 'json.ignore-parse-errors' let through.
+
+For a table whose format ignores parse errors the driver makes two accumulators (`new_counters`) and names
+them in the table's read spec; the executors add to them (`add_on_executor`) the rows they skipped (a csv row
+with too many fields, a line that is not a JSON object or not UTF-8...) and the rows they kept with NULLs
+(a value that did not parse, a short csv row). `collecting()` gathers the counters of the tables one query
+reads, so that its run can show the sums. Nothing here reads data."""
+
+import contextlib
+import threading
+
+_active = threading.local()
+
+
+class QueryParseErrors:
+    """The parse-error counters of the tables one query reads."""
+
+    def __init__(self):
+        self.sources = []      # [(skipped accumulator, nulled accumulator)]
+
+    @property
+    def skipped_rows(self):
+        return sum(skipped.value for skipped, _ in self.sources)
+
+    @property
+    def nulled_rows(self):
+        return sum(nulled.value for _, nulled in self.sources)
+
+
+@contextlib.contextmanager
+def collecting():
+    """`with collecting() as counts:` build a query; `counts` sums the counters its tables made."""
+    previous = getattr(_active, "counts", None)
+    _active.counts = QueryParseErrors()
+    try:
+        yield _active.counts
+    finally:
+        _active.counts = previous
+
+
+def new_counters(spark):
+    """Two accumulators (skipped, nulled) for one table read -> their ids, for the read spec (or None when
+    the session has no SparkContext, as under Spark Connect)."""
+    try:
+        sc = spark.sparkContext
+    except Exception:
+        return None
+    skipped, nulled = sc.accumulator(0), sc.accumulator(0)
+    counts = getattr(_active, "counts", None)
+    if counts is not None:
+        counts.sources.append((skipped, nulled))
+    return [skipped.aid, nulled.aid]
+
+
+def add_on_executor(ids, skipped, nulled):
+    """In a task: add a split's counts to the accumulators the driver named."""
+    if not ids or not (skipped or nulled):
+        return
+    from pyspark.accumulators import INT_ACCUMULATOR_PARAM, _deserialize_accumulator
+    for aid, n in zip(ids, (skipped, nulled)):
+        if n:
+            _deserialize_accumulator(aid, 0, INT_ACCUMULATOR_PARAM).add(n)

@@ -1,0 +1,190 @@
+"""Reading one split on an executor: its rows as Arrow record batches in Spark's schema, hidden columns
+computed here:
+  __seq  (the split's ordinal << 32) + the row's index in the split: arrival order
+  __wm   Flink's watermark just before the row: the split's running maximum of rowtimes (starting from the
+         table's maximum committed before the micro-batch, which the split carries) minus the delay;
+         NULL before the first rowtime, and when the table has no watermark on a physical column
+  __op   the row kind (0 +I, 1 -U, 2 +U, 3 -D)
+Parsing: csv through pyarrow where Arrow gives Flink's semantics (fast_csv.py), else record by record
+(formats.py); parquet through pyarrow, by row groups. After the split's last row the reader writes its
+report (splits.py) into the source's state directory, for the planner to plan the file's next split, and adds
+the rows ignore-parse-errors skipped or nulled to the query's counters (parse_errors.py). It plans nothing.
+
+Any failure comes out as a `FormatError` naming the file (and line, column and value where there is one)."""
+
+import json
+
+import numpy as np
+import pyarrow as pa
+
+from ..results import OP_CODES
+from . import parse_errors
+from .fast_csv import CHUNK_RECORDS, FastCsv, UseRecordReader
+from .formats import Format, FormatError, LineCursor, SplitProgress
+from .splits import EndOfInput, FileSplit, write_report
+
+SEQ_BITS = 32
+_LOWEST = np.iinfo(np.int64).min
+
+
+def arrow_schema(schema_json):
+    """Spark's schema (JSON) -> the Arrow schema Spark expects batches of."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+    from pyspark.sql.types import StructType
+    return to_arrow_schema(StructType.fromJson(json.loads(schema_json)), timezone="UTC")
+
+
+def read_partition(spec, partition, schema_json):
+    """The batches of one InputPartition: a FileSplit, or the end-of-input row."""
+    schema = arrow_schema(schema_json)
+    if isinstance(partition, EndOfInput):
+        return iter([sentinel_batch(spec, partition.ordinal, schema)])
+    if not isinstance(partition, FileSplit):   # Spark's stand-in partition of a read with no file
+        return iter([])
+    return read_split(spec, partition, schema)
+
+
+def read_split(spec, split, schema):
+    progress = SplitProgress(split.byte or 0, split.line or 1)
+    physical = pa.schema(list(schema)[:len(spec.columns)])
+    seq = split.ordinal << SEQ_BITS
+    running = split.base_max
+    try:
+        for table, ops in _physical_tables(spec, split, progress, physical):
+            table, running = annotate(table, ops, seq, spec.rowtime_index, spec.delay_ms, running)
+            seq += table.num_rows
+            yield from to_spark(table, schema, split.path)
+    except FormatError:
+        raise
+    except OSError as e:
+        raise FormatError("%s: cannot be read: %s" % (split.path, e.strerror or e)) from e
+    except Exception as e:
+        raise FormatError("%s: cannot be read: %s: %s" % (split.path, type(e).__name__, e)) from e
+    if spec.state_dir:
+        write_report(spec.state_dir, split.ordinal, progress, running)
+    parse_errors.add_on_executor(spec.counters, progress.skipped, progress.nulled)
+
+
+def _physical_tables(spec, split, progress, physical):
+    """(Arrow table of the physical columns, row kinds or None for all +I) chunks of the split."""
+    if spec.format == "parquet":
+        for table in parquet_tables(split, spec.columns, progress):
+            yield table, None
+        return
+    fmt = Format(spec.format, spec.columns, spec.options)
+    if split.byte is None:       # where the split starts is unknown: skip its first `row` records
+        skip = SplitProgress()
+        cursor = LineCursor(split.path)
+        try:
+            for _ in fmt.records(cursor, split.row, skip):
+                pass
+        finally:
+            cursor.close()
+        progress.byte, progress.line = skip.byte, skip.line
+    fast = FastCsv.for_table(spec.columns, spec.options) if spec.format == "csv" else None
+    if fast is not None:
+        try:
+            for table in fast.chunks(split.path, progress, split.limit):
+                yield table, None
+            return
+        except UseRecordReader:
+            pass                 # the record reader goes on from where the fast path stopped
+    yield from _record_tables(fmt, split, progress, physical)
+
+
+def _record_tables(fmt, split, progress, physical):
+    cursor = LineCursor(split.path, progress.byte, progress.line)
+    try:
+        rows, ops = [], []
+        for op, values, _ in fmt.records(cursor, split.limit, progress):
+            rows.append(values)
+            ops.append(OP_CODES[op])
+            if len(rows) >= CHUNK_RECORDS:
+                yield rows_table(rows, physical, split.path), np.array(ops, dtype=np.int8)
+                rows, ops = [], []
+        if rows:
+            yield rows_table(rows, physical, split.path), np.array(ops, dtype=np.int8)
+    finally:
+        cursor.close()
+
+
+def rows_table(rows, physical, path):
+    """Tuples of typed Python values -> an Arrow table of the physical columns."""
+    columns = list(zip(*rows))
+    arrays = []
+    for values, field in zip(columns, physical):
+        try:
+            arrays.append(pa.array(values, type=field.type))
+        except (pa.ArrowException, TypeError, ValueError, OverflowError) as e:
+            raise FormatError("%s: column '%s': a value cannot be held as %s (%s)" % (path, field.name, field.type, e))
+    return pa.Table.from_arrays(arrays, schema=physical)
+
+
+def parquet_tables(split, columns, progress):
+    """Rows [split.row, split.row + split.limit) of a parquet file, row group by row group."""
+    import pyarrow.parquet as pq
+    names = [n for n, _ in columns]
+    pf = pq.ParquetFile(split.path)
+    missing = [n for n in names if n not in pf.schema_arrow.names]
+    if missing:
+        raise FormatError("%s: no column %s in the parquet file" % (split.path, ", ".join(missing)))
+    total = pf.metadata.num_rows
+    end = total if split.limit is None else min(total, split.row + split.limit)
+    offset = 0
+    for group in range(pf.num_row_groups):
+        n = pf.metadata.row_group(group).num_rows
+        lo, hi = max(split.row, offset), min(end, offset + n)
+        if lo < hi:
+            yield pf.read_row_group(group, columns=names).slice(lo - offset, hi - lo)
+        offset += n
+    progress.records = max(0, end - split.row)
+    progress.eof = end >= total
+
+
+def annotate(table, ops, first_seq, rowtime_index, delay_ms, max_before):
+    """Add __seq, __wm (Flink's watermark before each row: the running maximum, from `max_before`, minus the
+    delay) and __op -> (table, maximum after the table). Times are epoch microseconds."""
+    n = table.num_rows
+    seq = pa.array(np.arange(first_seq, first_seq + n, dtype=np.int64))
+    op = pa.array(ops if ops is not None else np.zeros(n, dtype=np.int8), type=pa.int8())
+    max_after = max_before
+    if rowtime_index is not None and delay_ms is not None and n:
+        micros = table.column(rowtime_index).cast(pa.timestamp("us")).cast(pa.int64())
+        micros = micros.fill_null(_LOWEST).to_numpy()
+        start = _LOWEST if max_before is None else max_before
+        running = np.maximum.accumulate(np.concatenate([[start], micros]))
+        before = running[:-1]
+        unknown = before == _LOWEST
+        wm = pa.array(np.where(unknown, 0, before - delay_ms * 1000), type=pa.int64(), mask=unknown)
+        wm = wm.cast(pa.timestamp("us"))
+        if running[-1] != _LOWEST:
+            max_after = int(running[-1])
+    else:
+        wm = pa.nulls(n, type=pa.timestamp("us"))
+    table = table.append_column("__seq", seq).append_column("__wm", wm).append_column("__op", op)
+    return table, max_after
+
+
+def to_spark(table, schema, path, size=65536):
+    """An Arrow table (physical columns + hidden ones) -> RecordBatches of exactly Spark's schema."""
+    arrays = []
+    for i, field in enumerate(schema):
+        column = table.column(i)
+        try:
+            arrays.append(column if column.type == field.type else column.cast(field.type))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+            raise FormatError("%s: column '%s': %s values cannot be read as %s (%s)"
+                              % (path, field.name, column.type, field.type, e))
+    return pa.Table.from_arrays(arrays, schema=schema).to_batches(max_chunksize=size)
+
+
+def sentinel_batch(spec, ordinal, schema):
+    """The end-of-input row: NULLs but a rowtime of END_OF_INPUT, so the watermark passes every window. Its
+    `__wm` is END_OF_INPUT too: the marker runtime/tables.py reads when the rowtime is a computed column."""
+    from .filesystem import END_OF_INPUT
+    values = [None] * len(spec.columns)
+    if spec.rowtime_index is not None:
+        values[spec.rowtime_index] = END_OF_INPUT
+    row = tuple(values) + (ordinal << SEQ_BITS, END_OF_INPUT, 0)
+    arrays = [pa.array([v], type=f.type) for v, f in zip(row, schema)]
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)

@@ -1,0 +1,210 @@
+"""The driver's side of a filesystem read: which files there are, and each micro-batch's splits. It lists
+directories and stats files; it never opens a data file: executors read the splits (split_reader.py).
+
+A split is a run of records of one file: `FileSplit(ordinal, path, row, byte, line, limit, base_max)` reads
+at most `limit` records (None: to the end of the file) starting with record `row`, which begins at byte
+`byte`, line `line` (byte None: unknown, the reader skips `row` records from the start). `base_max` is the
+table's maximum rowtime committed before the split's micro-batch (epoch microseconds, or None): the split's
+running maximum starts there. `ordinal` numbers the splits of the read in arrival order (it is the high part
+of the rows' `__seq`).
+
+A streaming read's offset is a JSON dict:
+  seq      the ordinal of the batch's first split
+  splits   the batch's splits: [[path, row, byte, line, limit], ...]
+  files    how many files of the manifest (the files found, in the order found) the splits have taken
+  read     records read before the batch (pacing)
+  max      the table's maximum rowtime committed before the batch (micros or None): every split's base_max
+  done     a bounded input read to its end; `sentinel`: the batch ends with the end-of-input row
+An offset holds all its batch needs, so a batch replayed from Spark's offset log reads the same rows. To plan
+the next batch the planner reads the reports the executors wrote for the previous one (records read, where the
+next record starts, the split's running maximum, end of file), from the source's state directory, a folder
+under the checkpoint directory: the committed maximum reaches the executors inside the next splits. A
+file is read by one split a batch, so one file read in order gives exactly Flink's parallelism-1 watermarks;
+the files of one batch are read in parallel, each against its own running maximum."""
+
+import json
+import os
+import time
+
+from pyspark.sql.datasource import InputPartition
+
+DEFAULT_ROWS_PER_BATCH = 100000
+
+
+class FileSplit(InputPartition):
+    def __init__(self, ordinal, path, row, byte, line, limit, base_max):
+        self.ordinal, self.path, self.row, self.byte, self.line = ordinal, path, row, byte, line
+        self.limit, self.base_max = limit, base_max
+
+    def __repr__(self):
+        return "FileSplit(%d, %s, row %d, byte %s, limit %s)" % (self.ordinal, self.path, self.row, self.byte,
+                                                                 self.limit)
+
+
+class EndOfInput(InputPartition):
+    """The sentinel row's split: one row whose rowtime is END_OF_INPUT."""
+
+    def __init__(self, ordinal):
+        self.ordinal = ordinal
+
+
+def list_files(path):
+    """A table's files: the file at `path`, or a directory's visible files in name order."""
+    if os.path.isdir(path):
+        names = sorted(n for n in os.listdir(path) if not n.startswith((".", "_")))
+        return [os.path.join(path, n) for n in names if os.path.isfile(os.path.join(path, n))]
+    if os.path.isfile(path):
+        return [path]
+    raise FileNotFoundError("No file or directory at path '%s'" % path)
+
+
+def whole_file_splits(path):
+    """A bounded batch read: one split a file, read to its end; the file's index is its ordinal."""
+    return [FileSplit(i, f, 0, 0, 1, None, None) for i, f in enumerate(list_files(path))]
+
+
+# ---------------------------------------------------------------------------------------- reports
+def report_path(state_dir, ordinal):
+    return os.path.join(state_dir, "reports", "%d.json" % ordinal)
+
+
+def write_report(state_dir, ordinal, progress, running_max):
+    """An executor, after a split: what the planner needs to plan the file's next split."""
+    path = report_path(state_dir, ordinal)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "w") as f:
+        json.dump({"rows": progress.records, "byte": progress.byte, "line": progress.line,
+                   "eof": progress.eof, "max": running_max}, f)
+    os.replace(tmp, path)
+
+
+def read_report(state_dir, ordinal):
+    try:
+        with open(report_path(state_dir, ordinal)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+# ---------------------------------------------------------------------------------------- offsets
+def initial_offset():
+    return {"seq": 0, "splits": [], "files": 0, "read": 0, "max": None, "done": False}
+
+
+def partitions_of(start, end):
+    """The InputPartitions of the batch (start, end]: everything comes from `end`."""
+    if end == start:
+        return []
+    parts = [FileSplit(end["seq"] + k, path, row, byte, line, limit, end["max"])
+             for k, (path, row, byte, line, limit) in enumerate(end["splits"])]
+    if end.get("sentinel"):
+        parts.append(EndOfInput(end["seq"] + len(parts)))
+    return parts
+
+
+def _larger(a, b):
+    return b if a is None else a if b is None else max(a, b)
+
+
+class SplitPlanner:
+    """Plans a streaming read's micro-batches (runs where Spark plans them). Holds the manifest of files
+    found (paths, not rows: its size grows with the number of files only)."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.files = []
+        self.known = set()
+        self.listed_at = None
+        self.frozen = False           # Trigger.availableNow: no file found later is read
+        self.started = None           # the pacing clock ('replay.rows-per-second')
+        self._manifest = os.path.join(spec.state_dir, "files.txt")
+        if os.path.exists(self._manifest):     # a query restarted from its checkpoint: the files it had found
+            with open(self._manifest) as f:
+                self._add([line.rstrip("\n") for line in f if line.strip()], persist=False)
+
+    def _add(self, paths, persist=True):
+        new = [p for p in paths if p not in self.known]
+        self.files.extend(new)
+        self.known.update(new)
+        if new and persist:
+            os.makedirs(self.spec.state_dir, exist_ok=True)
+            with open(self._manifest, "a") as f:
+                f.write("".join(p + "\n" for p in new))
+
+    def refresh(self, force=False):
+        """List the table's path: once for a bounded read, every 'source.monitor-interval' for a watched one."""
+        now = time.time()
+        if self.listed_at is not None and not force:
+            if self.frozen or not self.spec.monitor or now - self.listed_at < self.spec.monitor_interval_s:
+                return
+        try:
+            found = list_files(self.spec.path)
+        except FileNotFoundError:
+            if not self.spec.monitor:
+                raise
+            found = []
+        self.listed_at = now
+        self._add(found)
+
+    def freeze(self):
+        self.refresh(force=True)
+        self.frozen = True
+
+    def next_offset(self, start):
+        """The end offset of the next micro-batch after `start`, or `start` when there is nothing to read."""
+        if start.get("done"):
+            return start
+        self.refresh()
+        cap = self.spec.rows_per_batch
+        state, running, read = self.spec.state_dir, start["max"], start["read"]
+        continuing = []
+        for k, (path, row, byte, line, limit) in enumerate(start["splits"]):
+            report = read_report(state, start["seq"] + k)
+            if report is None:        # its report is gone: go on after the rows it was to read
+                if limit is not None:
+                    continuing.append([path, row + limit, None, None, cap])
+                    read += limit
+                continue
+            running = _larger(running, report["max"])
+            read += report["rows"]
+            if not report["eof"]:
+                continuing.append([path, row + report["rows"], report["byte"], report["line"], cap])
+        self._clean_reports(start["seq"])
+        new = [[path, 0, 0, 1, cap] for path in self.files[start["files"]:]]
+        files = len(self.files)
+        if self.spec.rows_per_second:
+            # paced: one file at a time, as many records as the clock allows
+            if self.started is None:
+                self.started = time.time()
+            budget = int((time.time() - self.started) * self.spec.rows_per_second) + 1 - read
+            candidates = continuing + new
+            if candidates and budget <= 0:
+                return start
+            splits = [candidates[0][:4] + [min(cap, budget)]] if candidates else []
+            files = start["files"] + (1 if splits and not continuing else 0)
+        else:
+            splits = continuing + new
+        seq = start["seq"] + len(start["splits"])
+        if not splits:
+            if self.spec.monitor:
+                return start
+            # a bounded input read to its end: one more batch, with the end-of-input row when asked for
+            return {"seq": seq, "splits": [], "files": files, "read": read, "max": running, "done": True,
+                    "sentinel": bool(self.spec.sentinel)}
+        return {"seq": seq, "splits": splits, "files": files, "read": read, "max": running, "done": False}
+
+    def _clean_reports(self, below):
+        """Reports of batches before `below` are never read again (their offsets carry what they taught)."""
+        folder = os.path.dirname(report_path(self.spec.state_dir, 0))
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+        for name in names:
+            ordinal = name.split(".")[0]
+            if ordinal.isdigit() and int(ordinal) < below:
+                try:
+                    os.remove(os.path.join(folder, name))
+                except OSError:
+                    pass
