@@ -1,8 +1,10 @@
 """Statement splitting: text -> statements, each with its text and where it starts in the input.
 
-A `;` inside a string, a quoted identifier or a comment does not end a statement. Uses sqlparse's
+A `;` inside a string, a quoted identifier or a comment does not end a statement, nor one inside Flink's
+`EXECUTE STATEMENT SET BEGIN ... END` block (its INSERTs are one statement, ended by the `;` after END). Uses sqlparse's
 lexer for the token boundaries; we only decide where statements end."""
 
+import re
 from dataclasses import dataclass
 
 from sqlparse import lexer, tokens as T
@@ -38,7 +40,7 @@ def split(text):
             unterminated = True  # an open quote: the rest of the input belongs to it
         elif ttype in T.Comment and value.startswith("/*") and not value.rstrip().endswith("*/"):
             unterminated = True
-        if ttype is T.Punctuation and value == ";" and not unterminated:
+        if ttype is T.Punctuation and value == ";" and not unterminated and not _inside_block(buf):
             _emit(out, text, buf, start, True)
             buf, start = [], None
         else:
@@ -49,6 +51,20 @@ def split(text):
         pos += len(value)
     _emit(out, text, buf, start, False)
     return out
+
+
+_BLOCK_START = re.compile(r"\s*EXECUTE\s+STATEMENT\s+SET\s+BEGIN\b", re.I)
+_BLOCK_END = re.compile(r"\bEND\s*$", re.I)
+
+
+def _inside_block(buf):
+    """True while `buf` is an `EXECUTE STATEMENT SET BEGIN ...` block whose END has not come yet."""
+    text = "".join(buf)
+    return bool(_BLOCK_START.match(text)) and not _BLOCK_END.search(_without_comments(text))
+
+
+def _without_comments(text):
+    return re.sub(r"--[^\n]*", "", text).rstrip()
 
 
 def _emit(out, text, buf, start, complete):

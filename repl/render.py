@@ -133,6 +133,9 @@ def _cut(s, max_width):
     return out + "..."
 
 
+UNCUT = 10 ** 6     # the width of a listing whose values are printed whole (SHOW JOBS: job ids, paths)
+
+
 class TableauPrinter:
     """Flink's tableau layout: a boxed header, rows as they come, then a summary line."""
 
@@ -238,7 +241,8 @@ def print_result(result, out=None, settings=None, output="tableau", stop_check=N
         if not result.rows and not result.is_query:
             out.write("Empty set\n")
             return 0
-        p = TableauPrinter(result.columns, out, max_width, with_op=False, tz=tz, rows=result.rows)
+        width = UNCUT if getattr(result, "uncut", False) else max_width
+        p = TableauPrinter(result.columns, out, width, with_op=False, tz=tz, rows=result.rows)
         p.header()
         for row in result.rows:
             p.row("+I", row)
@@ -283,7 +287,8 @@ def print_stream(stream, out, output, tz="UTC", max_width=30, stop_check=None):
 
 
 def _listing_to_stderr(result, tz):
-    p = TableauPrinter(result.columns, sys.stderr, 60, with_op=False, tz=tz, rows=result.rows)
+    width = UNCUT if getattr(result, "uncut", False) else 60
+    p = TableauPrinter(result.columns, sys.stderr, width, with_op=False, tz=tz, rows=result.rows)
     p.header()
     for row in result.rows:
         p.row("+I", row)

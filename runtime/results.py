@@ -30,6 +30,7 @@ class TableResult:
     columns: list
     rows: list
     is_query: bool = False  # a query's rows (Flink prints "N rows in set"), not a listing
+    uncut: bool = False     # values printed whole, whatever 'table.display.max-column-width' says (job ids)
 
 
 @dataclass

@@ -92,7 +92,7 @@ class StreamingRun:
     """One running streaming query feeding a ChangeStream."""
 
     def __init__(self, spark, frame, sink, stream, bounded, paced, name="dynsql", output_mode="append",
-                 order_column=None, stage=None, end_of_input=False):
+                 order_column=None, stage=None, end_of_input=False, checkpoint=None):
         self.spark = spark
         self.frame = frame
         self.sink = sink
@@ -105,7 +105,9 @@ class StreamingRun:
         self.stage = stage            # DataFrame -> DataFrame applied to each micro-batch (window Top-N)
         self.end_of_input = end_of_input   # the sources end with the sentinel row: keep filters above watermarks
         self.query = None
-        self.checkpoint = os.path.join(checkpoint_root(), "%s-%d" % (name, int(time.time() * 1000)))
+        # a job's checkpoint (given) is kept when the query ends, so that the job can resume from it
+        self.keep_checkpoint = checkpoint is not None
+        self.checkpoint = checkpoint or os.path.join(checkpoint_root(), "%s-%d" % (name, int(time.time() * 1000)))
         self._stopping = False
 
     def _on_batch(self, batch_df, batch_id):
@@ -123,23 +125,8 @@ class StreamingRun:
         writer = (self.frame.writeStream
                   .foreachBatch(self._on_batch).outputMode(self.output_mode)
                   .option("checkpointLocation", self.checkpoint))
-        if self.bounded and not self.paced:
-            writer = writer.trigger(availableNow=True)
-        else:
-            writer = writer.trigger(processingTime="200 milliseconds")
-        with _START_LOCK:      # the streaming query takes a copy of the session's settings when it starts
-            previous = self.spark.conf.get(EXCLUDED_RULES, None) if self.end_of_input else None
-            if self.end_of_input:
-                rules = [r for r in (previous or "").split(",") if r.strip()] + [PUSH_DOWN_PREDICATES]
-                self.spark.conf.set(EXCLUDED_RULES, ",".join(rules))
-            try:
-                self.query = writer.start()
-            finally:
-                if self.end_of_input:
-                    if previous:
-                        self.spark.conf.set(EXCLUDED_RULES, previous)
-                    else:
-                        self.spark.conf.unset(EXCLUDED_RULES)
+        writer = writer.trigger(**trigger_for(self.bounded, self.paced))
+        self.query = start_query(self.spark, writer, self.end_of_input)
         self.stream.set_stopper(self.stop)
         threading.Thread(target=self._watch, name="dynsql-watch", daemon=True).start()
         return self
@@ -147,22 +134,12 @@ class StreamingRun:
     def _watch(self):
         from .errors import from_spark
         q = self.query
-        idle_polls = 0
-        done_batch = None
+        end = EndOfInputWatch(self.bounded and self.paced)
         try:
             while q.isActive:
-                if self.bounded and self.paced:
-                    progress = q.lastProgress
-                    if progress and _sources_done(progress):
-                        if done_batch is None:
-                            done_batch = progress["batchId"]
-                        status = q.status
-                        idle = not status.get("isDataAvailable") and not status.get("isTriggerActive")
-                        idle_polls = idle_polls + 1 if idle else 0
-                        # every row is in and one more batch has run (the watermark's flush): the end
-                        if idle_polls >= 3 or progress["batchId"] >= done_batch + 2:
-                            q.stop()
-                            break
+                if end.reached(q):
+                    q.stop()
+                    break
                 time.sleep(0.2)
             q.awaitTermination()
             exc = q.exception()
@@ -174,7 +151,8 @@ class StreamingRun:
                 self.stream.fail(from_spark(e))
                 return
         finally:
-            shutil.rmtree(self.checkpoint, ignore_errors=True)
+            if not self.keep_checkpoint:
+                shutil.rmtree(self.checkpoint, ignore_errors=True)
         self.stream.finish()
 
     def stop(self):
@@ -184,6 +162,53 @@ class StreamingRun:
                 self.query.stop()
             except Exception:
                 pass
+
+
+def trigger_for(bounded, paced):
+    """The trigger of a streaming query: a bounded, unpaced input ends by itself (`availableNow`)."""
+    if bounded and not paced:
+        return {"availableNow": True}
+    return {"processingTime": "200 milliseconds"}
+
+
+def start_query(spark, writer, end_of_input):
+    """`writer.start()`, without predicate pushdown when the sources end with the end-of-input sentinel."""
+    with _START_LOCK:      # the streaming query takes a copy of the session's settings when it starts
+        previous = spark.conf.get(EXCLUDED_RULES, None) if end_of_input else None
+        if end_of_input:
+            rules = [r for r in (previous or "").split(",") if r.strip()] + [PUSH_DOWN_PREDICATES]
+            spark.conf.set(EXCLUDED_RULES, ",".join(rules))
+        try:
+            return writer.start()
+        finally:
+            if end_of_input:
+                if previous:
+                    spark.conf.set(EXCLUDED_RULES, previous)
+                else:
+                    spark.conf.unset(EXCLUDED_RULES)
+
+
+class EndOfInputWatch:
+    """Tells when a query over bounded but paced (or watched) sources has seen all its input: every source
+    reports it is done and the query idled, or one more batch ran after that (the watermark's flush)."""
+
+    def __init__(self, active):
+        self.active = active
+        self.idle_polls = 0
+        self.done_batch = None
+
+    def reached(self, query):
+        if not self.active:
+            return False
+        progress = query.lastProgress
+        if not progress or not _sources_done(progress):
+            return False
+        if self.done_batch is None:
+            self.done_batch = progress["batchId"]
+        status = query.status
+        idle = not status.get("isDataAvailable") and not status.get("isTriggerActive")
+        self.idle_polls = self.idle_polls + 1 if idle else 0
+        return self.idle_polls >= 3 or progress["batchId"] >= self.done_batch + 2
 
 
 def _sources_done(progress):

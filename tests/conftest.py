@@ -24,9 +24,11 @@ def spark(spark_runtime):
 
 
 @pytest.fixture
-def client(spark_runtime):
+def client(spark_runtime, tmp_path_factory):
+    """A client on the shared session; its INSERT INTO jobs go to a registry of their own, and those still
+    running at the end of the test are stopped."""
     from repl.client import Client
-    c = Client(spark_runtime=spark_runtime)
+    c = Client(spark_runtime=spark_runtime, conf={"dynsql.jobs.dir": str(tmp_path_factory.mktemp("jobs"))})
     yield c
     c.engine.jobs.stop_all()
 
