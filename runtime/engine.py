@@ -258,7 +258,8 @@ class Engine:
         lines += q.root.render(with_modes=plan.changelog_mode)
         df = self.build(q, streaming=not plan.batch)
         try:
-            physical = df._jdf.queryExecution().simpleString()
+            # classic: the JVM's plan text; Spark Connect has no JVM here, the server explains
+            physical = df._jdf.queryExecution().simpleString() if hasattr(df, "_jdf") else df._explain_string()
         except Exception:
             physical = ""
         lines += ["", "== Spark SQL ==", q.spark_sql if not q.window_sides else "\n".join(q.window_sides)]

@@ -133,21 +133,6 @@ class SessionJobs:
                 return record
             time.sleep(0.3)
 
-    def wait_all(self, timeout=None):
-        """Wait for every job this session submitted."""
-        deadline = None if timeout is None else time.time() + timeout
-        for job_id in list(self.started):
-            self.wait(job_id, None if deadline is None else max(0.0, deadline - time.time()))
-
-    def stop_all(self):
-        """Stop the jobs this session submitted that still run (QUIT leaves them running: used by tests)."""
-        registry = self.registry
-        running = [j for j in self.started if (registry.get(j) or JobRecord("", "", [], [], {})).status in ACTIVE]
-        for job_id in running:
-            registry.request_stop(job_id, False)
-        for job_id in running:
-            self.wait(job_id, 60)
-
     def run(self, job_folder, plans):
         """Run the job of `job_folder` here (the job's own process calls this). -> its final status."""
         from .job_run import run_job

@@ -139,6 +139,11 @@ def _active_session():
     return SparkSession(sc) if sc is not None else None
 
 
+def is_connect(spark):
+    """True for a Spark Connect session (a client of a server that runs everything)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
 def is_local(master):
     return master is None or master == "local" or master.startswith("local[") or master.startswith("local-")
 
@@ -202,16 +207,23 @@ def _create_connect_session(remote, conf):
                     from planner.errors import ConfigError
                     raise ConfigError("The Spark Connect server refused the setting '%s': %s" % (k, _one_line(e)),
                                       hint="set it where the server starts (its spark-defaults.conf or --conf)")
-    spark.addArtifacts(package_zip(), pyfile=True)
-    _register_sources(spark)
+    packages = package_zip()
+    spark.addArtifacts(packages, pyfile=True)
+    from . import connect_shims
+    from .connect_shims import source_shim
+    connect_shims.PACKAGES_ZIP = os.path.basename(packages)
+    for module, name in SOURCES:
+        spark.dataSource.register(source_shim(module, name, os.path.basename(packages)))
     return spark
 
 
+SOURCES = (("runtime.connectors.filesystem", "FilesystemSource"), ("runtime.connectors.datagen", "DatagenSource"))
+
+
 def _register_sources(spark):
-    from .connectors.filesystem import FilesystemSource
-    from .connectors.datagen import DatagenSource
-    spark.dataSource.register(FilesystemSource)
-    spark.dataSource.register(DatagenSource)
+    import importlib
+    for module, name in SOURCES:
+        spark.dataSource.register(getattr(importlib.import_module(module), name))
 
 
 # ---------------------------------------------------------------------- dynsql's packages for executors

@@ -1,5 +1,8 @@
 """Running a streaming query into a `ChangeStream`: Spark Structured Streaming with a `foreachBatch`
-sink in the driver that turns each micro-batch into labelled changes.
+sink in the driver that turns each micro-batch into labelled changes. Under Spark Connect a foreachBatch
+function runs on the server, so there the query writes into Spark's `memory` sink, whose new rows the client
+polls (the per-micro-batch stage, window Top-N, then runs on each poll's rows: a window's rows all come in the
+micro-batch that fires it, so a poll never splits them).
 
 Sinks by changelog: `append` (every row is +I), `changelog` (rows carry `__op`), and `upsert`
 (a native update-mode aggregate: the sink keeps each key's last row and emits -U/+U or +I, and -D
@@ -12,6 +15,7 @@ import shutil
 import tempfile
 import threading
 import time
+import uuid
 
 from .results import OP_NAMES
 from .results import ChangeBatch
@@ -109,6 +113,8 @@ class StreamingRun:
         self.keep_checkpoint = checkpoint is not None
         self.checkpoint = checkpoint or os.path.join(checkpoint_root(), "%s-%d" % (name, int(time.time() * 1000)))
         self._stopping = False
+        self.memory_table = None      # Spark Connect: the memory sink's table, and how many of its rows were read
+        self._read = 0
 
     def _on_batch(self, batch_df, batch_id):
         if self._stopping:
@@ -122,9 +128,13 @@ class StreamingRun:
         self.stream.publish(ChangeBatch(changes, batch_id))
 
     def start(self):
-        writer = (self.frame.writeStream
-                  .foreachBatch(self._on_batch).outputMode(self.output_mode)
-                  .option("checkpointLocation", self.checkpoint))
+        from .session import is_connect
+        writer = self.frame.writeStream.outputMode(self.output_mode).option("checkpointLocation", self.checkpoint)
+        if is_connect(self.spark):
+            self.memory_table = "dynsql_result_" + uuid.uuid4().hex
+            writer = writer.format("memory").queryName(self.memory_table)
+        else:
+            writer = writer.foreachBatch(self._on_batch)
         writer = writer.trigger(**trigger_for(self.bounded, self.paced))
         self.query = start_query(self.spark, writer, self.end_of_input)
         self.stream.set_stopper(self.stop)
@@ -137,11 +147,13 @@ class StreamingRun:
         end = EndOfInputWatch(self.bounded and self.paced)
         try:
             while q.isActive:
+                self._poll_memory()
                 if end.reached(q):
                     q.stop()
                     break
                 time.sleep(0.2)
             q.awaitTermination()
+            self._poll_memory()
             exc = q.exception()
             if exc is not None and not self._stopping:
                 self.stream.fail(from_spark(exc))
@@ -153,7 +165,23 @@ class StreamingRun:
         finally:
             if not self.keep_checkpoint:
                 shutil.rmtree(self.checkpoint, ignore_errors=True)
+            if self.memory_table is not None:
+                try:
+                    self.spark.catalog.dropTempView(self.memory_table)
+                except Exception:
+                    pass
         self.stream.finish()
+
+    def _poll_memory(self):
+        """Spark Connect: hand the memory sink's rows that came since the last poll to the ChangeStream."""
+        if self.memory_table is None or self._stopping:
+            return
+        table = self.spark.table("`%s`" % self.memory_table)
+        total = table.count()
+        if total > self._read:
+            new_rows = table.offset(self._read).limit(total - self._read)
+            self._read = total
+            self._on_batch(new_rows, None)
 
     def stop(self):
         self._stopping = True

@@ -25,6 +25,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as st
 from pyspark.sql.streaming import StatefulProcessor
 
+from runtime.connect_shims import portable
 from runtime.match_recognize.output_schema import spark_schema
 from runtime.operators.keyed_state import PickledValueState
 
@@ -56,7 +57,7 @@ def match_stream(df, spec, input_columns, rowtime=None, late_rows=None, event_ti
     if event_time_column:
         kwargs["eventTimeColumnName"] = event_time_column
     by_time = spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
-    return df.groupBy(*keys).transformWithState(processor, schema, "Append", "EventTime" if by_time else "None",
+    return df.groupBy(*keys).transformWithState(portable(processor), schema, "Append", "EventTime" if by_time else "None",
                                                 **kwargs)
 
 

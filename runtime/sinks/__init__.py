@@ -152,4 +152,4 @@ def start_sink(spark, plan, result, checkpoint, prefix, rows=0, last_batch=-1):
         from .write import start_noop
         return start_noop(spark, plan, result, checkpoint, rows, last_batch)
     from .filesystem import start_files
-    return start_files(spark, plan, result, checkpoint, prefix, rows, last_batch)
+    return start_files(spark, plan, result, checkpoint, prefix)

@@ -25,17 +25,19 @@ import shutil
 
 from . import project, sink_projection
 from .flink_text import describe, lines_of_batches
-from .write import BatchWrite, cancel_spark_jobs, observe_rows, start_streaming
+from .write import BatchWrite, cancel_spark_jobs, start_streaming
 
 ORIGIN = "dynsql-sink.json"     # in a write's checkpoint folder: the prefix and folder its files have
+ROWS = "dynsql-rows"            # ... and a folder with each micro-batch's row count
 
 
 class FileBatchWriter:
     """Writes one DataFrame (a micro-batch, or a batch-mode result) as the part files of one batch id.
     Plain values only: under Spark Connect it runs on the server (foreachBatch)."""
 
-    def __init__(self, path, fmt, prefix, projection, type_descs, stage=None, overwrite=False):
+    def __init__(self, path, fmt, prefix, projection, type_descs, stage=None, overwrite=False, rows_dir=None):
         self.path = path
+        self.rows_dir = rows_dir      # one file a batch id holding its row count (in the write's checkpoint)
         self.fmt = fmt
         self.prefix = prefix
         self.projection = projection
@@ -49,8 +51,13 @@ class FileBatchWriter:
         self.write(project(batch_df, self.projection), batch_id)
 
     def write(self, df, batch_id):
+        """Write `df` as the files of `batch_id`, replacing any earlier attempt's. -> its row count."""
+        from pyspark.sql import Observation
+        from pyspark.sql import functions as F
         staging = os.path.join(self.path, ".staging-%s-%d" % (self.prefix, batch_id))
         shutil.rmtree(staging, ignore_errors=True)
+        seen = Observation("dynsql_rows_%s_%d" % (self.prefix, batch_id))
+        df = df.observe(seen, F.count(F.lit(1)).alias("n"))
         if self.fmt == "parquet":
             df.write.mode("overwrite").parquet(staging)
         else:
@@ -65,6 +72,13 @@ class FileBatchWriter:
         for n, name in enumerate(parts):
             os.replace(os.path.join(staging, name), os.path.join(self.path, "%s%03d.%s" % (mine, n, self.fmt)))
         shutil.rmtree(staging, ignore_errors=True)
+        rows = int(seen.get.get("n", 0))
+        if self.rows_dir is not None:     # before Spark commits the batch: the count survives a kill
+            os.makedirs(self.rows_dir, exist_ok=True)
+            with open(os.path.join(self.rows_dir, "%d.tmp" % batch_id), "w") as f:
+                f.write(str(rows))
+            os.replace(os.path.join(self.rows_dir, "%d.tmp" % batch_id), os.path.join(self.rows_dir, str(batch_id)))
+        return rows
 
 
 def _has_rows(path):
@@ -84,7 +98,7 @@ def _remove(path):
             pass
 
 
-def start_files(spark, plan, result, checkpoint, prefix, rows=0, last_batch=-1):
+def start_files(spark, plan, result, checkpoint, prefix):
     """Start writing `result` into the plan's filesystem table -> a SinkWrite."""
     from planner.types import parse_type
     target = plan.target
@@ -93,26 +107,34 @@ def start_files(spark, plan, result, checkpoint, prefix, rows=0, last_batch=-1):
     projection = sink_projection(plan, result.columns)
     descs = [describe(parse_type(type_text)) for _, _, type_text in projection]
     writer = FileBatchWriter(path, target.options["format"], prefix, projection, descs,
-                             overwrite=getattr(plan, "overwrite", False))
-    if not result.streaming:
-        return BatchWrite(functools.partial(_write_once, writer, result.df), cancel_spark_jobs(spark))
+                             overwrite=getattr(plan, "overwrite", False), rows_dir=os.path.join(checkpoint, ROWS))
+    if not result.streaming:    # a batch-mode INSERT: the whole result as batch 0 (run again, it replaces its files)
+        return BatchWrite(functools.partial(writer.write, project(result.df, projection), 0), cancel_spark_jobs(spark))
     start_from_checkpoint(checkpoint, path, prefix)
+    frame = result.df
     if result.stage is None:
         writer.projection = [(name, name, type_text) for _, name, type_text in projection]
-        frame = observe_rows(project(result.df, projection))
+        frame = project(frame, projection)
     else:
         writer.stage = result.stage
-        frame = observe_rows(result.df)
-    return start_streaming(spark, result, frame.writeStream.foreachBatch(writer), checkpoint, rows, last_batch)
+    write = start_streaming(spark, result, frame.writeStream.foreachBatch(writer), checkpoint)
+    write.count_rows = functools.partial(rows_written, checkpoint)
+    return write
 
 
-def _write_once(writer, df):
-    """A batch-mode INSERT: the whole result as batch 0 (run again, it replaces its own files)."""
-    from pyspark.sql import Observation
-    from pyspark.sql import functions as F
-    seen = Observation("dynsql_rows")
-    writer.write(project(df, writer.projection).observe(seen, F.count(F.lit(1)).alias("n")), 0)
-    return int(seen.get.get("n", 0))
+def rows_written(checkpoint):
+    """The rows of the micro-batches the write's checkpoint has committed (their counts, kept per batch)."""
+    committed = last_committed_batch(checkpoint)
+    total = 0
+    try:
+        names = os.listdir(os.path.join(checkpoint, ROWS))
+    except OSError:
+        return 0
+    for name in names:
+        if name.isdigit() and int(name) <= committed:
+            with open(os.path.join(checkpoint, ROWS, name)) as f:
+                total += int(f.read() or 0)
+    return total
 
 
 def start_from_checkpoint(checkpoint, path, prefix):

@@ -1,8 +1,10 @@
 """A running sink write, as the job's process watches it: rows written so far, finished or failed, stop.
 
 `StreamingWrite` wraps a Spark streaming query: the rows it wrote come from a metric observed on its input
-(`observe`), counted once per micro-batch id, so a batch Spark runs again after a crash is not counted twice;
-a bounded but paced input ends it when every source is done (as the shell's streaming runs do).
+(`observe`), counted once per micro-batch id, so a batch Spark runs again after a crash is not counted twice
+(a batch that committed just before a kill, before its progress was read, is missed: the filesystem sink
+counts from the checkpoint instead, `count_rows`); a bounded but paced input ends it when every source is
+done (as the shell's streaming runs do).
 `BatchWrite` runs a batch-mode write in a thread. `start_noop` is the blackhole sink (Spark's `noop`)."""
 
 import threading
@@ -34,6 +36,8 @@ class SinkWrite:
 
 
 class StreamingWrite(SinkWrite):
+    count_rows = None      # a function giving the rows written, where the sink keeps the count itself
+
     def __init__(self, query, result, rows=0, last_batch=-1):
         self.query = query
         self.rows_written = rows
@@ -49,6 +53,8 @@ class StreamingWrite(SinkWrite):
                 if ROWS_METRIC in metrics and progress["batchId"] > self.last_batch:
                     self.rows_written += int(metrics[ROWS_METRIC]["n"])
                     self.last_batch = progress["batchId"]
+            if self.count_rows is not None:
+                self.rows_written = self.count_rows()
             if q.isActive:
                 if self._end.reached(q):
                     self.stop()
