@@ -22,9 +22,9 @@ def run_job(engine, registry, job_id, plans):
     """Run the job's INSERTs until they end. -> the final status."""
     stop_signal = threading.Event()
     _on_sigterm(stop_signal)
+    # a stop requested while this process started is kept: the first look at the requests honours it
     record = registry.update(job_id, status="INITIALIZING", pid=os.getpid(), host=socket.gethostname(),
                              heartbeat=time.time(), error=None)
-    registry.clear_stop_request(job_id)
     writes = []
     try:
         for index, plan in enumerate(plans):

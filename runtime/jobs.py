@@ -86,6 +86,7 @@ class SessionJobs:
         if record.status in ACTIVE:
             raise SqlError("Job '%s' is %s: only a job that stopped or failed can resume" % (job_id, record.status),
                            hint="STOP JOB '%s' stops it" % job_id)
+        registry.clear_stop_request(job_id)     # an old request must not stop the resumed job
         registry.update(job_id, status="INITIALIZING", error=None, pid=None, started=now_text(),
                         host=socket.gethostname(), heartbeat=time.time())
         pid, note = launch(registry, record, self.entry)
@@ -102,7 +103,7 @@ class SessionJobs:
                          r.error))
         return TableResult(SHOW_JOBS_COLUMNS, rows, uncut=True)
 
-    def stop(self, job_id, savepoint=False, timeout=120):
+    def stop(self, job_id, savepoint=False, timeout=300):
         """STOP JOB: ask the job's process to stop, wait until it has. -> the result to show."""
         registry = self.registry
         record = registry.get(job_id)

@@ -162,8 +162,11 @@ def executor_python(master, explicit, environ=os.environ):
 def _create_session(master, conf):
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("PYARROW_IGNORE_TIMEZONE", "1")
-    # Python workers on this machine (local executors, the Python data sources' planning) import our modules
-    paths = [SOURCE_ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    # Python workers on this machine (local executors, the Python data sources' planning, transformWithState's
+    # driver worker) import our modules; on a cluster they run the executors' Python, which may lack our
+    # dependencies (sqlglot): the zip the executors get has them
+    paths = [SOURCE_ROOT] + ([] if is_local(master) else [package_zip()])
+    paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
