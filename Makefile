@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test conformance bench fuzz install clean java
+.PHONY: run test conformance bench fuzz exactly-once cluster-test install clean java
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -35,6 +35,15 @@ bench: java $(STAMP)
 	$(BIN)/python bench/match_recognize_bench.py
 	$(BIN)/python bench/prompt_bench.py
 	$(BIN)/python bench/source_memory_bench.py
+
+# kill -9 of an INSERT INTO job's process at 20 random moments, resumed each time: rows lost / duplicated
+exactly-once: java $(STAMP)
+	$(BIN)/python bench/exactly_once_kill.py --rows 1000000 --kills 20
+
+# a standalone master and a worker that cannot see the checkout, every conformance case on them; a Spark Connect
+# server and a set of cases through it (needs root: unshare -m); stops what it started
+cluster-test: java $(STAMP)
+	$(BIN)/python tests/cluster/cluster_run.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

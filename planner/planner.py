@@ -1,7 +1,8 @@
 """The planner: one statement's text -> a typed plan (see plans.py), applying DDL and SET as it goes.
 
 Knows every statement kind dynsql runs: CREATE TABLE / VIEW, DROP, SHOW, DESCRIBE, SET, RESET, EXPLAIN,
-INSERT INTO, SELECT (and WITH / VALUES), SHOW JOBS, STOP JOB.
+INSERT INTO, EXECUTE STATEMENT SET (several INSERTs as one job), SELECT (and WITH / VALUES), SHOW JOBS,
+STOP JOB.
 
 A statement is planned with a deep stack (`planner.parse.deep_stack`: deeply nested SQL plans instead of
 overflowing Python's), and an error that does not say where it is gets the statement's line and column."""
@@ -94,11 +95,14 @@ class Planner:
             return self._explain(text, line, col)
         if first == "INSERT":
             return self._insert(text, line, col)
+        if first == "EXECUTE":
+            return self._execute(text, line, col)
         if first == "STOP" and words[1:2] == ["JOB"]:
             m = re.match(r"\s*STOP\s+JOB\s+'([^']+)'\s*(WITH\s+SAVEPOINT\s*)?(WITH\s+DRAIN\s*)?$", text, re.I)
             if not m:
-                raise SqlError("Expected STOP JOB '<job id>'", line, col, hint="SHOW JOBS lists the ids")
-            return plans.StopJob(m.group(1))
+                raise SqlError("Expected STOP JOB '<job id>' [WITH SAVEPOINT] [WITH DRAIN]", line, col,
+                               hint="SHOW JOBS lists the ids")
+            return plans.StopJob(m.group(1), savepoint=bool(m.group(2)), drain=bool(m.group(3)))
         if first in ("SELECT", "WITH", "VALUES") or text.lstrip().startswith("("):
             q = self._query(text, line, col)
             return plans.QueryRun(q, self.settings.batch)
@@ -242,25 +246,63 @@ class Planner:
             q = self._query(body, body_line, body_col)
         return plans.ExplainRun(q, detail == "CHANGELOG_MODE", self.settings.batch)
 
+    def _execute(self, text, line, col):
+        """EXECUTE INSERT INTO ... (one INSERT) or EXECUTE STATEMENT SET BEGIN <INSERT>; ... END."""
+        m = re.match(r"\s*EXECUTE\s+(?=INSERT\b)", text, re.I)
+        if m:
+            line2, col2 = _body_position(text, m.end(), line, col)
+            return self._insert(text[m.end():], line2, col2)
+        m = re.match(r"\s*EXECUTE\s+STATEMENT\s+SET\s+BEGIN\b", text, re.I)
+        end = re.search(r"\bEND\s*$", text, re.I)
+        if not m or not end:
+            raise SqlError("Expected EXECUTE STATEMENT SET BEGIN <INSERT INTO ...>; ... END", line, col)
+        body_line, body_col = _body_position(text, m.end(), line, col)
+        inserts = []
+        for stmt in split(text[m.end():end.start()]):
+            s_line = body_line + stmt.line - 1
+            s_col = body_col + stmt.column - 1 if stmt.line == 1 else stmt.column
+            if not re.match(r"INSERT\b", stmt.text, re.I):
+                word = stmt.text.split()[0] if stmt.text.split() else stmt.text
+                raise SqlError("Encountered \"%s\": a statement set holds INSERT INTO statements only" % word,
+                               s_line, s_col)
+            inserts.append(self._insert(stmt.text, s_line, s_col))
+        if not inserts:
+            raise SqlError("Encountered \"END\": a statement set needs at least one INSERT INTO statement",
+                           line, col)
+        return plans.StatementSetRun(inserts, text)
+
     def _insert(self, text, line, col):
-        m = re.match(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(`(?:[^`]|``)+`|[\w.]+)\s*(\(([^)]*)\))?\s*", text, re.I)
+        m = re.match(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(`(?:[^`]|``)+`|[\w.]+)\s*"
+                     r"(\(((?:\s*(?:`(?:[^`]|``)+`|(?!SELECT\b|WITH\b|VALUES\b)\w+)\s*,?)+)\))?\s*", text, re.I)
         if not m:
             raise SqlError("Expected INSERT INTO <table> SELECT ...", line, col)
         target = self.catalog.require(_strip_quotes(m.group(2)), line, col)
         if not isinstance(target, TableDef):
             raise SqlError("Cannot INSERT INTO view '%s'" % near(target.name), line, col)
+        if m.group(1).upper() == "OVERWRITE" and not self.settings.batch:
+            raise UnsupportedError("Streaming mode not support overwrite.", line, col,
+                                   hint="INSERT OVERWRITE runs in batch mode: SET 'execution.runtime-mode' = 'batch'")
+        columns = None
+        physical = [c.name for c in target.physical_columns]
+        if m.group(3):
+            columns = [_strip_quotes(c) for c in m.group(4).split(",") if c.strip()]
+            for c in columns:
+                if c not in physical:
+                    raise SqlError("Unknown target column '%s' of table '%s'" % (near(c), target.name), line, col,
+                                   hint="its columns: " + ", ".join(physical))
         body = text[m.end():]
         body_line, body_col = _body_position(text, m.end(), line, col)
         if not body.strip():
             raise SqlError("Expected a query after INSERT INTO %s" % near(m.group(2)), line, col)
-        q = self._query(body, body_line, body_col, sink_table=target if _one_plan() else None)
+        q = self._query(body, body_line, body_col, sink_table=target if _one_plan() and columns is None else None)
         if hasattr(q, "root"):
-            physical = [c for c in target.columns if c.is_physical]
-            if len(q.fields) != len(physical):
+            expected = len(columns) if columns is not None else len(physical)
+            if len(q.fields) != expected:
                 raise SqlError("Column types of query result and sink for 'default_catalog.default_database.%s' do "
                                "not match: the query gives %d columns, the sink has %d"
-                               % (target.name, len(q.fields), len(physical)), line, col)
-        return plans.InsertRun(target, q, self.settings.batch, text)
+                               % (target.name, len(q.fields), expected), line, col)
+        return plans.InsertRun(target, q, self.settings.batch, text, target_columns=columns,
+                               overwrite=m.group(1).upper() == "OVERWRITE")
 
 
 def _body_position(text, offset, line, col):

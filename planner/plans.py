@@ -27,11 +27,24 @@ class QueryRun:
 
 @dataclass
 class InsertRun:
-    """INSERT INTO: a background job writing the query's result into a sink table."""
+    """INSERT INTO: a job writing the query's result into a sink table. `session_statements` are the
+    session's DDL and SET statements before it (the caller fills them in): a job process re-plans the
+    INSERT from them."""
     target: object    # catalog TableDef
     query: object     # QueryPlan
     batch: bool
     text: str = ""
+    session_statements: list = field(default_factory=list)
+    target_columns: list = None   # INSERT INTO t (a, b): the sink columns the query's columns go to
+    overwrite: bool = False       # INSERT OVERWRITE (batch mode): the sink's files are replaced
+
+
+@dataclass
+class StatementSetRun:
+    """EXECUTE STATEMENT SET BEGIN INSERT ...; INSERT ...; END: several INSERTs as one job."""
+    inserts: list     # [InsertRun]
+    text: str = ""
+    session_statements: list = field(default_factory=list)
 
 
 @dataclass
@@ -49,3 +62,5 @@ class ShowJobs:
 @dataclass
 class StopJob:
     job_id: str
+    savepoint: bool = False   # WITH SAVEPOINT: say where the job's checkpoint is
+    drain: bool = False

@@ -28,6 +28,9 @@ KNOWN_KEYS = {
     "table.exec.emit.early-fire.delay": ("0 ms", None, "how often early firings happen (dynsql: each micro-batch)"),
     "dynsql.match-recognize.extensions": ("false", ("true", "false"),
                                           "allow the SQL standard's MATCH_RECOGNIZE features that Flink refuses"),
+    "table.dml-sync": ("false", ("true", "false"), "INSERT INTO waits for its job to finish"),
+    "execution.savepoint.path": ("", None, "the next INSERT INTO jobs resume from this savepoint (a job's checkpoint)"),
+    "dynsql.jobs.dir": ("~/.dynsql/jobs", None, "the job registry: one folder per INSERT INTO job, shared by sessions"),
 }
 
 ALLOWED_PREFIXES = ("spark.", "dynsql.", "table.", "execution.", "sql-client.", "pipeline.", "parallelism.")
@@ -94,6 +97,19 @@ class Settings:
     @property
     def verbose(self):
         return self.get("sql-client.verbose") == "true"
+
+    @property
+    def dml_sync(self):
+        return self.get("table.dml-sync") == "true"
+
+    @property
+    def jobs_dir(self):
+        import os
+        return os.path.abspath(os.path.expanduser(self.get("dynsql.jobs.dir") or "~/.dynsql/jobs"))
+
+    @property
+    def savepoint_path(self):
+        return self.get("execution.savepoint.path") or None
 
     @property
     def state_ttl_ms(self):

@@ -1,9 +1,11 @@
 """Statement splitting: text -> statements, each with its text and where it starts in the input.
 
 A `;` inside a string ('it''s'), a quoted name (`a;b`, "a;b") or a comment (-- and /* */) does not end a
-statement; an unclosed quote or block comment takes the rest of the input. One regular expression reads
-the lexemes that matter (plain text in runs), so splitting is linear and fast: it runs on every Enter
-(`is_complete`) and on pasted scripts of any size. It does not parse statements."""
+statement, nor one inside Flink's `EXECUTE STATEMENT SET BEGIN ... END` block (its INSERTs are one
+statement, ended by the `;` after END); an unclosed quote or block comment takes the rest of the input.
+One regular expression reads the lexemes that matter (plain text in runs), so splitting is linear and
+fast: it runs on every Enter (`is_complete`) and on pasted scripts of any size. It does not parse
+statements."""
 
 import re
 from dataclasses import dataclass
@@ -35,6 +37,8 @@ def split(text):
     for m in _LEXEMES.finditer(text):
         kind = m.lastgroup
         if kind == "end":
+            if start is not None and _inside_block(text, start, m.start()):
+                continue
             _emit(out, text, start, m.start(), True)
             start = None
             continue
@@ -65,6 +69,17 @@ class _Statements:
         self.line += self.text.count("\n", self.offset, offset)
         self.offset = offset
         return self.line
+
+
+_BLOCK_START = re.compile(r"\s*EXECUTE\s+STATEMENT\s+SET\s+BEGIN\b", re.I)
+_BLOCK_END = re.compile(r"\bEND\s*$", re.I)
+
+
+def _inside_block(text, start, end):
+    """True while text[start:end] is an `EXECUTE STATEMENT SET BEGIN ...` block whose END has not come yet."""
+    if not _BLOCK_START.match(text, start):
+        return False
+    return not _BLOCK_END.search(re.sub(r"--[^\n]*|/\*.*?\*/", "", text[start:end], flags=re.S).rstrip())
 
 
 def _emit(out, text, start, end, complete):

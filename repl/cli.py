@@ -6,8 +6,14 @@
   dynsql -i init.sql           run a script, then the shell
   dynsql -e 'SELECT ...;'      run statements given on the command line
   --output tableau|jsonl|csv   how non-interactive runs print results (jsonl: one change per line)
-  --master URL                 Spark master (default local[*])
-  -D key=value                 a session setting (Flink keys, spark.* keys)"""
+  --master URL                 Spark master (default local[*]), e.g. spark://host:7077, yarn, k8s://...
+  --remote URL                 a Spark Connect server, e.g. sc://host:15002
+  -D key=value                 a session setting (Flink keys, spark.* keys)
+  --resume-job ID              start a stopped or failed INSERT INTO job again from its checkpoint
+
+An INSERT INTO starts a job of its own and returns, as Flink's SQL client does (in scripts too); with
+SET 'table.dml-sync' = 'true' it waits for the job to finish. `--job-run FOLDER` is how a job's own
+process starts (not for users)."""
 
 import argparse
 import os
@@ -28,7 +34,10 @@ def parse_args(argv):
     ap.add_argument("--output", choices=("tableau", "jsonl", "csv"), default="tableau",
                     help="result format of -f / -e runs (default tableau)")
     ap.add_argument("--demo", action="store_true", help="create the demo tables first (demo_data/demo.sql)")
-    ap.add_argument("--master", help="Spark master URL (default local[*])")
+    ap.add_argument("--master", help="Spark master URL (default local[*]), e.g. spark://host:7077")
+    ap.add_argument("--remote", help="Spark Connect server URL, e.g. sc://host:15002")
+    ap.add_argument("--resume-job", metavar="ID", help="start a stopped or failed job again from its checkpoint")
+    ap.add_argument("--job-run", metavar="FOLDER", help=argparse.SUPPRESS)
     ap.add_argument("-D", dest="defines", action="append", default=[], metavar="KEY=VALUE",
                     help="a session setting, e.g. -D execution.runtime-mode=batch or -D spark.driver.memory=4g")
     ap.add_argument("--version", action="version", version="dynsql %s" % __version__)
@@ -64,6 +73,12 @@ def main(argv=None):
     except SystemExit as e:
         print(str(e), file=sys.stderr)
         return 2
+    if args.master and args.remote:
+        print("[ERROR] --master and --remote exclude each other: Spark Connect's server has its own master",
+              file=sys.stderr)
+        return 2
+    if args.job_run:
+        return run_job_process(args.job_run)
     script = init = None               # read before Spark starts: a bad file fails at once
     if args.file:
         script = _read(args.file)
@@ -75,8 +90,10 @@ def main(argv=None):
             return 2
     from planner.errors import DynsqlError
     from .client import Client
+    if args.resume_job:
+        return resume_job(Client(master=args.master, conf=conf, remote=args.remote), args.resume_job)
     try:
-        client = Client(master=args.master, conf=conf)
+        client = Client(master=args.master, conf=conf, remote=args.remote)
         if args.file or args.execute:
             client.start()   # the shell starts Spark once its prompt is up (the JVM's start-up competes for CPU)
     except DynsqlError as e:
@@ -102,6 +119,44 @@ def main(argv=None):
             client.close()
         except Exception:
             pass
+
+
+def run_job_process(folder):
+    """The process of one INSERT INTO job: re-plan it from its session's statements, run it until it ends."""
+    from runtime.jobs import mark_failed, read_job
+    from .client import Client
+    from .errors import error_text
+    record = read_job(folder)
+    if record is None:
+        print("[ERROR] No job in %s" % folder, file=sys.stderr)
+        return 2
+    if record.cwd and os.path.isdir(record.cwd):
+        os.chdir(record.cwd)       # the session's relative table paths
+    client = Client(master=record.master, conf=record.conf, remote=record.remote)
+    try:
+        status = client.run_job(folder)
+    except Exception as e:   # the statements no longer plan, Spark did not start...
+        text = error_text(e, False)
+        print(text, file=sys.stderr)
+        mark_failed(folder, text)
+        return 1
+    finally:
+        client.close()
+    print("[INFO] Job %s: %s" % (record.id, status), file=sys.stderr)
+    return 0 if status in ("FINISHED", "CANCELED") else 1
+
+
+def resume_job(client, job_id):
+    from .errors import error_text
+    try:
+        record, note = client.engine.jobs.resume(job_id)
+    except Exception as e:
+        print(error_text(e, False), file=sys.stderr)
+        return 1
+    if note:
+        print("[INFO] %s." % note)
+    print("[INFO] Job %s resumes from its checkpoint %s" % (record.id, client.engine.jobs.registry.checkpoint(job_id)))
+    return 0
 
 
 def demo_script():
@@ -155,8 +210,7 @@ def run_script(client, text, output="tableau", quiet=False):
             if interrupted["flag"]:
                 print("[INFO] Interrupted.", file=sys.stderr)
                 return 130
-        client.engine.jobs.wait_all()
-        return 0
+        return 0   # INSERT INTO jobs run on (SET 'table.dml-sync' = 'true' waits for each)
     finally:
         signal.signal(signal.SIGINT, previous)
 

@@ -4,13 +4,21 @@ Data flows one way: text -> planner (plans) -> runtime (results) -> the caller r
 
 The planner (and sqlglot under it) is imported on first use, and a set-up script (the demo tables'
 DDL) can be run in the background with `load_in_background`: the shell draws its prompt first, and a
-statement typed meanwhile waits for the set-up as it waits for the SparkSession."""
+statement typed meanwhile waits for the set-up as it waits for the SparkSession.
 
+The client keeps the session's DDL and SET statements in order: an INSERT INTO job is a process of its own
+(`dynsql --job-run <job folder>`) that re-plans its INSERTs from them."""
+
+import sys
 import threading
 
+from planner import plans
 from planner.settings import Settings
 from runtime.engine import Engine
 from runtime.session import SparkRuntime
+
+# the command that runs a job given its folder (cli.py's --job-run)
+JOB_ENTRY = [sys.executable, "-m", "repl.cli", "--job-run"]
 
 
 class SetupError(Exception):
@@ -23,14 +31,15 @@ class SetupError(Exception):
 
 
 class Client:
-    def __init__(self, master=None, conf=None, settings=None, spark_runtime=None):
+    def __init__(self, master=None, conf=None, settings=None, spark_runtime=None, remote=None):
         spark_conf = {}
         for k, v in (conf or {}).items():
             if k.startswith("spark."):
                 spark_conf[k] = v
         self.settings = settings or Settings({k: v for k, v in (conf or {}).items() if not k.startswith("spark.")})
-        self.spark_runtime = spark_runtime or SparkRuntime(master=master, conf=spark_conf)
-        self.engine = Engine(self.spark_runtime, self.settings)
+        self.spark_runtime = spark_runtime or SparkRuntime(master=master, conf=spark_conf, remote=remote)
+        self.engine = Engine(self.spark_runtime, self.settings, job_entry=JOB_ENTRY, job_conf=conf)
+        self.session_statements = []   # the DDL and SET statements run so far, in order (a job re-plans from them)
         self._planner = None
         self._planner_lock = threading.Lock()
         self._setup = None             # the background set-up thread
@@ -70,7 +79,7 @@ class Client:
             statement = None
             try:
                 for statement in self.planner.split(text or ""):
-                    self.engine.execute(self.planner.plan(statement))
+                    self._run(statement)
             except Exception as error:
                 self._setup_failure = SetupError(error, statement)
             if then is not None:
@@ -109,7 +118,29 @@ class Client:
     def execute(self, statement):
         """A Statement (or text of one statement) -> MessageResult | TableResult | ChangeStream."""
         self.wait_for_setup()
-        return self.engine.execute(self.planner.plan(statement))
+        return self._run(statement)
+
+    def _run(self, statement):
+        plan = self.planner.plan(statement)
+        if isinstance(plan, (plans.InsertRun, plans.StatementSetRun)):
+            plan.session_statements = list(self.session_statements)
+        result = self.engine.execute(plan)
+        if isinstance(plan, plans.MessagePlan):   # DDL, SET, RESET: applied
+            self.session_statements.append(statement if isinstance(statement, str) else statement.text)
+        return result
+
+    def run_job(self, job_folder):
+        """In a job's own process: replay the job's session statements, re-plan its INSERTs, run them until
+        they end. -> the job's final status."""
+        from runtime.jobs import read_job
+        record = read_job(job_folder)
+        for text in record.statements:
+            self._run(text)
+        inserts = []
+        for text in record.inserts:
+            plan = self.planner.plan(text)
+            inserts.extend(plan.inserts if isinstance(plan, plans.StatementSetRun) else [plan])
+        return self.engine.jobs.run(job_folder, inserts)
 
     def close(self):
         self.engine.shutdown()

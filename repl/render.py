@@ -290,7 +290,7 @@ def print_result(result, out=None, settings=None, output="tableau", stop_check=N
             out.write("Empty set\n")
             return 0
         p = TableauPrinter(result.columns, out, max_width, with_op=False, tz=tz, rows=result.rows,
-                           whole=not result.is_query)
+                           whole=not result.is_query or getattr(result, "uncut", False))
         p.header()
         for row in result.rows:
             p.row("+I", row)

@@ -1,12 +1,13 @@
 """The runtime's entry point: executes planner plans on the one SparkSession and returns results.
 
 MessagePlan / ListingPlan -> MessageResult / TableResult; QueryRun -> a ChangeStream (streaming) or a
-TableResult (batch); ExplainRun -> the plan tree and Spark's physical plan; InsertRun -> a background job."""
+TableResult (batch); ExplainRun -> the plan tree and Spark's physical plan; InsertRun / StatementSetRun -> a
+detached job (jobs.py); ShowJobs / StopJob -> the job registry."""
 
 from dataclasses import dataclass, field
 
 from planner import plans
-from planner.errors import DynsqlError, UnsupportedError
+from planner.errors import DynsqlError, RuntimeFailure, UnsupportedError
 from planner.types import from_spark as flink_type_of
 
 from . import jobs
@@ -59,10 +60,11 @@ class ResultFrame:
 
 
 class Engine:
-    def __init__(self, spark_runtime=None, settings=None):
+    def __init__(self, spark_runtime=None, settings=None, job_entry=None, job_conf=None):
+        """job_entry: the command that runs a job given its folder; job_conf: the settings a job starts with."""
         self.spark_runtime = spark_runtime or SparkRuntime()
         self.settings = settings
-        self.jobs = jobs.JobRegistry()
+        self.jobs = jobs.SessionJobs(self, job_entry, job_conf)
 
     def status(self):
         return self.spark_runtime.status()
@@ -90,15 +92,32 @@ class Engine:
             return self.run_query(plan.query, plan.batch)
         if isinstance(plan, plans.ExplainRun):
             return self.explain(plan)
-        if isinstance(plan, plans.InsertRun):
-            return self.jobs.submit(self, plan)
+        if isinstance(plan, (plans.InsertRun, plans.StatementSetRun)):
+            return self.submit_job(plan)
         if isinstance(plan, plans.ShowJobs):
-            return TableResult([Column("job id", "STRING"), Column("job name", "STRING"),
-                                Column("status", "STRING"), Column("start time", "STRING")], self.jobs.rows())
+            return self.jobs.show()
         if isinstance(plan, plans.StopJob):
-            self.jobs.stop(plan.job_id)
-            return MessageResult("[INFO] The specified job is stopped.")
+            return self.jobs.stop(plan.job_id, plan.savepoint)
         raise UnsupportedError("Cannot run a %s" % type(plan).__name__)
+
+    # ------------------------------------------------------------------ jobs
+    def submit_job(self, plan):
+        """INSERT INTO / EXECUTE STATEMENT SET: start a detached job; with 'table.dml-sync', wait for it."""
+        inserts = plan.inserts if isinstance(plan, plans.StatementSetRun) else [plan]
+        job_id, note = self.jobs.submit(inserts, plan.text, plan.session_statements)
+        lines = ["[INFO] %s." % note] if note else []
+        if any(p.target.options.get("connector") == "print" for p in inserts):
+            lines.append("[INFO] The print sink's rows go to %s" % self.jobs.registry.output(job_id))
+        lines += ["[INFO] Submitting SQL update statement to the cluster...",
+                  "[INFO] SQL update statement has been successfully submitted to the cluster:",
+                  "Job ID: %s" % job_id]
+        if self.settings is None or not self.settings.dml_sync:
+            return MessageResult("\n".join(lines) + "\n")
+        record = self.jobs.wait(job_id)
+        if record.status != "FINISHED":
+            raise RuntimeFailure("Job %s %s: %s" % (job_id, record.status, record.error or "stopped"),
+                                 hint="SHOW JOBS; its output is in %s" % self.jobs.registry.output(job_id))
+        return MessageResult("\n".join(lines + ["[INFO] Complete execution of the SQL update statement."]))
 
     # ------------------------------------------------------------------ queries
     def build(self, query, streaming):
@@ -275,7 +294,8 @@ class Engine:
         lines += q.root.render(with_modes=plan.changelog_mode)
         df = self.build(q, streaming=not plan.batch)
         try:
-            physical = df._jdf.queryExecution().simpleString()
+            # classic: the JVM's plan text; Spark Connect has no JVM here, the server explains
+            physical = df._jdf.queryExecution().simpleString() if hasattr(df, "_jdf") else df._explain_string()
         except Exception:
             physical = ""
         lines += ["", "== Spark SQL ==", q.spark_sql if not q.window_sides else "\n".join(q.window_sides)]
@@ -298,7 +318,7 @@ class Engine:
         return MessageResult("\n".join(lines))
 
     def shutdown(self):
-        self.jobs.stop_all()
+        """The session ends; its jobs run on (they are processes of their own)."""
         self.spark_runtime.stop()
 
 

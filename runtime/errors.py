@@ -13,6 +13,13 @@ def from_spark(e, sql_line=None, sql_column=None):
         return e
     text = str(e)
     # a Python worker's own error (bad data in a source file, a matcher error...)
+    m = re.search(r"ModuleNotFoundError: (No module named '[^']+')", text)
+    if m:        # a Python worker (on a cluster, or a Spark Connect server) lacks a package
+        err = RuntimeFailure("A Spark Python worker failed: %s" % m.group(1),
+                             hint="the executors' Python ('spark.pyspark.python') needs pyspark, pandas, pyarrow "
+                                  "and protobuf; dynsql's own packages are shipped to it")
+        err.cause = e
+        return err
     for kind in ("FormatError", "BadValue", "MatchRecognizeRuntimeError", "FileNotFoundError", "ValueError"):
         m = re.search(r"%s: (.+)" % kind, text)
         if m:

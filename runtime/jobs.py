@@ -1,191 +1,176 @@
-"""Background jobs: `INSERT INTO sink SELECT ...` runs on its own (a streaming query with its own
-checkpoint directory, or a batch job in a thread); SHOW JOBS lists them, STOP JOB ends one.
+"""INSERT INTO jobs, as a session sees them: submit one (checked against its sink on the session's Spark,
+then started detached, job_launch.py), list every session's jobs (SHOW JOBS), stop one (STOP JOB [WITH
+SAVEPOINT]), wait for one (`table.dml-sync`), resume one from its checkpoint, run one (in its own process).
 
-Sinks: 'print' (Flink's `+I[a, b]` lines on standard output, after 'print-identifier> ' when set),
-'blackhole' (discards), 'filesystem' (csv or json part files in the table's path; insert-only)."""
+A job is a folder of the registry (job_registry.py, setting `dynsql.jobs.dir`); quitting the session leaves
+its jobs running. `SET 'execution.savepoint.path' = '<checkpoint>'` before an INSERT starts the new job from
+a copy of that checkpoint, as Flink restores a savepoint."""
 
-import csv
 import datetime as dt
-import io
-import json
 import os
-import sys
-import threading
+import shutil
+import socket
 import time
 import uuid
 
-from planner.errors import SqlError, UnsupportedError
+from planner.errors import RuntimeFailure, SqlError
 
-from .results import ChangeStream, MessageResult
+from .job_launch import launch, resume_command
+from .job_registry import ACTIVE, JobRecord, JobRegistry
+from .results import Column, MessageResult, TableResult
+from .sinks import check_insert, sink_columns
 
-
-class Job:
-    def __init__(self, job_id, name, stream):
-        self.id = job_id
-        self.name = name
-        self.stream = stream
-        self.status = "RUNNING"
-        self.started = dt.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
-        self.error = None
-        self.rows_written = 0
+DEFAULT_JOBS_DIR = "~/.dynsql/jobs"
+SHOW_JOBS_COLUMNS = [Column("job id", "STRING"), Column("job name", "STRING"), Column("status", "STRING"),
+                     Column("rows written", "BIGINT"), Column("start time", "STRING"), Column("checkpoint", "STRING"),
+                     Column("resume with", "STRING"), Column("error", "STRING")]
 
 
-class JobRegistry:
-    def __init__(self):
-        self.jobs = {}
-        self._lock = threading.Lock()
+class SessionJobs:
+    def __init__(self, engine, entry=None, conf=None):
+        self.engine = engine
+        self.entry = entry              # the command that runs a job given its folder (the repl's)
+        self.conf = dict(conf or {})    # the session's -D settings, which a job's process starts with
+        self.started = []               # ids of the jobs this session submitted
+        self._cache = (0.0, {})
 
-    def submit(self, engine, plan):
-        target = plan.target
-        conn = target.options.get("connector")
-        if conn not in ("print", "blackhole", "filesystem"):
-            raise UnsupportedError("Table '%s' (connector '%s') cannot be written to" % (target.name, conn),
-                                   hint="sinks: print, blackhole, filesystem")
-        q = plan.query
-        if conn == "filesystem" and not q.mode.insert_only:
-            raise SqlError("Table sink 'default_catalog.default_database.%s' doesn't support consuming update "
-                           "changes which is produced by node %s" % (target.name, _updating_node(q)),
-                           q.line, q.column, hint="a filesystem sink takes insert-only queries")
-        result = engine.run_query(q, plan.batch)
-        writer = _writer(target)
-        physical = [c for c in target.columns if c.is_physical]
-        if len(result.columns) != len(physical):
-            if isinstance(result, ChangeStream):
-                result.stop()
-            raise SqlError("Column types of query result and sink for '%s' do not match: the query gives %d "
-                           "columns, the sink has %d" % (target.name, len(result.columns), len(physical)),
-                           q.line, q.column)
-        job = Job(uuid.uuid4().hex, "insert-into_default_catalog.default_database.%s" % target.name,
-                  result if isinstance(result, ChangeStream) else None)
-        with self._lock:
-            self.jobs[job.id] = job
-        threading.Thread(target=self._drain, args=(job, result, writer), daemon=True).start()
-        return MessageResult("[INFO] Submitting SQL update statement to the cluster...\n"
-                             "[INFO] SQL update statement has been successfully submitted to the cluster:\n"
-                             "Job ID: %s\n" % job.id)
+    # ------------------------------------------------------------------ the registry
+    @property
+    def registry(self):
+        settings = self.engine.settings
+        return JobRegistry(settings.jobs_dir if settings is not None else DEFAULT_JOBS_DIR)
 
-    def _drain(self, job, result, writer):
-        try:
-            if isinstance(result, ChangeStream):
-                for batch in result:
-                    writer.write(batch.changes)
-                    job.rows_written += len(batch.changes)
-            else:
-                changes = [("+I", r) for r in result.rows]
-                writer.write(changes)
-                job.rows_written += len(changes)
-            writer.close()
-            if job.status == "RUNNING":
-                job.status = "FINISHED"
-        except Exception as e:
-            job.status = "FAILED"
-            job.error = e
-            print("[ERROR] Job %s failed: %s" % (job.id, e), file=sys.stderr)
+    @property
+    def jobs(self):
+        """{id: record} of the jobs this session submitted, read at most once a second (the toolbar's)."""
+        at, cached = self._cache
+        if time.time() - at > 1.0:
+            registry = self.registry
+            cached = {i: r for i, r in ((i, registry.get(i)) for i in self.started) if r is not None}
+            self._cache = (time.time(), cached)
+        return cached
 
-    def rows(self):
-        return [(j.id, j.name, j.status, j.started) for j in self.jobs.values()]
+    # ------------------------------------------------------------------ submit
+    def submit(self, plans, text, session_statements):
+        """Check every INSERT of a job against its sink, then start the job. -> its id, a note or None."""
+        if self.entry is None:
+            raise RuntimeFailure("This session cannot start jobs (no job command)")
+        for plan in plans:
+            check_insert(plan)
+            result = self.engine.result_frame(plan.query, plan.batch)
+            sink_columns(plan, result.columns)
+        registry = self.registry
+        runtime = self.engine.spark_runtime
+        names = ",".join("default_catalog.default_database.%s" % p.target.name for p in plans)
+        record = JobRecord(id=uuid.uuid4().hex, name="insert-into_" + names, inserts=[p.text for p in plans],
+                           statements=list(session_statements), conf=self.conf, master=runtime.master,
+                           remote=runtime.remote, cwd=os.getcwd(), batch=any(p.batch for p in plans),
+                           started=now_text(), host=socket.gethostname(), heartbeat=time.time())
+        record.resume_command = resume_command(registry.root, record.id, DEFAULT_JOBS_DIR)
+        savepoint = self.engine.settings.savepoint_path if self.engine.settings is not None else None
+        source = _savepoint_folder(savepoint) if savepoint else None
+        registry.create(record)
+        if source:
+            record.restored_from = _restore(source, registry.checkpoint(record.id))
+        pid, note = launch(registry, record, self.entry)
+        record.pid = pid
+        registry.update(record.id, pid=pid, restored_from=record.restored_from)
+        self.started.append(record.id)
+        self._cache = (0.0, {})
+        return record.id, note
 
-    def stop(self, job_id):
-        job = self.jobs.get(job_id)
-        if job is None:
+    def resume(self, job_id):
+        """Start a job that is not running again, from its checkpoint. -> (record, note)."""
+        registry = self.registry
+        record = registry.require(job_id)
+        if record.status in ACTIVE:
+            raise SqlError("Job '%s' is %s: only a job that stopped or failed can resume" % (job_id, record.status),
+                           hint="STOP JOB '%s' stops it" % job_id)
+        registry.clear_stop_request(job_id)     # an old request must not stop the resumed job
+        registry.update(job_id, status="INITIALIZING", error=None, pid=None, started=now_text(),
+                        host=socket.gethostname(), heartbeat=time.time())
+        pid, note = launch(registry, record, self.entry)
+        registry.update(job_id, pid=pid)
+        self.started.append(job_id)
+        return registry.get(job_id), note
+
+    # ------------------------------------------------------------------ SHOW JOBS / STOP JOB / wait
+    def show(self):
+        rows = []
+        for r in self.registry.all():
+            resume = r.resume_command if r.status in ("FAILED", "CANCELED") else None
+            rows.append((r.id, r.name, r.status, r.rows_written, r.started, self.registry.checkpoint(r.id), resume,
+                         r.error))
+        return TableResult(SHOW_JOBS_COLUMNS, rows, uncut=True)
+
+    def stop(self, job_id, savepoint=False, timeout=300):
+        """STOP JOB: ask the job's process to stop, wait until it has. -> the result to show."""
+        registry = self.registry
+        record = registry.get(job_id)
+        if record is None:
             raise SqlError("Could not stop job %s: no such job" % job_id, hint="SHOW JOBS lists the ids")
-        if job.status == "RUNNING" and job.stream is not None:
-            job.status = "CANCELED"
-            job.stream.stop()
+        if record.status not in ACTIVE:
+            raise SqlError("Could not stop job %s: it is %s, not running" % (job_id, record.status),
+                           hint=("resume it with: %s" % record.resume_command) if record.status == "FAILED" else None)
+        registry.request_stop(job_id, savepoint)
+        record = self.wait(job_id, timeout)
+        if record.status in ACTIVE:
+            raise RuntimeFailure("Job %s did not stop within %d s" % (job_id, timeout),
+                                 hint="SHOW JOBS shows when it has; its output is in %s" % registry.output(job_id))
+        self._cache = (0.0, {})
+        if savepoint:
+            return TableResult([Column("savepoint path", "STRING")], [(registry.checkpoint(job_id),)], uncut=True)
+        return MessageResult("[INFO] The specified job is stopped.")
 
-    def wait_all(self, timeout=None):
+    def wait(self, job_id, timeout=None):
+        """Wait until the job is no longer INITIALIZING or RUNNING. -> its record."""
+        registry = self.registry
         deadline = None if timeout is None else time.time() + timeout
-        for job in list(self.jobs.values()):
-            while job.status == "RUNNING" and (deadline is None or time.time() < deadline):
-                time.sleep(0.1)
+        while True:
+            record = registry.get(job_id)
+            if record is None or record.status not in ACTIVE:
+                return record
+            if deadline is not None and time.time() > deadline:
+                return record
+            time.sleep(0.3)
 
-    def stop_all(self):
-        for job in list(self.jobs.values()):
-            if job.status == "RUNNING" and job.stream is not None:
-                job.stream.stop()
-
-
-def _updating_node(query):
-    """The first operator (from the sources up) that produces updates, as Flink names it in its error."""
-    from planner.operators import walk
-    if query.operators is None:
-        return "the query"
-    producers = [n for n in walk(query.operators)
-                 if not n.mode.insert_only and all(i.mode.insert_only for i in n.inputs)]
-    node = producers[-1] if producers else query.operators
-    name, detail = node.describe()
-    return "%s(%s)" % (name, detail)
+    def run(self, job_folder, plans):
+        """Run the job of `job_folder` here (the job's own process calls this). -> its final status."""
+        from .job_run import run_job
+        folder = os.path.abspath(job_folder)
+        return run_job(self.engine, JobRegistry(os.path.dirname(folder)), os.path.basename(folder), plans)
 
 
-def _writer(table):
-    conn = table.options["connector"]
-    if conn == "print":
-        return PrintWriter(table.options.get("print-identifier"),
-                           table.options.get("standard-error", "false").lower() == "true")
-    if conn == "blackhole":
-        return BlackholeWriter()
-    return FileWriter(table)
+def read_job(job_folder):
+    """The record of the job in `job_folder` (what its process runs), or None."""
+    folder = os.path.abspath(job_folder)
+    return JobRegistry(os.path.dirname(folder)).read(os.path.basename(folder))
 
 
-class BlackholeWriter:
-    def write(self, changes):
-        pass
-
-    def close(self):
-        pass
-
-
-class PrintWriter:
-    def __init__(self, identifier, to_stderr):
-        self.prefix = (identifier + "> ") if identifier else ""
-        self.out = sys.stderr if to_stderr else sys.stdout
-
-    def write(self, changes):
-        from .values_text import value_text
-        for op, row in changes:
-            self.out.write("%s%s[%s]\n" % (self.prefix, op, ", ".join(value_text(v) for v in row)))
-        self.out.flush()
-
-    def close(self):
-        pass
+def mark_failed(job_folder, error):
+    """A job's process could not run it (its statements no longer plan, Spark did not start)."""
+    folder = os.path.abspath(job_folder)
+    JobRegistry(os.path.dirname(folder)).update(os.path.basename(folder), status="FAILED", error=error,
+                                                heartbeat=time.time())
 
 
-class FileWriter:
-    """One part file per batch in the sink's directory, in the table's format (csv or json)."""
-
-    def __init__(self, table):
-        self.path = table.options["path"]
-        self.format = table.options.get("format", "csv")
-        if self.format not in ("csv", "json"):
-            raise UnsupportedError("The filesystem sink writes csv or json, not '%s'" % self.format)
-        self.names = [c.name for c in table.columns if c.is_physical]
-        os.makedirs(self.path, exist_ok=True)
-        self.n = 0
-        self.prefix = "part-%s" % uuid.uuid4().hex[:8]
-
-    def write(self, changes):
-        if not changes:
-            return
-        from .values_text import value_text
-        name = os.path.join(self.path, "%s-%d.%s" % (self.prefix, self.n, self.format))
-        self.n += 1
-        tmp = os.path.join(self.path, ".%s-%d.inprogress" % (self.prefix, self.n))
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            if self.format == "csv":
-                w = csv.writer(f, lineterminator="\n")
-                for _, row in changes:
-                    w.writerow(["" if v is None else value_text(v) for v in row])
-            else:
-                for _, row in changes:
-                    f.write(json.dumps({n: _json_value(v) for n, v in zip(self.names, row)}) + "\n")
-        os.replace(tmp, name)
-
-    def close(self):
-        pass
+def _savepoint_folder(savepoint):
+    source = os.path.abspath(os.path.expanduser(savepoint))
+    if not os.path.isdir(source):
+        raise SqlError("Cannot restore from savepoint '%s': no such folder" % savepoint,
+                       hint="a job's checkpoint, as SHOW JOBS or STOP JOB ... WITH SAVEPOINT shows it; "
+                            "RESET 'execution.savepoint.path' starts afresh")
+    return source
 
 
-def _json_value(v):
-    from .values_text import value_text
-    if v is None or isinstance(v, (bool, int, float, str)):
-        return v
-    return value_text(v)
+def _restore(source, checkpoint):
+    """Start a job from a savepoint: a copy of a job's checkpoint folder (its per-INSERT folders)."""
+    if os.path.isdir(os.path.join(source, "offsets")):   # one INSERT's checkpoint
+        shutil.copytree(source, os.path.join(checkpoint, "0"))
+    else:
+        shutil.copytree(source, checkpoint, dirs_exist_ok=True)
+    return source
+
+
+def now_text():
+    return dt.datetime.now().strftime("%Y-%m-%d %H:%M:%S")

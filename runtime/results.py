@@ -32,6 +32,7 @@ class TableResult:
     is_query: bool = False  # a query's rows (Flink prints "N rows in set"), not a listing
     skipped_rows: int = 0   # rows the sources' ignore-parse-errors skipped (see ChangeStats)
     nulled_rows: int = 0
+    uncut: bool = False     # values printed whole, whatever 'table.display.max-column-width' says (job ids)
 
 
 @dataclass

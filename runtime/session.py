@@ -1,13 +1,23 @@
 """The one long-lived SparkSession of a dynsql process, started in a background thread.
 
 `SparkRuntime.start()` returns at once; `session()` waits for Spark (the shell shows the status). The JVM's
-output goes to a log file, never to the terminal the shell runs in."""
+output goes to a log file, never to the terminal the shell runs in.
 
+Where the executors run:
+- a local master: executors are threads of this JVM; their Python workers run this Python and import dynsql
+  from the checkout;
+- a cluster master (`spark://`, `yarn`, `k8s://`): executors see nothing of this machine but the tables'
+  paths, so dynsql's packages go to them as a zip (`addPyFile`), and their Python is `spark.pyspark.python`
+  (from -D, else spark-defaults.conf, else $PYSPARK_PYTHON, else Spark's default `python3`);
+- Spark Connect (`remote`): the server runs everything; the packages go to it as artifacts (`addArtifacts`)."""
+
+import hashlib
 import os
 import sys
 import tempfile
 import threading
 import time
+import zipfile
 
 DEFAULT_CONF = {
     "spark.ui.enabled": "false",
@@ -40,8 +50,9 @@ def log_dir():
 
 
 class SparkRuntime:
-    def __init__(self, master=None, conf=None):
-        self.master = master or "local[*]"
+    def __init__(self, master=None, conf=None, remote=None):
+        self.remote = remote
+        self.master = None if remote else (master or "local[*]")
         self.conf = dict(DEFAULT_CONF)
         self.conf.update(conf or {})
         self._spark = None
@@ -64,7 +75,12 @@ class SparkRuntime:
             with _START_LOCK:   # one SparkContext a process: the second runtime joins the first
                 active = _active_session()
                 self._owns = active is None
-                self._spark = active if active is not None else _create_session(self.master, self.conf)
+                if active is not None:
+                    self._spark = active
+                elif self.remote:
+                    self._spark = _create_connect_session(self.remote, self.conf)
+                else:
+                    self._spark = _create_session(self.master, self.conf)
             self.ready_after = time.time() - self.started_at
         except BaseException as e:  # reported by status() and session()
             self._error = e
@@ -90,6 +106,10 @@ class SparkRuntime:
                                  hint="dynsql needs Java 17 or 21 (java on PATH or JAVA_HOME); "
                                       "the Spark log is in %s" % log_dir())
         return self._spark
+
+    @property
+    def is_connect(self):
+        return bool(self.remote)
 
     @property
     def is_ready(self):
@@ -122,13 +142,34 @@ def _active_session():
     return SparkSession(sc) if sc is not None else None
 
 
+def is_connect(spark):
+    """True for a Spark Connect session (a client of a server that runs everything)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def is_local(master):
+    return master is None or master == "local" or master.startswith("local[") or master.startswith("local-")
+
+
+def executor_python(master, explicit, environ=os.environ):
+    """The Python the executors run: `spark.pyspark.python` (-D or spark-defaults.conf), else $PYSPARK_PYTHON,
+    else this Python for a local master (its executors are on this machine), else None (Spark's default,
+    `python3` on the workers): never this machine's path on a cluster unless asked for."""
+    if explicit:
+        return explicit
+    if environ.get("PYSPARK_PYTHON"):
+        return environ["PYSPARK_PYTHON"]
+    return sys.executable if is_local(master) else None
+
+
 def _create_session(master, conf):
-    os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("PYARROW_IGNORE_TIMEZONE", "1")
-    # Python workers import our modules (sources, operators): make the project importable for them.
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    paths = [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    # Python workers on this machine (local executors, the Python data sources' planning, transformWithState's
+    # driver worker) import our modules; on a cluster they run the executors' Python, which may lack our
+    # dependencies (sqlglot): the zip the executors get has them
+    paths = [SOURCE_ROOT] + ([] if is_local(master) else [package_zip()])
+    paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
@@ -137,19 +178,104 @@ def _create_session(master, conf):
     import logging
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
         logging.getLogger(name).disabled = True   # PySpark logs every SQL error to stderr; we report it
-    spark_conf = SparkConf().setMaster(master).setAppName("dynsql")
+    spark_conf = SparkConf().setMaster(master).setAppName(conf.get("spark.app.name", "dynsql"))
     for k, v in conf.items():
         spark_conf.set(k, v)
     log_path = os.path.join(log_dir(), "spark.log")
     log = open(log_path, "ab")
     gateway = launch_gateway(spark_conf, popen_kwargs={"stdout": log, "stderr": log, "stdin": None})
+    # the JVM's configuration: -D settings over spark-defaults.conf (spark-submit read it)
+    jvm_conf = SparkConf(_jvm=gateway.jvm)
+    python = executor_python(master, jvm_conf.get("spark.pyspark.python", None))
+    if python:
+        os.environ["PYSPARK_PYTHON"] = python   # pyspark hands this to every Python worker Spark starts
     sc = SparkContext(conf=spark_conf, gateway=gateway)
     sc.setLogLevel("ERROR")
+    if not is_local(master):
+        sc.addPyFile(package_zip())
     spark = SparkSession(sc)
-    from .connectors.filesystem import FilesystemSource
-    from .connectors.datagen import DatagenSource
-    spark.dataSource.register(FilesystemSource)
-    spark.dataSource.register(DatagenSource)
-    from .connectors.nexmark import NexmarkSource
-    spark.dataSource.register(NexmarkSource)
+    _register_sources(spark)
     return spark
+
+
+def _create_connect_session(remote, conf):
+    """A Spark Connect session: our settings where the server lets a session change them, our packages as
+    artifacts, our Python data sources registered."""
+    os.environ.setdefault("PYARROW_IGNORE_TIMEZONE", "1")
+    from pyspark.sql import SparkSession
+    spark = SparkSession.builder.remote(remote).getOrCreate()
+    for k, v in conf.items():
+        if k.startswith("spark.sql.") or k not in DEFAULT_CONF:
+            try:
+                spark.conf.set(k, v)
+            except Exception as e:
+                if k not in DEFAULT_CONF:
+                    from planner.errors import ConfigError
+                    raise ConfigError("The Spark Connect server refused the setting '%s': %s" % (k, _one_line(e)),
+                                      hint="set it where the server starts (its spark-defaults.conf or --conf)")
+    packages = package_zip()
+    spark.addArtifacts(packages, pyfile=True)
+    from . import connect_shims
+    from .connect_shims import source_shim
+    connect_shims.PACKAGES_ZIP = os.path.basename(packages)
+    for module, name in SOURCES:
+        spark.dataSource.register(source_shim(module, name, os.path.basename(packages)))
+    return spark
+
+
+SOURCES = (("runtime.connectors.filesystem", "FilesystemSource"), ("runtime.connectors.datagen", "DatagenSource"),
+           ("runtime.connectors.nexmark", "NexmarkSource"))
+
+
+def _register_sources(spark):
+    import importlib
+    for module, name in SOURCES:
+        spark.dataSource.register(getattr(importlib.import_module(module), name))
+
+
+# ---------------------------------------------------------------------- dynsql's packages for executors
+SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGES = ("repl", "planner", "runtime")
+
+
+def package_zip():
+    """A zip of dynsql's packages (and sqlglot, which the runtime's MATCH_RECOGNIZE compiler imports) for
+    executors that cannot see this checkout; named by a hash of its content, built once."""
+    files = []
+    for root_dir, package in _package_roots():
+        for folder, dirs, names in os.walk(os.path.join(root_dir, package)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    path = os.path.join(folder, name)
+                    files.append((path, os.path.relpath(path, root_dir)))
+    digest = hashlib.sha1()
+    for path, arcname in files:
+        st = os.stat(path)
+        digest.update(("%s %d %d\n" % (arcname, st.st_size, st.st_mtime_ns)).encode())
+    target = os.path.join(log_dir(), "dynsql-packages-%s.zip" % digest.hexdigest()[:12])
+    if not os.path.exists(target):
+        tmp = "%s.%d.tmp" % (target, os.getpid())
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+            for path, arcname in files:
+                z.write(path, arcname)
+        os.replace(tmp, target)
+    return target
+
+
+def _package_roots():
+    roots = [(SOURCE_ROOT, p) for p in PACKAGES]
+    try:
+        import sqlglot
+        roots.append((os.path.dirname(os.path.dirname(os.path.abspath(sqlglot.__file__))), "sqlglot"))
+    except ImportError:
+        pass
+    return roots
+
+
+def spark_home():
+    """Spark's home: $SPARK_HOME, else the pyspark package (pip installs Spark's jars and scripts there)."""
+    if os.environ.get("SPARK_HOME"):
+        return os.environ["SPARK_HOME"]
+    import pyspark
+    return os.path.dirname(os.path.abspath(pyspark.__file__))

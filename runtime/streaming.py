@@ -1,5 +1,8 @@
 """Running a streaming query into a `ChangeStream`: Spark Structured Streaming with a `foreachBatch`
-sink in the driver that turns each micro-batch into labelled changes.
+sink in the driver that turns each micro-batch into labelled changes. Under Spark Connect a foreachBatch
+function runs on the server, so there the query writes into Spark's `memory` sink, whose new rows the client
+polls (the per-micro-batch stage, window Top-N, then runs on each poll's rows: a window's rows all come in the
+micro-batch that fires it, so a poll never splits them).
 
 Sinks by changelog: `append` (every row is +I), `changelog` (rows carry `__op`), and `upsert`
 (a native update-mode aggregate: the sink keeps each key's last row and emits -U/+U or +I, and -D
@@ -13,6 +16,7 @@ import shutil
 import tempfile
 import threading
 import time
+import uuid
 
 from .results import OP_NAMES
 from .results import ChangeBatch
@@ -96,7 +100,7 @@ class StreamingRun:
     """One running streaming query feeding a ChangeStream."""
 
     def __init__(self, spark, frame, sink, stream, bounded, paced, name="dynsql", output_mode="append",
-                 order_column=None, stage=None, end_of_input=False, parse_errors=None):
+                 order_column=None, stage=None, end_of_input=False, parse_errors=None, checkpoint=None):
         self.spark = spark
         self.frame = frame
         self.sink = sink
@@ -110,8 +114,12 @@ class StreamingRun:
         self.end_of_input = end_of_input   # the sources end with the sentinel row: keep filters above watermarks
         self.parse_errors = parse_errors   # the sources' ignore-parse-errors counters, copied to the stream's stats
         self.query = None
-        self.checkpoint = os.path.join(checkpoint_root(), "%s-%d" % (name, int(time.time() * 1000)))
+        # a job's checkpoint (given) is kept when the query ends, so that the job can resume from it
+        self.keep_checkpoint = checkpoint is not None
+        self.checkpoint = checkpoint or os.path.join(checkpoint_root(), "%s-%d" % (name, int(time.time() * 1000)))
         self._stopping = False
+        self.memory_table = None      # Spark Connect: the memory sink's table, and how many of its rows were read
+        self._read = 0
 
     def _on_batch(self, batch_df, batch_id):
         if self._stopping:
@@ -131,26 +139,15 @@ class StreamingRun:
             self.stream.stats.nulled_rows = self.parse_errors.nulled_rows
 
     def start(self):
-        writer = (self.frame.writeStream
-                  .foreachBatch(self._on_batch).outputMode(self.output_mode)
-                  .option("checkpointLocation", self.checkpoint))
-        if self.bounded and not self.paced:
-            writer = writer.trigger(availableNow=True)
+        from .session import is_connect
+        writer = self.frame.writeStream.outputMode(self.output_mode).option("checkpointLocation", self.checkpoint)
+        if is_connect(self.spark):
+            self.memory_table = "dynsql_result_" + uuid.uuid4().hex
+            writer = writer.format("memory").queryName(self.memory_table)
         else:
-            writer = writer.trigger(processingTime="200 milliseconds")
-        with _START_LOCK:      # the streaming query takes a copy of the session's settings when it starts
-            previous = self.spark.conf.get(EXCLUDED_RULES, None) if self.end_of_input else None
-            if self.end_of_input:
-                rules = [r for r in (previous or "").split(",") if r.strip()] + [PUSH_DOWN_PREDICATES]
-                self.spark.conf.set(EXCLUDED_RULES, ",".join(rules))
-            try:
-                self.query = writer.start()
-            finally:
-                if self.end_of_input:
-                    if previous:
-                        self.spark.conf.set(EXCLUDED_RULES, previous)
-                    else:
-                        self.spark.conf.unset(EXCLUDED_RULES)
+            writer = writer.foreachBatch(self._on_batch)
+        writer = writer.trigger(**trigger_for(self.bounded, self.paced))
+        self.query = start_query(self.spark, writer, self.end_of_input)
         self.stream.set_stopper(self.stop)
         threading.Thread(target=self._watch, name="dynsql-watch", daemon=True).start()
         return self
@@ -158,24 +155,16 @@ class StreamingRun:
     def _watch(self):
         from .errors import from_spark
         q = self.query
-        idle_polls = 0
-        done_batch = None
+        end = EndOfInputWatch(self.bounded and self.paced)
         try:
             while q.isActive:
-                if self.bounded and self.paced:
-                    progress = q.lastProgress
-                    if progress and _sources_done(progress):
-                        if done_batch is None:
-                            done_batch = progress["batchId"]
-                        status = q.status
-                        idle = not status.get("isDataAvailable") and not status.get("isTriggerActive")
-                        idle_polls = idle_polls + 1 if idle else 0
-                        # every row is in and one more batch has run (the watermark's flush): the end
-                        if idle_polls >= 3 or progress["batchId"] >= done_batch + 2:
-                            q.stop()
-                            break
+                self._poll_memory()
+                if end.reached(q):
+                    q.stop()
+                    break
                 time.sleep(0.2)
             q.awaitTermination()
+            self._poll_memory()
             exc = q.exception()
             if exc is not None and not self._stopping:
                 self.stream.fail(from_spark(exc))
@@ -185,9 +174,26 @@ class StreamingRun:
                 self.stream.fail(from_spark(e))
                 return
         finally:
-            shutil.rmtree(self.checkpoint, ignore_errors=True)
+            if not self.keep_checkpoint:
+                shutil.rmtree(self.checkpoint, ignore_errors=True)
+            if self.memory_table is not None:
+                try:
+                    self.spark.catalog.dropTempView(self.memory_table)
+                except Exception:
+                    pass
         self._count_parse_errors()
         self.stream.finish()
+
+    def _poll_memory(self):
+        """Spark Connect: hand the memory sink's rows that came since the last poll to the ChangeStream."""
+        if self.memory_table is None or self._stopping:
+            return
+        table = self.spark.table("`%s`" % self.memory_table)
+        total = table.count()
+        if total > self._read:
+            new_rows = table.offset(self._read).limit(total - self._read)
+            self._read = total
+            self._on_batch(new_rows, None)
 
     def stop(self):
         self._stopping = True
@@ -196,6 +202,53 @@ class StreamingRun:
                 self.query.stop()
             except Exception:
                 pass
+
+
+def trigger_for(bounded, paced):
+    """The trigger of a streaming query: a bounded, unpaced input ends by itself (`availableNow`)."""
+    if bounded and not paced:
+        return {"availableNow": True}
+    return {"processingTime": "200 milliseconds"}
+
+
+def start_query(spark, writer, end_of_input):
+    """`writer.start()`, without predicate pushdown when the sources end with the end-of-input sentinel."""
+    with _START_LOCK:      # the streaming query takes a copy of the session's settings when it starts
+        previous = spark.conf.get(EXCLUDED_RULES, None) if end_of_input else None
+        if end_of_input:
+            rules = [r for r in (previous or "").split(",") if r.strip()] + [PUSH_DOWN_PREDICATES]
+            spark.conf.set(EXCLUDED_RULES, ",".join(rules))
+        try:
+            return writer.start()
+        finally:
+            if end_of_input:
+                if previous:
+                    spark.conf.set(EXCLUDED_RULES, previous)
+                else:
+                    spark.conf.unset(EXCLUDED_RULES)
+
+
+class EndOfInputWatch:
+    """Tells when a query over bounded but paced (or watched) sources has seen all its input: every source
+    reports it is done and the query idled, or one more batch ran after that (the watermark's flush)."""
+
+    def __init__(self, active):
+        self.active = active
+        self.idle_polls = 0
+        self.done_batch = None
+
+    def reached(self, query):
+        if not self.active:
+            return False
+        progress = query.lastProgress
+        if not progress or not _sources_done(progress):
+            return False
+        if self.done_batch is None:
+            self.done_batch = progress["batchId"]
+        status = query.status
+        idle = not status.get("isDataAvailable") and not status.get("isTriggerActive")
+        self.idle_polls = self.idle_polls + 1 if idle else 0
+        return self.idle_polls >= 3 or progress["batchId"] >= self.done_batch + 2
 
 
 def _sources_done(progress):

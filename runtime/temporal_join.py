@@ -28,6 +28,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as st
 from pyspark.sql.streaming import StatefulProcessor
 
+from .connect_shims import portable
 from .operators.keyed_state import PickledValueState
 
 _LEFT, _RIGHT = 0, 1
@@ -66,7 +67,8 @@ def temporal_join(derived, left_df, right_df):
     schema = st.StructType(out_fields)
     processor = TemporalJoinProcessor(outer=spec.kind == "LEFT", n_left=len(left_names), n_right=len(right_names),
                                       newest_only=spec.newest_only, output_schema=schema)
-    joined = probe.unionByName(versions).groupBy(*keys).transformWithState(processor, schema, "Append", "EventTime")
+    joined = probe.unionByName(versions).groupBy(*keys).transformWithState(portable(processor), schema, "Append",
+                                                                           "EventTime")
     return with_condition(joined, spec, left_names, right_names)
 
 

@@ -24,11 +24,18 @@ def spark(spark_runtime):
 
 
 @pytest.fixture
-def client(spark_runtime):
+def client(spark_runtime, tmp_path_factory):
+    """A client on the shared session; its INSERT INTO jobs go to a registry of their own, and those still
+    running at the end of the test are stopped."""
     from repl.client import Client
-    c = Client(spark_runtime=spark_runtime)
+    c = Client(spark_runtime=spark_runtime, conf={"dynsql.jobs.dir": str(tmp_path_factory.mktemp("jobs"))})
     yield c
-    c.engine.jobs.stop_all()
+    for record in c.engine.jobs.registry.all():     # its jobs, and those a dynsql process of the test started
+        if record.status in ("INITIALIZING", "RUNNING"):
+            try:
+                c.engine.jobs.stop(record.id)
+            except Exception:
+                pass
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests' own helper modules

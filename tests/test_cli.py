@@ -26,7 +26,7 @@ def test_version_help_and_a_bad_define(tmp_path):
     assert out.returncode == 0 and out.stdout.strip() == "dynsql %s" % __version__
     out = dynsql("--help", cwd=tmp_path)
     assert out.returncode == 0
-    for flag in ("-f", "-i", "-e", "--output", "--demo", "--master", "-D", "--version"):
+    for flag in ("-f", "-i", "-e", "--output", "--demo", "--master", "--remote", "--resume-job", "-D", "--version"):
         assert flag in out.stdout
     out = dynsql("-D", "no-equals-sign", "-e", "SELECT 1;", cwd=tmp_path)
     assert out.returncode != 0 and "key=value" in out.stderr and out.stdout == ""

@@ -1,5 +1,6 @@
-"""INSERT INTO as background jobs (filesystem, print and blackhole sinks; SHOW JOBS; STOP JOB), a
-directory watched for new files ('source.monitor-interval'), and the parquet format."""
+"""INSERT INTO as detached jobs (filesystem and print sinks, a statement set, SHOW JOBS, STOP JOB WITH
+SAVEPOINT, a restore from it, table.dml-sync), Flink's refusals, a directory watched for new files
+('source.monitor-interval'), and the parquet format."""
 
 import os
 import time
@@ -17,44 +18,106 @@ def clicks(client, path, extra=""):
                    "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv'%s)" % (path, extra))
 
 
-def test_insert_into_a_filesystem_sink_writes_the_rows(client, tmp_path):
+def job_id_of(message):
+    assert "Job ID:" in message.text, message.text
+    return message.text.split("Job ID:")[1].strip()
+
+
+def test_a_statement_set_writes_a_filesystem_and_a_print_sink_as_one_job(client, tmp_path):
+    """One job (a process of its own) for two INSERTs: Flink's csv lines in the table's folder, Flink's
+    print lines in the job's output; the folder reads back through the same connector."""
     (tmp_path / "clicks.csv").write_text(CLICKS)
     clicks(client, tmp_path / "clicks.csv")
     out = tmp_path / "out"
-    client.execute("CREATE TABLE visits (`user` STRING, url STRING) WITH ('connector' = 'filesystem', "
-                   "'path' = '%s', 'format' = 'csv')" % out)
-    message = client.execute("INSERT INTO visits SELECT `user`, url FROM clicks WHERE `user` = 'Mary'")
-    assert "Job ID:" in message.text
-    client.engine.jobs.wait_all(timeout=120)
-    lines = sorted(line for f in os.listdir(out) for line in (out / f).read_text().splitlines())
-    assert lines == ["Mary,./home", "Mary,./prod?id=1"]
-    # the sink's rows read back through the same connector
+    client.execute("CREATE TABLE visits (`user` STRING, url STRING, t TIMESTAMP(3)) WITH ('connector' = "
+                   "'filesystem', 'path' = '%s', 'format' = 'csv')" % out)
+    client.execute("CREATE TABLE shown (`user` STRING, n BIGINT) WITH ('connector' = 'print', "
+                   "'print-identifier' = 'p')")
+    message = client.execute("""EXECUTE STATEMENT SET BEGIN
+        INSERT INTO visits SELECT `user`, url, cTime FROM clicks WHERE `user` = 'Mary';
+        INSERT INTO shown SELECT `user`, CAST(1 AS BIGINT) FROM clicks;
+    END""")
+    job_id = job_id_of(message)
+    output = message.text.split("print sink's rows go to ")[1].split()[0]
+    record = client.engine.jobs.wait(job_id, timeout=600)
+    assert record.status == "FINISHED", record.error
+    assert record.rows_written == 5
+    lines = sorted(line for f in os.listdir(out) if not f.startswith(".") for line in (out / f).read_text().splitlines())
+    assert lines == ['Mary,./home,"2024-01-01 12:00:00"', 'Mary,./prod?id=1,"2024-01-01 12:00:05"']
+    printed = sorted(line for line in open(output).read().splitlines() if line.startswith("p> "))
+    assert printed == ["p> +I[Bob, 1]", "p> +I[Mary, 1]", "p> +I[Mary, 1]"]
     client.execute("SET 'execution.runtime-mode' = 'batch'")
-    assert sorted(client.execute("SELECT * FROM visits").rows) == [("Mary", "./home"), ("Mary", "./prod?id=1")]
+    assert sorted(client.execute("SELECT `user`, url FROM visits").rows) == [("Mary", "./home"), ("Mary", "./prod?id=1")]
+    rows = client.execute("SHOW JOBS").rows
+    assert [(r[0], r[2], r[3]) for r in rows] == [(job_id, "FINISHED", 5)]
 
 
-def test_print_sink_prints_flink_rows(client, tmp_path, capfd):
+def test_a_filesystem_sink_refuses_an_updating_query_and_columns_that_do_not_fit(client, tmp_path):
     (tmp_path / "clicks.csv").write_text(CLICKS)
     clicks(client, tmp_path / "clicks.csv")
-    client.execute("CREATE TABLE out (`user` STRING, n BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'p')")
-    client.execute("INSERT INTO out SELECT `user`, CAST(1 AS BIGINT) FROM clicks")
-    client.engine.jobs.wait_all(timeout=120)
-    printed = sorted(line for line in capfd.readouterr().out.splitlines() if line.startswith("p> "))
-    assert printed == ["p> +I[Bob, 1]", "p> +I[Mary, 1]", "p> +I[Mary, 1]"]
+    client.execute("CREATE TABLE counts (`user` STRING, n BIGINT) WITH ('connector' = 'filesystem', "
+                   "'path' = '%s', 'format' = 'csv')" % (tmp_path / "counts"))
+    with pytest.raises(DynsqlError, match="doesn't support consuming update changes"):
+        client.execute("INSERT INTO counts SELECT `user`, COUNT(*) FROM clicks GROUP BY `user`")
+    with pytest.raises(DynsqlError, match=r"(?s)Incompatible types for sink column 'n' at position 1.*"
+                                          r"Sink schema:  \[user: STRING, n: BIGINT\]"):
+        client.execute("INSERT INTO counts SELECT `user`, url FROM clicks")
+    with pytest.raises(DynsqlError, match="Different number of columns"):
+        client.execute("INSERT INTO counts SELECT `user` FROM clicks")
+    assert client.execute("SHOW JOBS").rows == []
 
 
-def test_show_jobs_and_stop_job(client, tmp_path):
-    rows = "".join("u%d,2024-01-01 12:00:%02d,./x\n" % (i, i % 60) for i in range(200))
-    (tmp_path / "clicks.csv").write_text(rows)
-    clicks(client, tmp_path / "clicks.csv", ", 'replay.rows-per-second' = '2'")
-    client.execute("CREATE TABLE sink (`user` STRING) WITH ('connector' = 'blackhole')")
-    client.execute("INSERT INTO sink SELECT `user` FROM clicks")
-    jobs = client.execute("SHOW JOBS").rows
-    assert len(jobs) == 1 and jobs[0][2] == "RUNNING" and jobs[0][1].endswith(".sink")
-    client.execute("STOP JOB '%s'" % jobs[0][0])
-    assert client.execute("SHOW JOBS").rows[0][2] == "CANCELED"
+def test_show_jobs_stop_job_with_savepoint_and_restore(client, tmp_path):
+    """A job reading a watched folder runs until stopped: SHOW JOBS lists it, STOP JOB ... WITH SAVEPOINT stops
+    it and says where its checkpoint is; after a new file came, an INSERT with SET 'execution.savepoint.path'
+    continues from there: every row is in the sink once."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.csv").write_text("".join("a%d,2024-01-01 12:00:%02d,./x\n" % (i, i) for i in range(10)))
+    clicks(client, folder, ", 'source.monitor-interval' = '1 s'")
+    out = tmp_path / "users"
+    client.execute("CREATE TABLE users (`user` STRING) WITH ('connector' = 'filesystem', 'path' = '%s', "
+                   "'format' = 'json')" % out)
+    job_id = job_id_of(client.execute("INSERT INTO users SELECT `user` FROM clicks"))
+    wait_for_rows(out, 10)
+    [job] = show_jobs_when(client, lambda rows: rows[0][3] == 10)   # the job's count comes with its heartbeat
+    assert job[:4] == (job_id, "insert-into_default_catalog.default_database.users", "RUNNING", 10)
+    stopped = client.execute("STOP JOB '%s' WITH SAVEPOINT" % job_id)
+    [(savepoint,)] = stopped.rows
+    assert savepoint == job[5] and os.path.isdir(os.path.join(savepoint, "0", "commits"))
+    assert client.execute("SHOW JOBS").rows[0][2] == "FINISHED"
     with pytest.raises(DynsqlError, match="no such job"):
         client.execute("STOP JOB 'nope'")
+    (folder / "b.csv").write_text("".join("b%d,2024-01-01 12:01:%02d,./y\n" % (i, i) for i in range(5)))
+    client.execute("SET 'execution.savepoint.path' = '%s'" % savepoint)
+    restored = job_id_of(client.execute("INSERT INTO users SELECT `user` FROM clicks"))
+    wait_for_rows(out, 15)
+    assert client.execute("STOP JOB '%s'" % restored).text == "[INFO] The specified job is stopped."
+    jobs = {r[0]: r for r in client.execute("SHOW JOBS").rows}
+    assert jobs[restored][2:4] == ("CANCELED", 5) and jobs[restored][6].endswith("--resume-job " + restored)
+    assert sorted(r["user"] for r in read_json_lines(out)) == sorted(["a%d" % i for i in range(10)] +
+                                                                   ["b%d" % i for i in range(5)])
+
+
+def show_jobs_when(client, condition, timeout=60):
+    deadline = time.time() + timeout
+    rows = client.execute("SHOW JOBS").rows
+    while not condition(rows) and time.time() < deadline:
+        time.sleep(0.5)
+        rows = client.execute("SHOW JOBS").rows
+    return rows
+
+
+def wait_for_rows(folder, n, timeout=600):
+    deadline = time.time() + timeout
+    while time.time() < deadline and not (folder.is_dir() and len(read_json_lines(folder)) >= n):
+        time.sleep(0.5)
+
+
+def read_json_lines(folder):
+    import json
+    return [json.loads(line) for f in sorted(os.listdir(folder)) if not f.startswith(".")
+            for line in (folder / f).read_text().splitlines()]
 
 
 def test_a_watched_directory_streams_new_files(client, tmp_path):

@@ -17,6 +17,7 @@ It does not parse SQL; it runs the planner's validated spec."""
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
+from runtime.connect_shims import portable
 from runtime.match_recognize.output_schema import spark_schema
 from runtime.match_recognize.rows import sort_key_fn
 from runtime.operators.event_time import END_WATERMARK_MS, EventTimeProcessor, event_time_columns
@@ -48,7 +49,7 @@ def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None, 
     processor.watermark_delay_us = watermark_delay_ms * 1000
     kwargs = {"eventTimeColumnName": event_time_column} if event_time_column else {}
     return df.groupBy(*[F.col(_q(k)) for k in keys]).transformWithState(
-        processor, schema, "Append", "EventTime" if by_time else "None", **kwargs)
+        portable(processor), schema, "Append", "EventTime" if by_time else "None", **kwargs)
 
 
 def is_by_time(spec):

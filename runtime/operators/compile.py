@@ -13,6 +13,7 @@ from pyspark.sql import types as st
 from planner import operators as ops
 from planner.errors import UnsupportedError
 
+from ..connect_shims import portable
 from ..tables import table_frame
 from .group_aggregate import GroupAggregateProcessor, native_aggregate, output_schema
 from .join import JoinProcessor
@@ -60,7 +61,7 @@ class Compiler:
     def _run(self, grouped, processor, fields):
         schema = st.StructType(fields + CHANGE_FIELDS)
         processor.output_names = tuple(f.name for f in schema.fields)
-        return grouped.transformWithState(processor, schema, "Append", self.time_mode())
+        return grouped.transformWithState(portable(processor), schema, "Append", self.time_mode())
 
     def _keyed(self, df, keys):
         if keys:

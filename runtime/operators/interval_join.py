@@ -22,6 +22,7 @@ from planner.plan.interval_join import IntervalJoin
 from ..translate import Stream, conform, translates
 from .event_time import EventTimeProcessor, watermark_delay_ms
 from .row_condition import RowCondition
+from ..connect_shims import portable
 
 LEFT, RIGHT = 0, 1
 SEQ_STRIDE = 1 << 16          # output __seq: the row that completed the pair's __seq * SEQ_STRIDE + its index
@@ -117,7 +118,7 @@ def translate_interval_join(node, inputs, ctx):
     processor.watermark_delay_us = max(watermark_delay_ms(c) for c in node.inputs) * 1000
     # no eventTimeColumnName: pairs are emitted as they are found, behind the watermark (Flink holds the
     # output's watermark back instead: operators above release rows that much later, see watermark_delay_ms)
-    out = both.groupBy(*keys).transformWithState(processor, schema, "Append", "EventTime")
+    out = both.groupBy(*keys).transformWithState(portable(processor), schema, "Append", "EventTime")
     out = out.select(*[F.col(_q(n)) for n in node.field_names], F.col("__seq"),
                      F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))

@@ -12,6 +12,7 @@ from pyspark.sql import Row
 from pyspark.sql import functions as F
 from pyspark.sql.streaming import StatefulProcessor
 from pyspark.sql.types import BinaryType, ByteType, LongType, StructField, StructType
+from ..connect_shims import portable
 
 ADD_OPS = (0, 2)
 STATE_SCHEMA = StructType([StructField("blob", BinaryType(), True)])
@@ -55,7 +56,7 @@ def run_keyed(df, keys, processor, fields, ctx, time_mode=None):
     else:
         grouped = df.withColumn("__all", F.lit(0)).groupBy("__all")
     mode = time_mode or ("ProcessingTime" if ctx.ttl_ms else "None")
-    out = grouped.transformWithState(processor, schema, "Append", mode)
+    out = grouped.transformWithState(portable(processor), schema, "Append", mode)
     return out.withColumn("__wm", F.lit(None).cast("timestamp"))
 
 

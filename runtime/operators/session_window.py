@@ -16,6 +16,7 @@ from pyspark.sql import types as st
 from ..translate import Stream, q
 from .event_time import END_WATERMARK_MS, EventTimeProcessor
 from .keyed_state import PickledValueState
+from ..connect_shims import portable
 
 _MS = datetime.timedelta(milliseconds=1)
 
@@ -108,6 +109,6 @@ def session_windows(node, stream, ctx):
     processor.output_names = tuple(f.name for f in fields)
     grouped = df.groupBy(*[F.col(q(p)) for p in spec.partition_by]) if spec.partition_by else \
         df.withColumn("__all", F.lit(0)).groupBy("__all")
-    out = grouped.transformWithState(processor, st.StructType(fields), "Append", "EventTime",
+    out = grouped.transformWithState(portable(processor), st.StructType(fields), "Append", "EventTime",
                                      eventTimeColumnName=names[2])
     return Stream(out.withColumn("__wm", F.lit(None).cast("timestamp")))

@@ -26,6 +26,7 @@ from planner.plan.temporal_join import DropUpdateBefore, TemporalJoin
 from ..translate import TRANSLATORS, Stream, conform, translates
 from .event_time import EventTimeProcessor, event_time_column, watermark_delay_ms
 from .keyed_state import PickledValueState
+from ..connect_shims import portable
 
 LEFT, RIGHT = 0, 1
 ACCUMULATE = (0, 2)           # +I and +U are versions; -U and -D retract
@@ -142,7 +143,7 @@ def translate_temporal_join(node, inputs, ctx):
     column = event_time_column(node, ctx, node.output_name(0, node.left_time))
     kwargs = {"eventTimeColumnName": column} if column else {}
     joined = probe.unionByName(versions).groupBy(*keys).transformWithState(
-        processor, schema, "Append", "EventTime", **kwargs)
+        portable(processor), schema, "Append", "EventTime", **kwargs)
     joined = _with_condition(node, joined)
     hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
     out = joined.select(*[F.col(_q(n)) for n in out_names], *hidden)

@@ -14,6 +14,7 @@ from planner.plan.window import WindowJoin
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
 from .window import fired
+from ..connect_shims import portable
 
 
 class WindowJoinProcessor(EventTimeProcessor):
@@ -83,7 +84,7 @@ def translate_window_join(node, inputs, ctx):
     fields.append(st.StructField("__seq", st.LongType(), True))
     processor.output_names = tuple(f.name for f in fields)
     time = node.window_ref().time if node.window_ref() is not None else None
-    out = union.groupBy(*key_names).transformWithState(processor, st.StructType(fields), "Append", "EventTime",
+    out = union.groupBy(*key_names).transformWithState(portable(processor), st.StructType(fields), "Append", "EventTime",
                                                        eventTimeColumnName=time or "")
     if node.condition is not None:
         out = out.filter(F.expr(node.condition.sql))

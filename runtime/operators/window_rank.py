@@ -15,6 +15,7 @@ from ..sort_keys import Descending
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
 from .window import fired
+from ..connect_shims import portable
 
 
 def _sort_value(v, ascending):
@@ -72,7 +73,7 @@ def per_window(node, stream, keys, processor, extra_fields, ctx):
     processor.output_names = tuple(f.name for f in fields)
     grouped = df.groupBy(*[F.col(q(k)) for k in [w.start, w.end] + list(keys)])
     event_time_column = w.time if w.time is not None else ""
-    out = grouped.transformWithState(processor, st.StructType(fields), "Append", "EventTime",
+    out = grouped.transformWithState(portable(processor), st.StructType(fields), "Append", "EventTime",
                                      eventTimeColumnName=event_time_column)
     return out.withColumn("__wm", F.lit(None).cast("timestamp"))
 

@@ -1,0 +1,191 @@
+"""The job registry: a directory (setting `dynsql.jobs.dir`, default ~/.dynsql/jobs) with one folder per
+INSERT INTO job, shared by every dynsql session of the user and by the jobs' own processes.
+
+    <root>/<job id>/job.json       what the job runs and its state (JobRecord), rewritten atomically
+    <root>/<job id>/stop.json      a request to stop it (STOP JOB), read by the job's process
+    <root>/<job id>/output.log     the job process's standard output and errors (the print sink's rows)
+    <root>/<job id>/checkpoint/N   Spark's checkpoint of the job's N-th INSERT, kept after the job ends
+
+The session that submits a job writes its record; from then on only the job's process writes it. A job
+whose record says it runs but whose process is gone (or, on another host, whose heartbeat stopped) reads
+as FAILED, with the command that resumes it. Does not start or run jobs (job_launch.py, job_run.py)."""
+
+import dataclasses
+import json
+import os
+import socket
+import time
+from dataclasses import dataclass, field
+
+from planner.errors import RuntimeFailure, SqlError
+
+RECORD = "job.json"
+STOP_REQUEST = "stop.json"
+OUTPUT = "output.log"
+CHECKPOINT = "checkpoint"
+ACTIVE = ("INITIALIZING", "RUNNING")
+HEARTBEAT_SECONDS = 2
+HEARTBEAT_TIMEOUT = 60      # a job on another host whose heartbeat is this old has died
+
+
+@dataclass
+class JobRecord:
+    id: str
+    name: str
+    inserts: list                  # the INSERT statements' text (a statement set: several)
+    statements: list               # the session's DDL and SET statements before them, in order
+    conf: dict                     # the session's -D settings (spark.* and Flink keys)
+    master: str = None             # Spark master, or None with `remote`
+    remote: str = None             # Spark Connect URL
+    cwd: str = ""                  # where the session ran: relative table paths resolve from there
+    batch: bool = False
+    status: str = "INITIALIZING"
+    started: str = ""
+    heartbeat: float = 0.0
+    pid: int = None
+    jvm_pid: int = None            # the job's Spark driver JVM (local): the job runs while either lives
+    host: str = ""
+    rows: dict = field(default_factory=dict)   # insert index -> {"rows": n, "batch": last counted batch id}
+    error: str = None
+    restored_from: str = None      # the savepoint (checkpoint folder) the job started from
+    resume_command: str = ""
+    deploy: str = "process"        # "process" (a detached local process) or "spark-submit"
+
+    @property
+    def rows_written(self):
+        return sum(r.get("rows", 0) for r in self.rows.values())
+
+
+class JobRegistry:
+    def __init__(self, root):
+        self.root = os.path.abspath(os.path.expanduser(root))
+
+    # ------------------------------------------------------------------ paths
+    def folder(self, job_id):
+        return os.path.join(self.root, job_id)
+
+    def checkpoint(self, job_id, index=None):
+        base = os.path.join(self.folder(job_id), CHECKPOINT)
+        return base if index is None else os.path.join(base, str(index))
+
+    def output(self, job_id):
+        return os.path.join(self.folder(job_id), OUTPUT)
+
+    # ------------------------------------------------------------------ records
+    def create(self, record):
+        try:
+            os.makedirs(self.folder(record.id))
+        except OSError as e:
+            raise RuntimeFailure("Cannot create the job folder %s: %s" % (self.folder(record.id), e.strerror),
+                                 hint="'dynsql.jobs.dir' names where jobs are kept")
+        self.write(record)
+        return record
+
+    def write(self, record):
+        path = os.path.join(self.folder(record.id), RECORD)
+        tmp = "%s.%d.tmp" % (path, os.getpid())
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(dataclasses.asdict(record), f, indent=1)
+        os.replace(tmp, path)
+
+    def read(self, job_id):
+        """The record as written (no liveness check), or None."""
+        try:
+            with open(os.path.join(self.folder(job_id), RECORD), encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            return None
+        known = {f.name for f in dataclasses.fields(JobRecord)}
+        return JobRecord(**{k: v for k, v in data.items() if k in known})
+
+    def get(self, job_id):
+        """The record with its effective status: a job whose process died reads as FAILED."""
+        record = self.read(job_id) if _plain_name(job_id) else None
+        return None if record is None else self._effective(record)
+
+    def require(self, job_id):
+        record = self.get(job_id)
+        if record is None:
+            raise SqlError("Could not find job '%s' in %s: no such job" % (job_id, self.root),
+                           hint="SHOW JOBS lists the ids")
+        return record
+
+    def all(self):
+        """Every job's record, the newest first."""
+        try:
+            names = os.listdir(self.root)
+        except OSError:
+            return []
+        records = [r for r in (self.get(n) for n in names) if r is not None]
+        return sorted(records, key=lambda r: r.started, reverse=True)
+
+    def update(self, job_id, **changes):
+        record = self.read(job_id)
+        if record is None:
+            return None
+        for k, v in changes.items():
+            setattr(record, k, v)
+        self.write(record)
+        return record
+
+    def _effective(self, record):
+        if record.status not in ACTIVE or record.pid is None:
+            return record
+        same_host = record.host == socket.gethostname()
+        if same_host and not process_alive(record.pid, record.id) and not (
+                record.jvm_pid and process_alive(record.jvm_pid)):
+            record.status = "FAILED"
+            record.error = record.error or "the job's process (pid %d) ended without finishing the job" % record.pid
+        elif not same_host and time.time() - record.heartbeat > HEARTBEAT_TIMEOUT:
+            record.status = "FAILED"
+            record.error = record.error or "no heartbeat from the job's process on %s since %s" % (
+                record.host, time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(record.heartbeat)))
+        return record
+
+    # ------------------------------------------------------------------ stop requests
+    def request_stop(self, job_id, savepoint):
+        path = os.path.join(self.folder(job_id), STOP_REQUEST)
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            json.dump({"savepoint": bool(savepoint), "at": time.time()}, f)
+        os.replace(path + ".tmp", path)
+
+    def stop_request(self, job_id):
+        """{"savepoint": bool} when a stop was requested, else None."""
+        try:
+            with open(os.path.join(self.folder(job_id), STOP_REQUEST), encoding="utf-8") as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return None
+
+    def clear_stop_request(self, job_id):
+        try:
+            os.remove(os.path.join(self.folder(job_id), STOP_REQUEST))
+        except OSError:
+            pass
+
+
+def _plain_name(job_id):
+    return bool(job_id) and os.sep not in job_id and not job_id.startswith(".")
+
+
+def process_alive(pid, job_id=None):
+    """True while process `pid` runs (a zombie does not); with `job_id`, only when its command line names
+    the job (a pid the system reused for another process is not the job)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        if state in ("Z", "X"):
+            return False
+        if job_id is not None:
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                return job_id.encode() in f.read()
+        return True
+    except (OSError, IndexError):
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,102 @@
+"""Running one job in its own process: start a sink write per INSERT (each with its checkpoint folder in the
+job's registry folder), then watch them until they end, a stop is requested (STOP JOB, or SIGTERM), or one
+fails. Meanwhile the job's record gets a heartbeat and the rows written every couple of seconds; at the end,
+its final status: FINISHED (all inputs done, or stopped with a savepoint, as Flink's stop-with-savepoint),
+CANCELED (stopped), FAILED (with the error). The checkpoints stay, so the job can resume.
+
+Does not plan: the caller hands it the INSERT plans it re-planned from the job's statements."""
+
+import os
+import signal
+import socket
+import threading
+import time
+
+from planner.errors import DynsqlError
+
+from .job_registry import HEARTBEAT_SECONDS
+from .sinks import check_insert, start_sink
+
+
+def run_job(engine, registry, job_id, plans):
+    """Run the job's INSERTs until they end. -> the final status."""
+    stop_signal = threading.Event()
+    _on_sigterm(stop_signal)
+    # a stop requested while this process started is kept: the first look at the requests honours it
+    record = registry.update(job_id, status="INITIALIZING", pid=os.getpid(), host=socket.gethostname(),
+                             heartbeat=time.time(), error=None)
+    writes = []
+    try:
+        for index, plan in enumerate(plans):
+            check_insert(plan)
+            result = engine.result_frame(plan.query, plan.batch)
+            counted = record.rows.get(str(index), {})
+            writes.append(start_sink(engine.spark, plan, result, registry.checkpoint(job_id, index),
+                                     prefix="%s-%d" % (job_id, index), rows=counted.get("rows", 0),
+                                     last_batch=counted.get("batch", -1)))
+        registry.update(job_id, status="RUNNING", heartbeat=time.time(), jvm_pid=_jvm_pid(engine.spark))
+        status, error = _watch(registry, job_id, writes, stop_signal)
+    except DynsqlError as e:
+        status, error = "FAILED", e.render()
+    except Exception as e:   # anything else Spark raised
+        from .errors import from_spark
+        status, error = "FAILED", from_spark(e).render()
+    for w in writes:
+        if not w.finished:
+            w.stop()
+    registry.update(job_id, status=status, error=error, heartbeat=time.time(), rows=_rows(writes, record))
+    registry.clear_stop_request(job_id)
+    return status
+
+
+def _watch(registry, job_id, writes, stop_signal):
+    """-> (final status, error text or None)."""
+    while True:
+        for w in writes:
+            w.poll()
+        failed = [w for w in writes if w.error is not None]
+        if failed:
+            error = failed[0].error
+            return "FAILED", error.render() if isinstance(error, DynsqlError) else str(error)
+        if all(w.finished for w in writes):
+            return "FINISHED", None
+        request = registry.stop_request(job_id)
+        if request is not None or stop_signal.is_set():
+            for w in writes:
+                w.stop()
+            for w in writes:
+                _wait_finished(w)
+            return ("FINISHED" if request and request.get("savepoint") else "CANCELED"), None
+        registry.update(job_id, heartbeat=time.time(), rows=_rows(writes, None))
+        stop_signal.wait(HEARTBEAT_SECONDS)
+
+
+def _wait_finished(write, timeout=60):
+    deadline = time.time() + timeout
+    while not write.finished and time.time() < deadline:
+        write.poll()
+        time.sleep(0.2)
+
+
+def _rows(writes, record):
+    rows = dict(record.rows) if record is not None else {}
+    for index, w in enumerate(writes):
+        rows[str(index)] = {"rows": w.rows_written, "batch": w.last_batch}
+    return rows
+
+
+def _jvm_pid(spark):
+    """The pid of this process's Spark JVM (None under Spark Connect)."""
+    try:
+        return int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
+    except Exception:
+        return None
+
+
+def _on_sigterm(event):
+    """SIGTERM (kill <pid>) stops the job as STOP JOB does."""
+    try:
+        signal.signal(signal.SIGTERM, lambda signum, frame: event.set())
+    except ValueError:     # not the main thread (a test running a job in-process)
+        pass
+

@@ -1,0 +1,175 @@
+"""The filesystem sink: each micro-batch's rows become part files in the table's folder, exactly once.
+
+Spark's own streaming file sink keeps one commit log per output folder (`_spark_metadata`), and a second query
+writing into the same folder has its first micro-batches skipped as "already committed" (measured: a second
+query's 7 rows into a folder where a first query had written 5 added nothing). Flink lets any number of jobs
+append to a table, one after the other or at once. So each micro-batch is written by Spark's batch file
+writer (in a `foreachBatch`) into a hidden staging folder, and its files are then renamed into the table's
+folder under names that say which write and which micro-batch they hold:
+
+    part-<write prefix>-<batch id, 5 digits>-<n, 3 digits>.<csv|json|parquet>
+
+Exactly once: Spark's checkpoint (offset log, commit log) runs a micro-batch that did not commit again with
+the same input; the batch's earlier files, whole or partial, are removed before its new ones are renamed in.
+A write that starts from an existing checkpoint (a restarted job, or a savepoint another job left) first
+removes the files of the micro-batches that checkpoint has not committed, then continues. A kill leaves at
+most a hidden staging folder, which readers skip and the next start removes.
+
+csv and json lines are Flink's (flink_text.py), made on the executors (`mapInArrow`); parquet is Spark's.
+Paths are local filesystem paths (as dynsql's sources read them)."""
+
+import functools
+import json
+import os
+import shutil
+
+from . import project, sink_projection
+from .flink_text import describe, lines_of_batches
+from .write import BatchWrite, cancel_spark_jobs, start_streaming
+
+ORIGIN = "dynsql-sink.json"     # in a write's checkpoint folder: the prefix and folder its files have
+ROWS = "dynsql-rows"            # ... and a folder with each micro-batch's row count
+
+
+class FileBatchWriter:
+    """Writes one DataFrame (a micro-batch, or a batch-mode result) as the part files of one batch id.
+    Plain values only: under Spark Connect it runs on the server (foreachBatch)."""
+
+    def __init__(self, path, fmt, prefix, projection, type_descs, stage=None, overwrite=False, rows_dir=None):
+        self.path = path
+        self.rows_dir = rows_dir      # one file a batch id holding its row count (in the write's checkpoint)
+        self.fmt = fmt
+        self.prefix = prefix
+        self.projection = projection
+        self.type_descs = type_descs
+        self.stage = stage
+        self.overwrite = overwrite
+
+    def __call__(self, batch_df, batch_id):
+        if self.stage is not None:
+            batch_df = self.stage(batch_df)
+        self.write(project(batch_df, self.projection), batch_id)
+
+    def write(self, df, batch_id):
+        """Write `df` as the files of `batch_id`, replacing any earlier attempt's. -> its row count."""
+        from pyspark.sql import Observation
+        from pyspark.sql import functions as F
+        staging = os.path.join(self.path, ".staging-%s-%d" % (self.prefix, batch_id))
+        shutil.rmtree(staging, ignore_errors=True)
+        seen = Observation("dynsql_rows_%s_%d" % (self.prefix, batch_id))
+        df = df.observe(seen, F.count(F.lit(1)).alias("n"))
+        if self.fmt == "parquet":
+            df.write.mode("overwrite").parquet(staging)
+        else:
+            names = [name for _, name, _ in self.projection]
+            lines = functools.partial(lines_of_batches, fmt=self.fmt, names=names, descs=self.type_descs)
+            df.mapInArrow(lines, "value string").write.mode("overwrite").text(staging)
+        parts = sorted(n for n in os.listdir(staging) if n.startswith("part-") and _has_rows(os.path.join(staging, n)))
+        mine = "part-%s-%05d-" % (self.prefix, batch_id)
+        for name in os.listdir(self.path):
+            if name.startswith(mine) or (self.overwrite and not name.startswith((".", "_"))):
+                _remove(os.path.join(self.path, name))
+        for n, name in enumerate(parts):
+            os.replace(os.path.join(staging, name), os.path.join(self.path, "%s%03d.%s" % (mine, n, self.fmt)))
+        shutil.rmtree(staging, ignore_errors=True)
+        rows = int(seen.get.get("n", 0))
+        if self.rows_dir is not None:     # before Spark commits the batch: the count survives a kill
+            os.makedirs(self.rows_dir, exist_ok=True)
+            with open(os.path.join(self.rows_dir, "%d.tmp" % batch_id), "w") as f:
+                f.write(str(rows))
+            os.replace(os.path.join(self.rows_dir, "%d.tmp" % batch_id), os.path.join(self.rows_dir, str(batch_id)))
+        return rows
+
+
+def _has_rows(path):
+    if path.endswith(".parquet"):
+        import pyarrow.parquet as pq
+        return pq.read_metadata(path).num_rows > 0
+    return os.path.getsize(path) > 0
+
+
+def _remove(path):
+    if os.path.isdir(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
+
+
+def start_files(spark, plan, result, checkpoint, prefix):
+    """Start writing `result` into the plan's filesystem table -> a SinkWrite."""
+    from planner.types import parse_type
+    target = plan.target
+    path = os.path.abspath(target.options["path"])
+    os.makedirs(path, exist_ok=True)
+    projection = sink_projection(plan, result.columns)
+    descs = [describe(parse_type(type_text)) for _, _, type_text in projection]
+    writer = FileBatchWriter(path, target.options["format"], prefix, projection, descs,
+                             overwrite=getattr(plan, "overwrite", False), rows_dir=os.path.join(checkpoint, ROWS))
+    if not result.streaming:    # a batch-mode INSERT: the whole result as batch 0 (run again, it replaces its files)
+        return BatchWrite(functools.partial(writer.write, project(result.df, projection), 0), cancel_spark_jobs(spark))
+    start_from_checkpoint(checkpoint, path, prefix)
+    frame = result.df
+    if result.stage is None:
+        writer.projection = [(name, name, type_text) for _, name, type_text in projection]
+        frame = project(frame, projection)
+    else:
+        writer.stage = result.stage
+    write = start_streaming(spark, result, frame.writeStream.foreachBatch(writer), checkpoint)
+    write.count_rows = functools.partial(rows_written, checkpoint)
+    return write
+
+
+def rows_written(checkpoint):
+    """The rows of the micro-batches the write's checkpoint has committed (their counts, kept per batch)."""
+    committed = last_committed_batch(checkpoint)
+    total = 0
+    try:
+        names = os.listdir(os.path.join(checkpoint, ROWS))
+    except OSError:
+        return 0
+    for name in names:
+        if name.isdigit() and int(name) <= committed:
+            with open(os.path.join(checkpoint, ROWS, name)) as f:
+                total += int(f.read() or 0)
+    return total
+
+
+def start_from_checkpoint(checkpoint, path, prefix):
+    """Before a write starts: if its checkpoint was left by a write (this one before a crash, or another
+    job's), remove that write's files of micro-batches the checkpoint has not committed and its staging
+    folders; then record this write's prefix and folder in the checkpoint."""
+    origin = _read_origin(checkpoint)
+    if origin is not None and os.path.isdir(origin["path"]):
+        committed = last_committed_batch(checkpoint)
+        old = "part-%s-" % origin["prefix"]
+        for name in os.listdir(origin["path"]):
+            if name.startswith(".staging-%s-" % origin["prefix"]):
+                _remove(os.path.join(origin["path"], name))
+            elif name.startswith(old):
+                batch = name[len(old):].split("-", 1)[0]
+                if batch.isdigit() and int(batch) > committed:
+                    _remove(os.path.join(origin["path"], name))
+    os.makedirs(checkpoint, exist_ok=True)
+    with open(os.path.join(checkpoint, ORIGIN + ".tmp"), "w", encoding="utf-8") as f:
+        json.dump({"prefix": prefix, "path": path}, f)
+    os.replace(os.path.join(checkpoint, ORIGIN + ".tmp"), os.path.join(checkpoint, ORIGIN))
+
+
+def _read_origin(checkpoint):
+    try:
+        with open(os.path.join(checkpoint, ORIGIN), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def last_committed_batch(checkpoint):
+    """The highest micro-batch id in the checkpoint's commit log (-1 when none committed)."""
+    try:
+        names = os.listdir(os.path.join(checkpoint, "commits"))
+    except OSError:
+        return -1
+    return max((int(n) for n in names if n.isdigit()), default=-1)

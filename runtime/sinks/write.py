@@ -1,0 +1,143 @@
+"""A running sink write, as the job's process watches it: rows written so far, finished or failed, stop.
+
+`StreamingWrite` wraps a Spark streaming query: the rows it wrote come from a metric observed on its input
+(`observe`), counted once per micro-batch id, so a batch Spark runs again after a crash is not counted twice
+(a batch that committed just before a kill, before its progress was read, is missed: the filesystem sink
+counts from the checkpoint instead, `count_rows`); a bounded but paced input ends it when every source is
+done (as the shell's streaming runs do).
+`BatchWrite` runs a batch-mode write in a thread. `start_noop` is the blackhole sink (Spark's `noop`)."""
+
+import threading
+
+from ..errors import from_spark
+from ..streaming import EndOfInputWatch, start_query, trigger_for
+
+ROWS_METRIC = "dynsql_rows"
+
+
+def observe_rows(df):
+    """`df` with a row count Spark reports with each micro-batch's progress."""
+    from pyspark.sql import functions as F
+    return df.observe(ROWS_METRIC, F.count(F.lit(1)).alias("n"))
+
+
+class SinkWrite:
+    """What the job's process asks of a write."""
+    rows_written = 0
+    last_batch = -1
+    finished = False
+    error = None
+
+    def poll(self):
+        """Bring rows_written / finished / error up to date."""
+
+    def stop(self):
+        """Stop writing (the checkpoint keeps what was committed)."""
+
+
+class StreamingWrite(SinkWrite):
+    count_rows = None      # a function giving the rows written, where the sink keeps the count itself
+
+    def __init__(self, query, result, rows=0, last_batch=-1):
+        self.query = query
+        self.rows_written = rows
+        self.last_batch = last_batch
+        self._end = EndOfInputWatch(result.bounded and result.paced)
+        self._stopping = False
+
+    def poll(self):
+        q = self.query
+        try:
+            for progress in q.recentProgress:
+                metrics = progress.get("observedMetrics") or {}
+                if ROWS_METRIC in metrics and progress["batchId"] > self.last_batch:
+                    self.rows_written += int(metrics[ROWS_METRIC]["n"])
+                    self.last_batch = progress["batchId"]
+            if self.count_rows is not None:
+                self.rows_written = self.count_rows()
+            if q.isActive:
+                if self._end.reached(q):
+                    self.stop()
+                return
+            exc = q.exception()
+        except Exception as e:    # the query failed while we asked it
+            exc = e
+        if exc is not None and not self._stopping:
+            self.error = from_spark(exc)
+        self.finished = True
+
+    def stop(self):
+        self._stopping = True
+        try:
+            self.query.stop()
+        except Exception:
+            pass
+
+
+class BatchWrite(SinkWrite):
+    """A batch-mode write (`work()` returns the rows it wrote) in a thread of its own."""
+
+    def __init__(self, work, cancel=None):
+        self._cancel = cancel
+        self._thread = threading.Thread(target=self._run, args=(work,), name="dynsql-batch-write", daemon=True)
+        self._thread.start()
+
+    def _run(self, work):
+        try:
+            self.rows_written = work()
+            self.last_batch = 0
+        except Exception as e:
+            self.error = from_spark(e)
+        self.finished = True
+
+    def stop(self):
+        if self._cancel is not None:
+            self._cancel()
+
+
+def cancel_spark_jobs(spark):
+    """A function that cancels this session's running Spark jobs (classic or Connect)."""
+    def cancel():
+        try:
+            if hasattr(spark, "interruptAll"):
+                spark.interruptAll()
+            else:
+                spark.sparkContext.cancelAllJobs()
+        except Exception:
+            pass
+    return cancel
+
+
+def start_streaming(spark, result, writer, checkpoint, rows=0, last_batch=-1):
+    """Start `writer` (a DataStreamWriter of the result) with its checkpoint and the result's trigger."""
+    writer = (writer.outputMode(result.output_mode).option("checkpointLocation", checkpoint)
+              .trigger(**trigger_for(result.bounded, result.paced)))
+    try:
+        query = start_query(spark, writer, result.end_of_input)
+    except Exception as e:
+        raise from_spark(e)
+    return StreamingWrite(query, result, rows, last_batch)
+
+
+def start_noop(spark, plan, result, checkpoint, rows=0, last_batch=-1):
+    """The blackhole sink: Spark's noop sink. A query with a per-micro-batch stage (window Top-N) runs it in
+    foreachBatch and discards its rows; its rows written are then counted before the stage."""
+    from . import sink_frame
+    if not result.streaming:
+        frame = sink_frame(result.df, plan, result.columns)
+        return BatchWrite(frame.count, cancel_spark_jobs(spark))
+    if result.stage is None:
+        writer = observe_rows(sink_frame(result.df, plan, result.columns)).writeStream.format("noop")
+    else:
+        writer = observe_rows(result.df).writeStream.foreachBatch(StagedNoop(result.stage))
+    return start_streaming(spark, result, writer, checkpoint, rows, last_batch)
+
+
+class StagedNoop:
+    """foreachBatch: run the per-micro-batch stage, discard its rows."""
+
+    def __init__(self, stage):
+        self.stage = stage
+
+    def __call__(self, batch_df, batch_id):
+        self.stage(batch_df).write.format("noop").mode("overwrite").save()

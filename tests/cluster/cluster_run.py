@@ -1,0 +1,259 @@
+"""`make cluster-test`: dynsql on a Spark standalone cluster and through Spark Connect, run as a user would.
+
+1. A virtualenv outside the checkout with pyspark, pandas, pyarrow and protobuf (pyspark's transformWithState
+   needs it), but not dynsql (default /tmp/dynsql-worker-venv, made once; DYNSQL_WORKER_VENV to choose).
+2. A standalone master on 127.0.0.1 and a worker, both from that virtualenv's pyspark; the worker in a mount
+   namespace where the checkout is hidden under a tmpfs (`unshare -m`, needs root): its executors see the
+   tables' paths (../shared/conformance) but no file of dynsql.
+3. Every conformance case through `dynsql --master spark://127.0.0.1:<port> -D spark.pyspark.python=<venv>`
+   (../shared/conformance/run.py), and an INSERT INTO job on the cluster (table.dml-sync) read back.
+4. A Spark Connect server (sbin/start-connect-server.sh --wait from the same virtualenv, local[2], its Python
+   workers the virtualenv's, the checkout hidden from it too), a set of cases through `dynsql --remote`, and
+   an INSERT INTO job through it.
+5. Stops what it started, by pid. Prints the counts and the machine's load; exit 0 when nothing failed.
+
+    .venv/bin/python tests/cluster/cluster_run.py [--glob 'dt_*'] [--skip-cluster] [--skip-connect]"""
+
+import argparse
+import fnmatch
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DYNSQL = os.path.join(ROOT, ".venv", "bin", "dynsql")
+CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
+WORKER_VENV = os.environ.get("DYNSQL_WORKER_VENV", "/tmp/dynsql-worker-venv")
+WORKER_PYTHON = os.path.join(WORKER_VENV, "bin", "python")
+WORKER_PACKAGES = ("pyspark", "pandas", "pyarrow", "protobuf")
+CONNECT_CASES = ("bas_*", "dt_*", "misc_value_types", "mr_price_drop", "mr_within_interval", "mr_err_alternation",
+                 "tj_event_time_left", "vt_versioned_view_changelog", "win_tumble_tvf", "win_topn",
+                 "win_session_tvf", "win_legacy_hop")
+
+
+def log(*args):
+    print("[cluster-test]", *args, flush=True)
+
+
+class Processes:
+    """The processes this run started (each the leader of a process group of its own), stopped by pid."""
+
+    def __init__(self):
+        self.started = []
+
+    def start(self, name, command, log_path, env=None):
+        out = open(log_path, "ab")
+        p = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             start_new_session=True, env=env)
+        self.started.append((name, p))
+        log("started %s (pid %d), log %s" % (name, p.pid, log_path))
+        return p
+
+    def stop_all(self):
+        for name, p in reversed(self.started):
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)    # the group this run started with the process
+                except ProcessLookupError:
+                    pass
+                try:
+                    p.wait(30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait(10)
+            log("stopped %s (pid %d)" % (name, p.pid))
+
+
+def ensure_worker_venv():
+    from importlib.metadata import version
+    if not os.path.exists(WORKER_PYTHON):
+        log("making", WORKER_VENV)
+        subprocess.run(["python3", "-m", "venv", WORKER_VENV], check=True)
+        pins = ["%s==%s" % (p, version(p)) for p in WORKER_PACKAGES]
+        subprocess.run([WORKER_PYTHON, "-m", "pip", "install", "-q"] + pins, check=True)
+    return WORKER_PYTHON
+
+
+def hidden_command(command):
+    """`command` in a mount namespace of its own where the checkout is an empty tmpfs."""
+    inner = "mount -t tmpfs -o size=1m tmpfs %s && exec %s" % (_quote(ROOT), " ".join(_quote(c) for c in command))
+    return ["unshare", "-m", "sh", "-c", inner]
+
+
+def _quote(s):
+    import shlex
+    return shlex.quote(s)
+
+
+def check_hidden():
+    """The worker's view: the checkout is empty and its Python cannot import dynsql."""
+    probe = hidden_command(["sh", "-c", "ls -A %s | wc -l; %s -c 'import runtime' 2>&1 | tail -1"
+                            % (_quote(ROOT), _quote(WORKER_PYTHON))])
+    out = subprocess.run(probe, capture_output=True, text=True).stdout.split("\n")
+    hidden = out[0].strip() == "0" and "No module named 'runtime'" in out[1]
+    log("checkout hidden from the worker: %s (%s)" % ("yes" if hidden else "NO", " | ".join(out[:2])))
+    return hidden
+
+
+def free_port(preferred):
+    with socket.socket() as s:
+        if s.connect_ex(("127.0.0.1", preferred)) != 0:
+            return preferred
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, timeout=300):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(1)
+    return False
+
+
+def spark_home(python):
+    out = subprocess.run([python, "-c", "import os, pyspark; print(os.path.dirname(pyspark.__file__))"],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def alive_workers(ui_port):
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:%d/json/" % ui_port, timeout=5) as r:
+            return json.load(r).get("aliveworkers", 0)
+    except OSError:
+        return 0
+
+
+def conformance(dynsql_command, cases_dir, glob="*", timeout=900):
+    """run.py over the cases -> (passed, failed)."""
+    command = [sys.executable, os.path.join(CONFORMANCE, "run.py"), "--cases", cases_dir, "--glob", glob,
+               "--timeout", str(timeout), "--dynsql", dynsql_command]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    last = ""
+    for line in proc.stdout:
+        print("    " + line.rstrip(), flush=True)
+        last = line.strip() or last
+    proc.wait()
+    words = last.replace(",", "").split()    # conformance: P passed, F failed
+    return (int(words[1]), int(words[3])) if len(words) >= 5 and words[0] == "conformance:" else (0, -1)
+
+
+def subset(names, folder):
+    """A cases folder with links to the cases matching `names` (patterns)."""
+    cases = os.path.join(CONFORMANCE, "cases")
+    for case in sorted(os.listdir(cases)):
+        if any(fnmatch.fnmatch(case, n) for n in names):
+            os.symlink(os.path.join(cases, case), os.path.join(folder, case))
+    return folder
+
+
+def job_check(dynsql_args, folder, label):
+    """An INSERT INTO job (dml-sync) from a csv into a json table, read back in batch mode: the job runs where
+    the session's queries run (a driver of its own on the cluster; a client of the Connect server)."""
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "in.csv"), "w") as f:
+        f.write("".join("%d,w%d\n" % (i, i) for i in range(100)))
+    script = os.path.join(folder, "job.sql")
+    with open(script, "w") as f:
+        f.write("""
+CREATE TABLE src (n INT, word STRING) WITH ('connector' = 'filesystem', 'path' = '%(d)s/in.csv', 'format' = 'csv');
+CREATE TABLE dst (n BIGINT, word STRING) WITH ('connector' = 'filesystem', 'path' = '%(d)s/out', 'format' = 'json');
+SET 'table.dml-sync' = 'true';
+INSERT INTO dst SELECT n * 2, UPPER(word) FROM src WHERE n %% 3 = 0;
+SET 'execution.runtime-mode' = 'batch';
+SELECT COUNT(*) AS c, SUM(n) AS s FROM dst;
+""" % {"d": folder})
+    proc = subprocess.run([DYNSQL] + dynsql_args + ["-D", "dynsql.jobs.dir=%s/jobs" % folder, "--output", "jsonl",
+                                                   "-f", script], capture_output=True, text=True, cwd=folder,
+                          timeout=1800)
+    rows = [json.loads(line)["row"] for line in proc.stdout.splitlines() if line.startswith("{")]
+    expected = [[34, sum(2 * i for i in range(100) if i % 3 == 0)]]
+    ok = proc.returncode == 0 and rows == expected
+    log("%s: INSERT INTO job %s (rows %s, expected %s)%s" % (label, "ok" if ok else "FAILED", rows, expected,
+                                                            "" if ok else ": " + proc.stderr[-800:]))
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--glob", default="*", help="the cluster's conformance cases (default: all)")
+    ap.add_argument("--skip-cluster", action="store_true")
+    ap.add_argument("--skip-connect", action="store_true")
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        log("needs root (unshare -m and a tmpfs mount hide the checkout from the worker)")
+        return 2
+    python = ensure_worker_venv()
+    home = spark_home(python)
+    work = tempfile.mkdtemp(prefix="dynsql-cluster-")
+    processes = Processes()
+    figures = {}
+    started = time.time()
+    try:
+        figures["checkout hidden"] = check_hidden()
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SPARK_HOME", "PYSPARK_PYTHON")}
+        env.update(SPARK_HOME=home, SPARK_LOG_DIR=work, SPARK_PID_DIR=work, SPARK_WORKER_DIR=os.path.join(work, "w"),
+                   PYSPARK_PYTHON=python, SPARK_NO_DAEMONIZE="1")
+        if not args.skip_cluster:
+            port, ui = free_port(7077), free_port(18080)
+            master = "spark://127.0.0.1:%d" % port
+            processes.start("master", [os.path.join(home, "bin", "spark-class"), "org.apache.spark.deploy.master.Master",
+                                       "--host", "127.0.0.1", "--port", str(port), "--webui-port", str(ui)],
+                            os.path.join(work, "master.log"), env)
+            wait_port(port)
+            processes.start("worker (checkout hidden)", hidden_command(
+                [os.path.join(home, "bin", "spark-class"), "org.apache.spark.deploy.worker.Worker", "--host",
+                 "127.0.0.1", "--cores", "2", "--memory", "3g", "--webui-port", str(free_port(18081)), master]),
+                os.path.join(work, "worker.log"), env)
+            deadline = time.time() + 300
+            while alive_workers(ui) < 1 and time.time() < deadline:
+                time.sleep(2)
+            log("master %s: %d worker(s) alive" % (master, alive_workers(ui)))
+            command = "%s --master %s -D spark.pyspark.python=%s" % (DYNSQL, master, python)
+            figures["cluster conformance"] = conformance(command, os.path.join(CONFORMANCE, "cases"), args.glob)
+            # the session and its job are two applications: each takes one of the worker's two cores (by
+            # default an application takes all, and the job would wait for the session that waits for it)
+            figures["cluster job"] = job_check(["--master", master, "-D", "spark.pyspark.python=%s" % python,
+                                                "-D", "spark.cores.max=1"], os.path.join(work, "job-cluster"), "cluster")
+        if not args.skip_connect:
+            port = free_port(15002)
+            processes.start("Spark Connect server (checkout hidden)", hidden_command(
+                [os.path.join(home, "sbin", "start-connect-server.sh"), "--wait", "--master", "local[2]",
+                 "--conf", "spark.connect.grpc.binding.port=%d" % port, "--conf", "spark.ui.enabled=false",
+                 "--conf", "spark.driver.extraJavaOptions=-Xss16m -Duser.timezone=UTC",
+                 "--conf", "spark.sql.session.timeZone=UTC"]), os.path.join(work, "connect.log"), env)
+            if not wait_port(port, 600):
+                raise RuntimeError("the Spark Connect server did not start: see %s" % os.path.join(work, "connect.log"))
+            remote = "sc://127.0.0.1:%d" % port
+            cases = subset(CONNECT_CASES, tempfile.mkdtemp(prefix="cases-", dir=work))
+            figures["connect conformance"] = conformance("%s --remote %s" % (DYNSQL, remote), cases)
+            figures["connect job"] = job_check(["--remote", remote], os.path.join(work, "job-connect"), "connect")
+    finally:
+        processes.stop_all()
+    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    log("took %.0f s; load: %s" % (time.time() - started, load))
+    bad = 0
+    for name, value in figures.items():
+        if isinstance(value, tuple):
+            log("%-22s %d passed, %d failed" % (name, value[0], value[1]))
+            bad += value[1] != 0
+        else:
+            log("%-22s %s" % (name, "ok" if value else "FAILED"))
+            bad += not value
+    shutil.rmtree(work, ignore_errors=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""What a cluster run is given, without a cluster: the executors' Python (`spark.pyspark.python` from -D or
+spark-defaults.conf, else $PYSPARK_PYTHON, else this Python only for a local master), the zip of dynsql's
+packages that goes to executors, and the command a YARN / Kubernetes job is submitted with."""
+
+import os
+import sys
+import zipfile
+
+from runtime.job_launch import cluster_deploy, spark_submit_command
+from runtime.job_registry import JobRecord
+from runtime.session import executor_python, package_zip
+
+
+def test_the_executors_python():
+    assert executor_python("spark://h:7077", "/opt/py/bin/python", {"PYSPARK_PYTHON": "/x"}) == "/opt/py/bin/python"
+    assert executor_python("spark://h:7077", None, {"PYSPARK_PYTHON": "/x"}) == "/x"
+    assert executor_python("spark://h:7077", None, {}) is None        # Spark's default on the workers
+    assert executor_python("yarn", None, {}) is None
+    assert executor_python("local[2]", None, {}) == sys.executable    # local executors run beside the driver
+
+
+def test_the_package_zip_holds_dynsql_and_sqlglot():
+    path = package_zip()
+    names = zipfile.ZipFile(path).namelist()
+    for module in ("runtime/engine.py", "runtime/sinks/filesystem.py", "planner/types.py", "repl/cli.py",
+                   "sqlglot/__init__.py"):
+        assert module in names
+    assert not any("__pycache__" in n for n in names)
+    assert package_zip() == path       # named by its content: built once
+
+
+def test_cluster_deploy_mode_is_for_yarn_and_kubernetes(tmp_path):
+    assert cluster_deploy("yarn") and cluster_deploy("k8s://https://h:6443")
+    assert not cluster_deploy("spark://h:7077") and not cluster_deploy("local[2]") and not cluster_deploy(None)
+    record = JobRecord(id="j1", name="insert-into_x", inserts=[], statements=[], conf={"spark.executor.memory": "2g",
+                       "table.dml-sync": "true"}, master="yarn")
+    command = spark_submit_command(record, str(tmp_path), ["python", "-m", "repl.cli", "--job-run"])
+    assert command[1:5] == ["--master", "yarn", "--deploy-mode", "cluster"]
+    assert "--py-files" in command and command[command.index("--py-files") + 1].endswith(".zip")
+    assert ["--conf", "spark.executor.memory=2g"] == command[command.index("--conf"):command.index("--conf") + 2]
+    assert command[-2:] == [os.path.join(str(tmp_path), "driver.py"), str(tmp_path)]
+    assert "main(['--job-run'] + sys.argv[1:])" in (tmp_path / "driver.py").read_text()
