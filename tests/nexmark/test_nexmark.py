@@ -40,7 +40,6 @@ _Q5 = ("Append output mode not supported for aggregations on streaming DataFrame
        "the foreachBatch sink: a HOP window aggregate joined with a group aggregate of window aggregates)")
 _Q12_NESTED = "A window function over this view is not supported yet: only views that project and filter one table are"
 _Q12_FLAT = "The window function TUMBLE needs a time attribute: 'p_time' is not one (PROCTIME() in a view)"
-_Q13 = "Table 'side_input' has no 'connector' option (legacy 'connector.type' options)"
 _Q15 = "Expression 'price' is not being grouped (aggregate FILTER (WHERE ...))"
 _Q20 = "wrong rows: A.`dateTime` and A.extra give the bid's columns (columns of the same name on both join sides)"
 _Q21 = "wrong rows: REGEXP_EXTRACT gives '' instead of NULL when nothing matches (the WHERE keeps every bid)"
@@ -53,7 +52,6 @@ XFAIL = {
     ("nested", 9): _NESTED_FIELDS, ("flat", 9): _NO_ON,
     ("nested", 11): _LAST_WINDOWS,
     ("nested", 12): _Q12_NESTED, ("flat", 12): _Q12_FLAT,
-    ("nested", 13): _Q13, ("flat", 13): _Q13,
     ("nested", 15): _BID_FIELD, ("flat", 15): _Q15,
     ("nested", 16): _BID_FIELD, ("flat", 16): _Q15,
     ("nested", 17): _BID_FIELD, ("flat", 17): _Q15,
