@@ -43,6 +43,8 @@ class TableDef:
     primary_key: list = field(default_factory=list)
     comment: str = None
     ddl: str = ""
+    partition_keys: list = field(default_factory=list)   # PARTITIONED BY: folders key=value, not in the files
+    legacy_connector: bool = False    # declared with Flink's legacy 'connector.type' keys: a lookup source
 
     def column(self, name):
         for c in self.columns:

@@ -4,14 +4,14 @@ connector also its schema (Nexmark's four columns) and whether its rowtime is ea
 import re
 
 from .errors import SqlError, UnsupportedError
+from .filesystem_options import OPTIONS as FILESYSTEM_OPTIONS, check_filesystem_options, map_legacy_options
 
 CONNECTORS = ("filesystem", "datagen", "nexmark", "print", "blackhole")
 FORMATS = ("csv", "json", "parquet", "debezium-json", "canal-json")
 CHANGELOG_FORMATS = ("debezium-json", "canal-json")
 
 _COMMON = {"connector", "format", "path", "source.monitor-interval", "replay.rows-per-second",
-           "scan.rows-per-batch", "sink.rolling-policy.file-size", "sink.rolling-policy.rollover-interval",
-           "partition.default-name"}
+           "scan.rows-per-batch", "sink.rolling-policy.file-size", "partition.default-name"} | FILESYSTEM_OPTIONS
 _FORMAT_PREFIXES = tuple(f + "." for f in FORMATS)
 _DATAGEN = {"connector", "rows-per-second", "number-of-rows", "scan.parallelism"}
 _PRINT = {"connector", "print-identifier", "standard-error", "sink.parallelism"}
@@ -41,6 +41,7 @@ NEXMARK_EVENT_TIME = ("CASE WHEN event_type = 0 THEN person.`dateTime` WHEN even
 
 
 def check_table_options(table, line=None, column=None):
+    map_legacy_options(table, line, column)
     o = table.options
     conn = o.get("connector")
     if conn is None:
@@ -60,6 +61,7 @@ def check_table_options(table, line=None, column=None):
         unknown = [k for k in o if k not in _COMMON and not k.startswith(_FORMAT_PREFIXES)]
         _positive(o, "replay.rows-per-second", table, line, column)
         _positive(o, "scan.rows-per-batch", table, line, column)
+        check_filesystem_options(table, line, column)
     elif conn == "datagen":
         unknown = [k for k in o if k not in _DATAGEN and not k.startswith("fields.")]
         for k in o:
@@ -81,6 +83,9 @@ def check_table_options(table, line=None, column=None):
         _check_nexmark(table, line, column)
     else:
         unknown = [k for k in o if k not in _PRINT]
+    if table.partition_keys and conn != "filesystem":
+        raise UnsupportedError("Table '%s': PARTITIONED BY needs the filesystem connector, not '%s'"
+                               % (table.name, conn), line, column)
     if unknown:
         raise SqlError("Unsupported options for table '%s' (connector '%s'): %s"
                        % (table.name, conn, ", ".join("'%s'" % k for k in sorted(unknown))), line, column)

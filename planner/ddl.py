@@ -164,8 +164,9 @@ def parse_create_table(sql, line=1, column=1):
     comment = None
     if c.word("COMMENT"):
         comment = c.string("a comment")
+    partition_keys = []
     if c.words("PARTITIONED", "BY"):
-        _skip_parens(c)
+        partition_keys = _partition_keys(c, columns)
     options = {}
     if c.word("WITH"):
         options = _options(c)
@@ -193,7 +194,7 @@ def parse_create_table(sql, line=1, column=1):
     from .catalog import _strip_path
     name = _strip_path(name)
     return TableDef(name=name, columns=columns, options=options, watermark=watermark,
-                    primary_key=pk, comment=comment, ddl=sql), if_not_exists
+                    primary_key=pk, comment=comment, ddl=sql, partition_keys=partition_keys), if_not_exists
 
 
 def _split_items(c):
@@ -351,6 +352,27 @@ def _primary_key(c, last):
     return cols
 
 
+def _partition_keys(c, columns):
+    """`PARTITIONED BY (a, b)`: physical columns of the table, each once."""
+    if not c.sym(TokenType.L_PAREN):
+        raise c.error("Expected '(' and the partition columns after PARTITIONED BY")
+    keys = []
+    while True:
+        tok = c.cur
+        key = c.name("a partition column")
+        col = next((x for x in columns if x.name == key), None)
+        if col is None or not col.is_physical:
+            raise c.error("Partition column '%s' not defined in the table schema. Available columns: [%s]"
+                          % (key, ", ".join("'%s'" % x.name for x in columns if x.is_physical)), tok)
+        if key in keys:
+            raise c.error("Partition column '%s' is listed twice" % key, tok)
+        keys.append(key)
+        if c.sym(TokenType.R_PAREN):
+            return keys
+        if not c.sym(TokenType.COMMA):
+            raise c.error("Expected ',' or ')' in the PARTITIONED BY column list")
+
+
 def _options(c):
     if not c.sym(TokenType.L_PAREN):
         raise c.error("Expected '(' after WITH")
@@ -369,18 +391,6 @@ def _options(c):
                 raise c.error("Expected ',' or ')' in the WITH options")
             break
     return options
-
-
-def _skip_parens(c):
-    if not c.sym(TokenType.L_PAREN):
-        raise c.error("Expected '('")
-    depth = 1
-    while depth and c.cur is not None:
-        if c.cur.token_type == TokenType.L_PAREN:
-            depth += 1
-        elif c.cur.token_type == TokenType.R_PAREN:
-            depth -= 1
-        c.i += 1
 
 
 def _check_expression(expr, c, tok):

@@ -28,7 +28,9 @@ HIDDEN_SCHEMA = [st.StructField("__seq", st.LongType()), st.StructField("__wm", 
 
 
 def source_schema(table):
-    fields = [st.StructField(c.name, to_spark(parse_type(c.type)), True) for c in table.physical_columns]
+    """The source's columns: the physical ones as the files hold them, then a partitioned table's partition
+    columns (from its folders), then the hidden ones."""
+    fields = [st.StructField(c.name, to_spark(parse_type(c.type)), True) for c in file_order(table)]
     return st.StructType(fields + HIDDEN_SCHEMA)
 
 
@@ -50,10 +52,16 @@ def is_paced(table):
     return "replay.rows-per-second" in o or o["connector"] == "datagen" or "source.monitor-interval" in o
 
 
+def file_order(table):
+    keys = table.partition_keys
+    return ([c for c in table.physical_columns if c.name not in keys]
+            + [c for c in table.physical_columns if c.name in keys])
+
+
 def _spec(spark, table, streaming, sentinel):
     if table.options["connector"] == "nexmark":
         return nexmark.spec_json(table, sentinel, _parallelism(spark), _event_time_delay_ms(table))
-    physical = table.physical_columns
+    physical = [c for c in table.physical_columns if c.name not in table.partition_keys]
     rowtime_index = None
     delay = None
     if table.watermark is not None:
@@ -68,6 +76,7 @@ def _spec(spark, table, streaming, sentinel):
     fmt = o["format"]
     return json.dumps({
         "path": o["path"], "format": fmt, "columns": [(c.name, c.type) for c in physical],
+        "partitions": [(c.name, c.type) for c in file_order(table)[len(physical):]],
         "options": o, "rowtime_index": rowtime_index, "delay_ms": delay,
         # a computed rowtime gets the sentinel too: table_frame gives it END_OF_INPUT (see there)
         "sentinel": bool(sentinel and table.watermark is not None),

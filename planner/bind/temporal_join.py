@@ -2,8 +2,8 @@
 ON l.k = r.k [AND ...]`, the left side being whatever the FROM has joined so far (a table, a view, a
 subquery, a join's output, another temporal join).
 
-Flink's rules and messages (planner/temporal_join.py's, kept): the AS OF column must be a rowtime of the left
-side (a processing time is refused), only INNER and LEFT joins, streaming mode only (Flink 2.4's message),
+Flink's rules and messages (planner/temporal_join.py's, kept): the AS OF column must be a time attribute of the
+left side (a processing time makes it a lookup join: lookup_join.py), only INNER and LEFT joins, streaming mode only (Flink 2.4's message),
 the versioned side needs a rowtime and a primary key (a table with PRIMARY KEY and WATERMARK, or a versioned
 view: `ROW_NUMBER() OVER (PARTITION BY key ORDER BY rowtime DESC) = 1`), the ON equalities must cover that
 key, both rowtimes of the same type. A changelog source is read without its -U rows (`DropUpdateBefore`),
@@ -38,6 +38,9 @@ def bind_temporal_join(binder, left, lscope, join):
     version = table.args["version"]
     as_of = version.args.get("expression") if isinstance(version, exp.Version) else version
     left_time = _as_of_field(ctx, left, lscope, as_of)
+    if left_time is None:                    # a processing time: a lookup join, where Flink can look up
+        from .lookup_join import bind_lookup_join
+        return bind_lookup_join(binder, left, lscope, join, kind, as_of)
     if ctx.batch:
         raise UnsupportedError(BATCH_MESSAGE, *ctx.pos(table))
     bare = table.copy()
@@ -86,12 +89,11 @@ def _join_kind(ctx, join):
 
 def _as_of_field(ctx, left, lscope, as_of):
     """The left field FOR SYSTEM_TIME AS OF names: a rowtime as Flink's validator sees it (a rowtime a
-    regular join or an aggregate passes on counts), not a processing time."""
+    regular join or an aggregate passes on counts); None for a processing time (a lookup join)."""
     bound = ExpressionBinder(ctx, lscope).bind(as_of) if as_of is not None else None
     time = validated_time(left, bound.field) if bound is not None and bound.field is not None else None
     if time == PROCTIME:
-        raise UnsupportedError("Processing-time temporal join is not supported yet.", *ctx.pos(as_of),
-                               hint="use the left side's event time (its WATERMARK column) in FOR SYSTEM_TIME AS OF")
+        return None
     if time != ROWTIME:
         rowtimes = [f.name for f in left.fields if f.time == ROWTIME]
         raise SqlError("Temporal table join currently only supports 'FOR SYSTEM_TIME AS OF' left table's time "

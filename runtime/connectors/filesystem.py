@@ -40,7 +40,8 @@ class TableSpec:
         d = json.loads(text)
         self.path = d["path"]
         self.format = d["format"]
-        self.columns = [tuple(c) for c in d["columns"]]   # physical (name, flink type)
+        self.columns = [tuple(c) for c in d["columns"]]   # physical (name, flink type), in the files
+        self.partitions = [tuple(c) for c in d.get("partitions") or []]   # (name, type) from key=value folders
         self.options = d["options"]
         self.rowtime_index = d.get("rowtime_index")       # index into columns, or None
         self.delay_ms = d.get("delay_ms")
@@ -76,7 +77,7 @@ class FilesystemBatchReader(DataSourceReader):
         self.schema_json = schema_json
 
     def partitions(self):
-        return whole_file_splits(self.spec.path)
+        return whole_file_splits(self.spec.path, bool(self.spec.partitions))
 
     def read(self, partition):
         from .split_reader import read_partition

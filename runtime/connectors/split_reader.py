@@ -13,6 +13,7 @@ the rows ignore-parse-errors skipped or nulled to the query's counters (parse_er
 Any failure comes out as a `FormatError` naming the file (and line, column and value where there is one)."""
 
 import json
+import os
 
 import numpy as np
 import pyarrow as pa
@@ -52,6 +53,8 @@ def read_split(spec, split, schema):
     try:
         for table, ops in _physical_tables(spec, split, progress, physical):
             table, running = annotate(table, ops, seq, spec.rowtime_index, spec.delay_ms, running)
+            if spec.partitions:
+                table = with_partition_values(table, spec, split.path)
             seq += table.num_rows
             yield from to_spark(table, schema, split.path)
     except FormatError:
@@ -165,6 +168,20 @@ def annotate(table, ops, first_seq, rowtime_index, delay_ms, max_before):
     return table, max_after
 
 
+def with_partition_values(table, spec, path):
+    """The partition columns, after the file's columns: the values of the file's `key=value` folders (as text,
+    cast with the rest; Flink's default partition name is NULL)."""
+    from urllib.parse import unquote
+    folders = dict(unquote(p).split("=", 1) for p in os.path.dirname(path).split(os.sep) if "=" in p)
+    default = spec.options.get("partition.default-name", "__DEFAULT_PARTITION__")
+    at = len(spec.columns)
+    for i, (name, _) in enumerate(spec.partitions):
+        value = folders.get(name)
+        value = None if value == default else value
+        table = table.add_column(at + i, name, pa.array([value] * table.num_rows, pa.string()))
+    return table
+
+
 def to_spark(table, schema, path, size=65536):
     """An Arrow table (physical columns + hidden ones) -> RecordBatches of exactly Spark's schema."""
     arrays = []
@@ -182,7 +199,7 @@ def sentinel_batch(spec, ordinal, schema):
     """The end-of-input row: NULLs but a rowtime of END_OF_INPUT, so the watermark passes every window. Its
     `__wm` is END_OF_INPUT too: the marker runtime/tables.py reads when the rowtime is a computed column."""
     from .filesystem import END_OF_INPUT
-    values = [None] * len(spec.columns)
+    values = [None] * (len(spec.columns) + len(spec.partitions))
     if spec.rowtime_index is not None:
         values[spec.rowtime_index] = END_OF_INPUT
     row = tuple(values) + (ordinal << SEQ_BITS, END_OF_INPUT, 0)

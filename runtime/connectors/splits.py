@@ -48,8 +48,15 @@ class EndOfInput(InputPartition):
         self.ordinal = ordinal
 
 
-def list_files(path):
-    """A table's files: the file at `path`, or a directory's visible files in name order."""
+def list_files(path, partitioned=False):
+    """A table's files: the file at `path`, or a directory's visible files in name order; for a partitioned
+    table also those of its partition folders (`key=value/...`), folder by folder in name order."""
+    if os.path.isdir(path) and partitioned:
+        found = []
+        for root, dirs, files in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+            found += [os.path.join(root, n) for n in sorted(files) if not n.startswith((".", "_"))]
+        return found
     if os.path.isdir(path):
         names = sorted(n for n in os.listdir(path) if not n.startswith((".", "_")))
         return [os.path.join(path, n) for n in names if os.path.isfile(os.path.join(path, n))]
@@ -58,9 +65,9 @@ def list_files(path):
     raise FileNotFoundError("No file or directory at path '%s'" % path)
 
 
-def whole_file_splits(path):
+def whole_file_splits(path, partitioned=False):
     """A bounded batch read: one split a file, read to its end; the file's index is its ordinal."""
-    return [FileSplit(i, f, 0, 0, 1, None, None) for i, f in enumerate(list_files(path))]
+    return [FileSplit(i, f, 0, 0, 1, None, None) for i, f in enumerate(list_files(path, partitioned))]
 
 
 # ---------------------------------------------------------------------------------------- reports
@@ -139,7 +146,7 @@ class SplitPlanner:
             if self.frozen or not self.spec.monitor or now - self.listed_at < self.spec.monitor_interval_s:
                 return
         try:
-            found = list_files(self.spec.path)
+            found = list_files(self.spec.path, bool(self.spec.partitions))
         except FileNotFoundError:
             if not self.spec.monitor:
                 raise

@@ -25,6 +25,7 @@ import shutil
 
 from . import project, sink_projection
 from .flink_text import describe, lines_of_batches
+from .partition_commit import PartitionCommitter
 from .write import BatchWrite, cancel_spark_jobs, start_streaming
 
 ORIGIN = "dynsql-sink.json"     # in a write's checkpoint folder: the prefix and folder its files have
@@ -35,8 +36,12 @@ class FileBatchWriter:
     """Writes one DataFrame (a micro-batch, or a batch-mode result) as the part files of one batch id.
     Plain values only: under Spark Connect it runs on the server (foreachBatch)."""
 
-    def __init__(self, path, fmt, prefix, projection, type_descs, stage=None, overwrite=False, rows_dir=None):
+    def __init__(self, path, fmt, prefix, projection, type_descs, stage=None, overwrite=False, rows_dir=None,
+                 partition_keys=(), default_partition="__DEFAULT_PARTITION__", committer=None):
         self.path = path
+        self.partition_keys = list(partition_keys)   # PARTITIONED BY: key=value folders, left out of the files
+        self.default_partition = default_partition
+        self.committer = committer    # partition_commit.PartitionCommitter: _SUCCESS files as partitions close
         self.rows_dir = rows_dir      # one file a batch id holding its row count (in the write's checkpoint)
         self.fmt = fmt
         self.prefix = prefix
@@ -46,9 +51,17 @@ class FileBatchWriter:
         self.overwrite = overwrite
 
     def __call__(self, batch_df, batch_id):
+        from pyspark.sql import Observation
+        from pyspark.sql import functions as F
+        watermark = None
+        if self.committer is not None and self.committer.partition_time and "__wm" in batch_df.columns:
+            watermark = Observation("dynsql_wm_%s_%d" % (self.prefix, batch_id))
+            batch_df = batch_df.observe(watermark, F.max("__wm").alias("wm"))
         if self.stage is not None:
             batch_df = self.stage(batch_df)
         self.write(project(batch_df, self.projection), batch_id)
+        if watermark is not None:
+            self.committer.watermark(watermark.get.get("wm"))
 
     def write(self, df, batch_id):
         """Write `df` as the files of `batch_id`, replacing any earlier attempt's. -> its row count."""
@@ -58,20 +71,35 @@ class FileBatchWriter:
         shutil.rmtree(staging, ignore_errors=True)
         seen = Observation("dynsql_rows_%s_%d" % (self.prefix, batch_id))
         df = df.observe(seen, F.count(F.lit(1)).alias("n"))
+        keys = self.partition_keys
         if self.fmt == "parquet":
-            df.write.mode("overwrite").parquet(staging)
+            if keys:
+                df = df.select(*[F.coalesce(F.col("`%s`" % c).cast("string"), F.lit(self.default_partition)).alias(c)
+                                 if c in keys else F.col("`%s`" % c) for c in df.columns])
+            df.write.partitionBy(*keys).mode("overwrite").parquet(staging)
         else:
             names = [name for _, name, _ in self.projection]
-            lines = functools.partial(lines_of_batches, fmt=self.fmt, names=names, descs=self.type_descs)
-            df.mapInArrow(lines, "value string").write.mode("overwrite").text(staging)
-        parts = sorted(n for n in os.listdir(staging) if n.startswith("part-") and _has_rows(os.path.join(staging, n)))
+            lines = functools.partial(lines_of_batches, fmt=self.fmt, names=names, descs=self.type_descs,
+                                      partitions=tuple(keys), default_partition=self.default_partition)
+            schema = ", ".join(["value string"] + ["`%s` string" % k for k in keys])
+            df.mapInArrow(lines, schema).write.partitionBy(*keys).mode("overwrite").text(staging)
+        parts = sorted((folder, name) for folder, name in table_files(staging)
+                       if name.startswith("part-") and _has_rows(os.path.join(staging, folder, name)))
         mine = "part-%s-%05d-" % (self.prefix, batch_id)
-        for name in os.listdir(self.path):
-            if name.startswith(mine) or (self.overwrite and not name.startswith((".", "_"))):
-                _remove(os.path.join(self.path, name))
-        for n, name in enumerate(parts):
-            os.replace(os.path.join(staging, name), os.path.join(self.path, "%s%03d.%s" % (mine, n, self.fmt)))
+        if self.overwrite:
+            for name in os.listdir(self.path):
+                if not name.startswith((".", "_")):
+                    _remove(os.path.join(self.path, name))
+        for folder, name in table_files(self.path):
+            if name.startswith(mine):
+                _remove(os.path.join(self.path, folder, name))
+        for n, (folder, name) in enumerate(parts):
+            os.makedirs(os.path.join(self.path, folder), exist_ok=True)
+            os.replace(os.path.join(staging, folder, name),
+                       os.path.join(self.path, folder, "%s%03d.%s" % (mine, n, self.fmt)))
         shutil.rmtree(staging, ignore_errors=True)
+        if self.committer is not None:
+            self.committer.written(sorted({folder for folder, _ in parts}))
         rows = int(seen.get.get("n", 0))
         if self.rows_dir is not None:     # before Spark commits the batch: the count survives a kill
             os.makedirs(self.rows_dir, exist_ok=True)
@@ -79,6 +107,17 @@ class FileBatchWriter:
                 f.write(str(rows))
             os.replace(os.path.join(self.rows_dir, "%d.tmp" % batch_id), os.path.join(self.rows_dir, str(batch_id)))
         return rows
+
+
+def table_files(path):
+    """(folder relative to `path`, file name) of every file of a table's folder, partition folders
+    (`key=value/...`) included; hidden folders and files ('.', '_': staging, _SUCCESS) left out."""
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        folder = os.path.relpath(root, path)
+        for name in sorted(files):
+            if not name.startswith((".", "_")):
+                yield ("" if folder == "." else folder), name
 
 
 def _has_rows(path):
@@ -106,19 +145,27 @@ def start_files(spark, plan, result, checkpoint, prefix):
     os.makedirs(path, exist_ok=True)
     projection = sink_projection(plan, result.columns)
     descs = [describe(parse_type(type_text)) for _, _, type_text in projection]
+    keys = target.partition_keys
+    committer = PartitionCommitter(path, keys, target.options, prefix) if keys else None
     writer = FileBatchWriter(path, target.options["format"], prefix, projection, descs,
-                             overwrite=getattr(plan, "overwrite", False), rows_dir=os.path.join(checkpoint, ROWS))
+                             overwrite=getattr(plan, "overwrite", False), rows_dir=os.path.join(checkpoint, ROWS),
+                             partition_keys=keys, committer=committer,
+                             default_partition=target.options.get("partition.default-name", "__DEFAULT_PARTITION__"))
     if not result.streaming:    # a batch-mode INSERT: the whole result as batch 0 (run again, it replaces its files)
-        return BatchWrite(functools.partial(writer.write, project(result.df, projection), 0), cancel_spark_jobs(spark))
+        write = BatchWrite(functools.partial(writer.write, project(result.df, projection), 0), cancel_spark_jobs(spark),
+                           on_finish=committer.finish if committer else None)
+        return write
     start_from_checkpoint(checkpoint, path, prefix)
     frame = result.df
     if result.stage is None:
         writer.projection = [(name, name, type_text) for _, name, type_text in projection]
-        frame = project(frame, projection)
+        frame = project(frame, projection, hidden=committer is not None)
     else:
         writer.stage = result.stage
     write = start_streaming(spark, result, frame.writeStream.foreachBatch(writer), checkpoint)
     write.count_rows = functools.partial(rows_written, checkpoint)
+    if committer is not None:
+        write.on_finish = committer.finish
     return write
 
 
@@ -148,10 +195,11 @@ def start_from_checkpoint(checkpoint, path, prefix):
         for name in os.listdir(origin["path"]):
             if name.startswith(".staging-%s-" % origin["prefix"]):
                 _remove(os.path.join(origin["path"], name))
-            elif name.startswith(old):
+        for folder, name in list(table_files(origin["path"])):
+            if name.startswith(old):
                 batch = name[len(old):].split("-", 1)[0]
                 if batch.isdigit() and int(batch) > committed:
-                    _remove(os.path.join(origin["path"], name))
+                    _remove(os.path.join(origin["path"], folder, name))
     os.makedirs(checkpoint, exist_ok=True)
     with open(os.path.join(checkpoint, ORIGIN + ".tmp"), "w", encoding="utf-8") as f:
         json.dump({"prefix": prefix, "path": path}, f)

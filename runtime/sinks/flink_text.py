@@ -160,13 +160,21 @@ def json_line(row, names, descs):
 
 
 # ---------------------------------------------------------------------- Arrow batches -> lines
-def lines_of_batches(batches, fmt, names, descs):
-    """mapInArrow function: record batches of the sink's columns -> batches of one `value` column of lines."""
+def lines_of_batches(batches, fmt, names, descs, partitions=(), default_partition="__DEFAULT_PARTITION__"):
+    """mapInArrow function: record batches of the sink's columns -> batches of one `value` column of lines.
+    `partitions`: the names of partition columns, left out of the lines and passed on as text columns
+    (NULL as `default_partition`), for Spark's partitionBy."""
     import pyarrow as pa
     for batch in batches:
         columns = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
+        content = [i for i, n in enumerate(names) if n not in partitions]
+        rows = zip(*[columns[i] for i in content])
         if fmt == "csv":
-            lines = [csv_line(row, descs) for row in zip(*columns)]
+            lines = [csv_line(row, [descs[i] for i in content]) for row in rows]
         else:
-            lines = [json_line(row, names, descs) for row in zip(*columns)]
-        yield pa.RecordBatch.from_arrays([pa.array(lines, pa.string())], names=["value"])
+            lines = [json_line(row, [names[i] for i in content], [descs[i] for i in content]) for row in rows]
+        arrays = [pa.array(lines, pa.string())]
+        for key in partitions:
+            values = columns[names.index(key)]
+            arrays.append(pa.array([default_partition if v is None else str(v) for v in values], pa.string()))
+        yield pa.RecordBatch.from_arrays(arrays, names=["value"] + list(partitions))

@@ -27,9 +27,18 @@ class SinkWrite:
     last_batch = -1
     finished = False
     error = None
+    on_finish = None       # called once when the write ends without an error (a partition commit)
 
     def poll(self):
         """Bring rows_written / finished / error up to date."""
+
+    def _finish(self):
+        if self.error is None and self.on_finish is not None and not self.finished:
+            try:
+                self.on_finish()
+            except Exception as e:
+                self.error = from_spark(e)
+        self.finished = True
 
     def stop(self):
         """Stop writing (the checkpoint keeps what was committed)."""
@@ -64,7 +73,7 @@ class StreamingWrite(SinkWrite):
             exc = e
         if exc is not None and not self._stopping:
             self.error = from_spark(exc)
-        self.finished = True
+        self._finish()
 
     def stop(self):
         self._stopping = True
@@ -77,8 +86,9 @@ class StreamingWrite(SinkWrite):
 class BatchWrite(SinkWrite):
     """A batch-mode write (`work()` returns the rows it wrote) in a thread of its own."""
 
-    def __init__(self, work, cancel=None):
+    def __init__(self, work, cancel=None, on_finish=None):
         self._cancel = cancel
+        self.on_finish = on_finish
         self._thread = threading.Thread(target=self._run, args=(work,), name="dynsql-batch-write", daemon=True)
         self._thread.start()
 
@@ -88,7 +98,7 @@ class BatchWrite(SinkWrite):
             self.last_batch = 0
         except Exception as e:
             self.error = from_spark(e)
-        self.finished = True
+        self._finish()
 
     def stop(self):
         if self._cancel is not None:

@@ -11,7 +11,7 @@ A query file's statements run in order, except that the blackhole sink `nexmark_
 `INSERT INTO nexmark_qN <query>` becomes `<query>`: its changelog is the result. q10, whose sink is a
 partitioned filesystem table, keeps its INSERT into a folder (`${NEXMARK_DIR}/data/output/${SUBMIT_TIME}`
 becomes the `output` argument); its result is the rows written. Placeholders: ${NEXMARK_TABLE} -> datagen,
-${FLINK_HOME} -> the data folder (q13's side input file, which does not exist: Flink refuses q13 first).
+${FLINK_HOME} -> the data folder (q13's side input, data/side_input.txt, which demo_data/nexmark.py writes).
 
 Plain Python (no pyspark, no pyflink): the Flink tool runs it in Flink's own virtualenv."""
 

@@ -38,10 +38,8 @@ _BID_FIELD = "Column 'bid.auction' not found in any table (a view's nested field
 _NO_ON = "A join needs an ON condition with equalities (cross joins are not supported): FROM a, b WHERE ..."
 _Q5 = ("Append output mode not supported for aggregations on streaming DataFrames/DataSets without watermark (in "
        "the foreachBatch sink: a HOP window aggregate joined with a group aggregate of window aggregates)")
-_Q10 = "Unsupported options for table 'nexmark_q10' (connector 'filesystem'): 'partition.time-extractor..."
 _Q12_NESTED = "A window function over this view is not supported yet: only views that project and filter one table are"
 _Q12_FLAT = "The window function TUMBLE needs a time attribute: 'p_time' is not one (PROCTIME() in a view)"
-_Q13 = "Table 'side_input' has no 'connector' option (legacy 'connector.type' options)"
 _Q15 = "Expression 'price' is not being grouped (aggregate FILTER (WHERE ...))"
 _Q20 = "wrong rows: A.`dateTime` and A.extra give the bid's columns (columns of the same name on both join sides)"
 _Q21 = "wrong rows: REGEXP_EXTRACT gives '' instead of NULL when nothing matches (the WHERE keeps every bid)"
@@ -52,10 +50,8 @@ XFAIL = {
     ("nested", 5): _Q5, ("flat", 5): _Q5,
     ("nested", 7): _LAST_WINDOWS,
     ("nested", 9): _NESTED_FIELDS, ("flat", 9): _NO_ON,
-    ("nested", 10): _Q10, ("flat", 10): _Q10,
     ("nested", 11): _LAST_WINDOWS,
     ("nested", 12): _Q12_NESTED, ("flat", 12): _Q12_FLAT,
-    ("nested", 13): _Q13, ("flat", 13): _Q13,
     ("nested", 15): _BID_FIELD, ("flat", 15): _Q15,
     ("nested", 16): _BID_FIELD, ("flat", 16): _Q15,
     ("nested", 17): _BID_FIELD, ("flat", 17): _Q15,
@@ -193,9 +189,10 @@ def test_nexmark_query(client, nexmark_input, tmp_path, layout, n):
     run_statements(client, setup)
     result = client.execute(client.split(last)[0])
     if n in nexmark_sql.INSERT_QUERIES:
-        client.engine.jobs.wait_all(QUERY_TIMEOUT_S)
-        failed = [j for j in client.engine.jobs.jobs.values() if j.status != "FINISHED"]
-        assert not failed, "the INSERT job ended %s: %s" % (failed[0].status, failed[0].error)
+        jobs = client.engine.jobs
+        records = [jobs.wait(job_id, QUERY_TIMEOUT_S) for job_id in jobs.started]
+        failed = [r for r in records if r.status != "FINISHED"]
+        assert records and not failed, "the INSERT job ended %s: %s" % (failed[0].status, failed[0].error)
         actual = [("+I", tuple(json.dumps(v) for v in row)) for row in nexmark_sql.written_rows(output)]
     else:
         actual = stream_changes(result)

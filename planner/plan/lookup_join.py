@@ -1,0 +1,38 @@
+"""LookupJoin: a processing-time temporal join (`JOIN t FOR SYSTEM_TIME AS OF l.proctime ON <expr over l> =
+t.k`) against a table Flink can look up: each probe row is joined with the table's rows as they are when the
+row arrives. The looked-up table is no input of the node (it is read whole, bounded, by the runtime: Spark's
+stream-static join); `lookup` is its TableScan. INNER drops a probe row without a match, LEFT pads it with
+NULLs; the output keeps the probe row's kind (insert-only when the probe side is) and its time attributes
+become plain timestamps. Nothing here runs anything: runtime/operators/lookup_join.py does."""
+
+from .changelog import ALL_KINDS
+from .join import JOIN_TYPES, joined_fields
+from .node import PlanNode
+
+
+class LookupJoin(PlanNode):
+    name = "LookupJoin"
+
+    def __init__(self, left, lookup, kind, condition, lookup_keys, position=None):
+        super().__init__((left,), position)
+        self.lookup = lookup              # the looked-up table's TableScan (not an input)
+        self.kind = kind                  # INNER or LEFT
+        self.condition = condition        # the whole ON: an Expr over the output fields
+        self.lookup_keys = list(lookup_keys)   # [(looked-up output field, the probe side's key text)]
+        self.fields = joined_fields(left, lookup, kind)
+
+    @property
+    def left(self):
+        return self.inputs[0]
+
+    def accepted_kinds(self, i):
+        return ALL_KINDS
+
+    def provided_kinds(self, input_kinds):
+        return input_kinds[0]
+
+    def explain_detail(self):
+        table = "default_catalog.default_database.%s" % self.lookup.table.name
+        return "table=[%s], joinType=[%s], lookup=[%s], where=[%s], select=[%s]" % (
+            table, JOIN_TYPES[self.kind], ", ".join("%s=%s" % k for k in self.lookup_keys),
+            self.condition.text, ", ".join(self.field_names))
