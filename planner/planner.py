@@ -295,12 +295,12 @@ class Planner:
         if not body.strip():
             raise SqlError("Expected a query after INSERT INTO %s" % near(m.group(2)), line, col)
         q = self._query(body, body_line, body_col, sink_table=target if _one_plan() and columns is None else None)
-        if hasattr(q, "root"):
-            expected = len(columns) if columns is not None else len(physical)
-            if len(q.fields) != expected:
-                raise SqlError("Column types of query result and sink for 'default_catalog.default_database.%s' do "
-                               "not match: the query gives %d columns, the sink has %d"
-                               % (target.name, len(q.fields), expected), line, col)
+        if hasattr(q, "root") and len(q.fields) != len(columns if columns is not None else physical):
+            raise SqlError("Column types of query result and sink for 'default_catalog.default_database.%s' do not "
+                           "match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]"
+                           % (target.name, ", ".join("%s: %s" % (f.name, f.type_text()) for f in q.fields),
+                              ", ".join("%s: %s" % (c.name, c.type) for c in target.physical_columns)),
+                           q.line, q.column)
         return plans.InsertRun(target, q, self.settings.batch, text, target_columns=columns,
                                overwrite=m.group(1).upper() == "OVERWRITE")
 

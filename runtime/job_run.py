@@ -16,6 +16,7 @@ from planner.errors import DynsqlError
 
 from .job_registry import HEARTBEAT_SECONDS
 from .sinks import check_insert, start_sink
+from .tables import sources_kept_in
 
 
 def run_job(engine, registry, job_id, plans):
@@ -29,9 +30,11 @@ def run_job(engine, registry, job_id, plans):
     try:
         for index, plan in enumerate(plans):
             check_insert(plan)
-            result = engine.result_frame(plan.query, plan.batch)
+            checkpoint = registry.checkpoint(job_id, index)
+            with sources_kept_in(checkpoint):
+                result = engine.result_frame(plan.query, plan.batch)
             counted = record.rows.get(str(index), {})
-            writes.append(start_sink(engine.spark, plan, result, registry.checkpoint(job_id, index),
+            writes.append(start_sink(engine.spark, plan, result, checkpoint,
                                      prefix="%s-%d" % (job_id, index), rows=counted.get("rows", 0),
                                      last_batch=counted.get("batch", -1)))
         registry.update(job_id, status="RUNNING", heartbeat=time.time(), jvm_pid=_jvm_pid(engine.spark))

@@ -19,6 +19,7 @@ from .job_launch import launch, resume_command
 from .job_registry import ACTIVE, JobRecord, JobRegistry
 from .results import Column, MessageResult, TableResult
 from .sinks import check_insert, sink_columns
+from .sinks.filesystem import ROWS
 
 DEFAULT_JOBS_DIR = "~/.dynsql/jobs"
 SHOW_JOBS_COLUMNS = [Column("job id", "STRING"), Column("job name", "STRING"), Column("status", "STRING"),
@@ -169,6 +170,9 @@ def _restore(source, checkpoint):
         shutil.copytree(source, os.path.join(checkpoint, "0"))
     else:
         shutil.copytree(source, checkpoint, dirs_exist_ok=True)
+    # the rows the old job wrote are its own: the new job counts from zero
+    for name in os.listdir(checkpoint):
+        shutil.rmtree(os.path.join(checkpoint, name, ROWS), ignore_errors=True)
     return source
 
 

@@ -5,8 +5,10 @@
 operators, the rowtime gets Spark's watermark and the end-of-input sentinel row is dropped right after
 the watermark node."""
 
+import contextlib
 import json
 import os
+import threading
 import time
 import uuid
 
@@ -58,6 +60,35 @@ def file_order(table):
             + [c for c in table.physical_columns if c.name in keys])
 
 
+class _KeptState(threading.local):
+    root = None        # a job's checkpoint folder while its query is built (see sources_kept_in)
+    count = 0
+
+
+_kept_state = _KeptState()
+
+
+@contextlib.contextmanager
+def sources_kept_in(checkpoint):
+    """`with sources_kept_in(folder):` build a job's query: its streaming sources keep their state (the files
+    found, the split reports) in `folder/sources/<n>`, the n-th source built, and leave it there when the
+    query stops, so that the job resumes (or a savepoint restores) where it was."""
+    _kept_state.root, _kept_state.count = checkpoint, 0
+    try:
+        yield
+    finally:
+        _kept_state.root = None
+
+
+def source_state_dir():
+    """Where a streaming source keeps its state: a job's checkpoint (sources_kept_in), else a folder of its
+    own under the session's checkpoint folder, removed when the query stops."""
+    if _kept_state.root is None:
+        return os.path.join(checkpoint_root(), "sources", uuid.uuid4().hex)
+    _kept_state.count += 1
+    return os.path.join(_kept_state.root, "sources", str(_kept_state.count))
+
+
 def _spec(spark, table, streaming, sentinel):
     if table.options["connector"] == "nexmark":
         return nexmark.spec_json(table, sentinel, _parallelism(spark), _event_time_delay_ms(table))
@@ -85,7 +116,8 @@ def _spec(spark, table, streaming, sentinel):
         "rows_per_second": o.get("replay.rows-per-second"),
         "rows_per_batch": o.get("scan.rows-per-batch"),
         # streaming: where the executors report each split for the planner (under the checkpoint directory)
-        "state_dir": os.path.join(checkpoint_root(), "sources", uuid.uuid4().hex) if streaming else None,
+        "state_dir": source_state_dir() if streaming else None,
+        "keep_state": _kept_state.root is not None,
         "counters": new_counters(spark) if o.get(fmt + ".ignore-parse-errors", "").lower() == "true" else None,
     })
 

@@ -51,6 +51,7 @@ class TableSpec:
         self.rows_per_second = float(d["rows_per_second"]) if d.get("rows_per_second") else None
         self.rows_per_batch = int(d.get("rows_per_batch") or DEFAULT_ROWS_PER_BATCH)
         self.state_dir = d.get("state_dir")                # streaming: the split reports and file manifest
+        self.keep_state = d.get("keep_state", False)       # a job's: kept when the query stops
         self.counters = d.get("counters")                  # accumulator ids: rows skipped, rows nulled
 
 
@@ -119,5 +120,5 @@ class FilesystemStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
         pass   # the next latestOffset removes the reports the committed batches no longer need
 
     def stop(self):
-        if self.spec.state_dir and self._planner is not None:
+        if self.spec.state_dir and self._planner is not None and not self.spec.keep_state:
             shutil.rmtree(self.spec.state_dir, ignore_errors=True)

@@ -13,7 +13,7 @@ no retraction of a missing row, inserts only where Flink gives inserts only. Spe
        fires none of them): every row must be a bidder of the input with at most its number of bids in all,
        inserts only;
   q14  skipped: it needs Nexmark's `count_char` UDF, a Java class.
-A query dynsql cannot run yet is xfail(strict) with the error it gives today: it fails the suite the day it
+A query dynsql cannot run is xfail(strict) with the error it gives: it fails the suite the day it
 passes, and the mark goes."""
 
 import collections
@@ -33,33 +33,8 @@ QUERY_TIMEOUT_S = 300
 SKIPPED = {14: "q14 needs Nexmark's count_char UDF (CREATE FUNCTION ... AS 'com.github.nexmark.flink.udf.CountChar'"
                ", a Java class)"}
 
-_NESTED_FIELDS = "Column 'auction.id' not found in any table (a view's nested field in a join)"
-_BID_FIELD = "Column 'bid.auction' not found in any table (a view's nested field under an aggregate or OVER)"
-_NO_ON = "A join needs an ON condition with equalities (cross joins are not supported): FROM a, b WHERE ..."
-_Q5 = ("Append output mode not supported for aggregations on streaming DataFrames/DataSets without watermark (in "
-       "the foreachBatch sink: a HOP window aggregate joined with a group aggregate of window aggregates)")
-_Q12_NESTED = "A window function over this view is not supported yet: only views that project and filter one table are"
-_Q12_FLAT = "The window function TUMBLE needs a time attribute: 'p_time' is not one (PROCTIME() in a view)"
-_Q15 = "Expression 'price' is not being grouped (aggregate FILTER (WHERE ...))"
-_Q20 = "wrong rows: A.`dateTime` and A.extra give the bid's columns (columns of the same name on both join sides)"
-_Q21 = "wrong rows: REGEXP_EXTRACT gives '' instead of NULL when nothing matches (the WHERE keeps every bid)"
-_LAST_WINDOWS = ("wrong rows: the last windows never fire: a computed rowtime over the filesystem source gets no "
-                 "end-of-input sentinel")
-XFAIL = {
-    ("nested", 4): _NESTED_FIELDS, ("flat", 4): _NO_ON,
-    ("nested", 5): _Q5, ("flat", 5): _Q5,
-    ("nested", 7): _LAST_WINDOWS,
-    ("nested", 9): _NESTED_FIELDS, ("flat", 9): _NO_ON,
-    ("nested", 11): _LAST_WINDOWS,
-    ("nested", 12): _Q12_NESTED, ("flat", 12): _Q12_FLAT,
-    ("nested", 15): _BID_FIELD, ("flat", 15): _Q15,
-    ("nested", 16): _BID_FIELD, ("flat", 16): _Q15,
-    ("nested", 17): _BID_FIELD, ("flat", 17): _Q15,
-    ("nested", 18): _BID_FIELD,
-    ("nested", 19): _BID_FIELD,
-    ("nested", 20): _Q20, ("flat", 20): _Q20,
-    ("nested", 21): _Q21, ("flat", 21): _Q21,
-}
+# A query dynsql cannot run: xfail(strict) with the error it gives (none today: every query but q14 runs).
+XFAIL = {}
 
 
 def _cases():
