@@ -25,7 +25,7 @@ test: java $(STAMP)
 	$(BIN)/python -m pytest -q tests
 
 conformance: java $(STAMP)
-	$(BIN)/python ../shared/conformance/run.py --dynsql $(BIN)/dynsql
+	$(BIN)/python ../shared/conformance/run.py --dynsql $(CURDIR)/$(BIN)/dynsql
 
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/report.py --count $(or $(FUZZ_COUNT),50000)
