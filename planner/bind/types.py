@@ -9,6 +9,7 @@ import re
 
 from sqlglot import exp
 
+from ..literals import number_type
 from ..types import FlinkType, parse_type
 
 _INT_PRECISION = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
@@ -161,22 +162,7 @@ def literal_type(node):
     if node.is_string:
         n = len(node.name)
         return t("CHAR(%d)" % n if n else "CHAR(0)".replace("CHAR(0)", "CHAR(1)"), False) if n else t("CHAR(1)", False)
-    text = node.name.lstrip("-")
-    if re.fullmatch(r"\d+", text):
-        v = int(text)
-        if v <= 2147483647:
-            return t("INT", False)
-        if v <= 9223372036854775807:
-            return t("BIGINT", False)
-        return t("DECIMAL(%d, 0)" % min(len(text), 38), False)
-    if re.fullmatch(r"\d*\.\d*", text):
-        digits = text.replace(".", "")
-        scale = len(text.split(".")[1])
-        p = max(len(digits), 1)
-        if p > 38:
-            return t("DOUBLE", False)
-        return t("DECIMAL(%d, %d)" % (p, scale), False)
-    return t("DOUBLE", False)
+    return t(number_type(node.name.lstrip("-")), False)
 
 
 def _function_name(node):

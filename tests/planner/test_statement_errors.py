@@ -118,3 +118,38 @@ def test_types_past_flinks_maximum_are_read_as_flink_reads_them(planner, text):
     planner.plan(text)
     assert [c.type for c in planner.catalog.tables["t"].columns] == [
         "TIMESTAMP(9)", "DECIMAL(38, 2)", "TIME(3)", "VARCHAR(0)"]
+
+
+# ---------------------------------------------------------------------- fuzz findings in the binder
+@pytest.mark.parametrize("text,message,where", [
+    ("SELECT price, 1%s FROM Ticker" % ("0" * 5000),
+     "Numeric literal '1000000000000000000000000000000000000...' out of range", (3, 17)),
+    ("SELECT symbol FROM Ticker\nGROUP BY symbol HAVING COUNT(*) >= 1%s" % ("0" * 5000),
+     "Numeric literal '1000000000000000000000000000000000000...' out of range", (4, 36)),
+    ("SELECT 99999999999999999999", "Numeric literal '99999999999999999999' out of range", (3, 10)),
+    ("SELECT 1.%s" % HUGE, "Numeric literal '1.99999999999999999999999999999999999...' out of range", (3, 10)),
+    ("SELECT 1e400", "Numeric literal '1e400' out of range", (3, 10)),
+    ("SELECT TO_TIMESTAMP_LTZ(price, %s) FROM Ticker" % HUGE,
+     "Numeric literal '9999999999999999999999999999999999999...' out of range", (3, 34)),
+    ("SELECT SPLIT_INDEX(symbol, ',') FROM Ticker",
+     "Invalid number of arguments to function 'SPLIT_INDEX'. Was expecting 3 arguments", (3, 10)),
+    ("SELECT 1 = 1 AND SPLIT_INDEX(symbol) = 'a' FROM Ticker",
+     "Invalid number of arguments to function 'SPLIT_INDEX'. Was expecting 3 arguments", (3, 20)),
+    ("SELECT TIMESTAMPADD(DAY, 1) FROM Ticker",
+     "Invalid number of arguments to function 'TIMESTAMPADD'. Was expecting 3 arguments", (3, 10)),
+    ("SELECT TO_TIMESTAMP_LTZ(price, 3, 1) FROM Ticker",
+     "Invalid number of arguments to function 'TO_TIMESTAMP_LTZ'. Was expecting 1 to 2 arguments", (3, 10)),
+    ("SELECT ELEMENT(price, 1) FROM Ticker", "Invalid number of arguments to function 'ELEMENT'. Was expecting 1 "
+     "argument", (3, 10)),
+])
+def test_literals_and_calls_the_fuzzer_broke(planner, text, message, where):
+    error = refused(planner, text)
+    assert message in error.message and len(error.render()) < 300
+    assert (error.line, error.column) == where
+
+
+def test_numeric_literals_in_range_keep_flinks_types(planner):
+    plan = planner.plan("SELECT 2147483647 AS a, 2147483648 AS b, 9223372036854775807 AS c, 0.05 AS d, 1e3 AS e, "
+                        "%s1 AS f" % ("0" * 5000))
+    assert [f.type.text() for f in plan.query.fields] == ["INT NOT NULL", "BIGINT NOT NULL", "BIGINT NOT NULL",
+                                             "DECIMAL(3, 2) NOT NULL", "DOUBLE NOT NULL", "INT NOT NULL"]
