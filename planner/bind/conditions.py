@@ -61,5 +61,18 @@ def rebuild_and(parts):
     return finish(tree)
 
 
+def conjoin(left, right):
+    """`left AND right` of two finished condition Exprs, neither walked again: merging a chain of n Calcs
+    one at a time (rules/calc_merge.py) stays linear where `rebuild_and` would finish the growing AND
+    n times. The same tree, Spark SQL and type as `rebuild_and([left.tree, right.tree])`."""
+    from ..plan.expr import Expr
+    from .types import t
+    trees = [_grouped(e.tree) for e in (left, right)]
+    sqls = ["(%s)" % e.sql if tree is not e.tree else e.sql for e, tree in zip((left, right), trees)]
+    nullable = any(e.type is None or e.type.nullable for e in (left, right))
+    return Expr(sql="%s AND %s" % tuple(sqls), type=t("BOOLEAN", nullable),
+                refs=tuple(dict.fromkeys(left.refs + right.refs)), tree=exp.And(this=trees[0], expression=trees[1]))
+
+
 def referenced(tree):
     return {n.meta["field"].name for n in tree.find_all(exp.Column) if "field" in n.meta}

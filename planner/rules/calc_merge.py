@@ -4,7 +4,7 @@ Calc reads is a plain input field, or the upper Calc only passes fields through.
 
 from sqlglot import exp
 
-from ..bind.conditions import rebuild_and
+from ..bind.conditions import conjoin, rebuild_and
 from ..bind.expressions import finish
 from ..plan.calc import Calc
 
@@ -35,10 +35,8 @@ def rewrite(node, ctx):
                                 if isinstance(n, exp.Column) and "field" in n.meta else n, copy=True)
         return finish(tree)
     projections = [(substitute(e), name) for e, name in upper.projections]
-    parts = []
-    if lower.condition is not None:
-        parts.append(lower.condition.tree)
+    condition = lower.condition
     if upper.condition is not None:
-        parts.append(substitute(upper.condition).tree)
-    condition = lower.condition if len(parts) == 1 and upper.condition is None else rebuild_and(parts)
+        above = substitute(upper.condition)
+        condition = rebuild_and([above.tree]) if lower.condition is None else conjoin(lower.condition, above)
     return Calc(lower.input, projections, condition, position=upper.position)
