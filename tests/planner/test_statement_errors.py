@@ -165,3 +165,11 @@ def test_an_insert_with_column_definitions_is_a_quick_parse_error(planner):
     assert "SQL parse failed" in error.message and (error.line, error.column) == (5, 20)
     planner.plan("INSERT INTO t (`symbol` , price ) SELECT symbol, price FROM Ticker")
     assert "Unknown target column 'nope'" in refused(planner, "INSERT INTO t (nope) SELECT 1").message
+
+
+def test_a_huge_literal_in_match_recognize_is_out_of_range(planner):
+    error = refused(planner, "SELECT * FROM Ticker MATCH_RECOGNIZE (\n  PARTITION BY symbol ORDER BY rowtime\n"
+                             "  MEASURES A.price AS p\n  PATTERN (A B)\n  DEFINE A AS A.price > 1%s, B AS B.price < 10)"
+                             % ("0" * 5000))
+    assert "Numeric literal '1000000000000000000000000000000000000...' out of range" in error.message
+    assert (error.line, error.column) == (7, 10)
