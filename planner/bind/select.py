@@ -6,6 +6,7 @@ ORDER BY / LIMIT."""
 from sqlglot import exp
 
 from ..errors import SqlError, UnsupportedError
+from ..literals import number_type
 from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
 from ..plan.expr import AggCall, Expr
@@ -417,7 +418,8 @@ class SelectBinder:
                 keys.append((self.order_names[id(o)], not o.args.get("desc")))
                 continue
             if isinstance(e, exp.Literal) and not e.is_string:
-                idx = int(e.name) if e.name.isdigit() else 0
+                kind = number_type(e.name, self.pos(e))        # "Numeric literal '...' out of range"
+                idx = int(e.name.lstrip("0") or "0") if kind in ("INT", "BIGINT") else 0
                 if not 1 <= idx <= len(node.fields):
                     raise SqlError("ORDER BY position %s is not in the select list (1..%d)"
                                    % (e.name, len(node.fields)), *self.pos(e))

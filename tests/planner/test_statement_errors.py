@@ -129,6 +129,8 @@ def test_types_past_flinks_maximum_are_read_as_flink_reads_them(planner, text):
     ("SELECT 99999999999999999999", "Numeric literal '99999999999999999999' out of range", (3, 10)),
     ("SELECT 1.%s" % HUGE, "Numeric literal '1.99999999999999999999999999999999999...' out of range", (3, 10)),
     ("SELECT 1e400", "Numeric literal '1e400' out of range", (3, 10)),
+    ("SELECT symbol FROM Ticker ORDER BY 1%s" % ("0" * 5000),
+     "Numeric literal '1000000000000000000000000000000000000...' out of range", (3, 38)),
     ("SELECT TO_TIMESTAMP_LTZ(price, %s) FROM Ticker" % HUGE,
      "Numeric literal '9999999999999999999999999999999999999...' out of range", (3, 34)),
     ("SELECT SPLIT_INDEX(symbol, ',') FROM Ticker",
