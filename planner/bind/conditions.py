@@ -51,6 +51,21 @@ def _grouped(part):
     return exp.Paren(this=part) if isinstance(part, (exp.Or, exp.Xor)) else part
 
 
+def is_flat_and(tree):
+    """Whether `rebuild_and(conjuncts(tree))` would give `tree` again: a left-deep AND chain, no part an
+    OR (without its parentheses) or a parenthesized AND. A caller with that condition's Expr keeps it
+    instead of finishing the same tree twice."""
+    def plain(part):
+        return not isinstance(part, (exp.And, exp.Or, exp.Xor)) and \
+            not (isinstance(part, exp.Paren) and isinstance(_unparen(part), exp.And))
+    node = tree
+    while isinstance(node, exp.And):
+        if not plain(node.expression):
+            return False
+        node = node.this
+    return plain(node)
+
+
 def rebuild_and(parts):
     """Conjunct trees -> one Expr (None for no parts)."""
     if not parts:

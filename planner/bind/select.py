@@ -17,7 +17,7 @@ from ..plan.scan import Values
 from ..plan.sort import Sort
 from . import types as typing
 from .binder import output_scope
-from .conditions import conjuncts, rebuild_and, referenced
+from .conditions import conjuncts, is_flat_and, rebuild_and, referenced
 from .expressions import ExpressionBinder, field_ref, finish, is_aggregate_call
 from .relations import add_join_condition, bind_from
 from .scope import Scope, ScopeEntry
@@ -145,7 +145,8 @@ class SelectBinder:
                 rest.append(c)
         if not rest:
             return node
-        return Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], rebuild_and(rest),
+        whole = len(rest) == len(conjuncts(cond.tree)) and is_flat_and(cond.tree)
+        return Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], cond if whole else rebuild_and(rest),
                     position=self.pos(condition))
 
     # ------------------------------------------------------------------ the select list

@@ -18,8 +18,14 @@ _NUMERIC = set(_INT_PRECISION) | {"DECIMAL", "FLOAT", "DOUBLE"}
 STRING = "STRING"
 
 
+_PARSED = {}                 # type text -> FlinkType: a long expression asks for "BOOLEAN" a hundred thousand times
+
+
 def t(text, nullable=True):
-    ft = parse_type(text)
+    parsed = _PARSED.get(text)
+    if parsed is None:
+        parsed = _PARSED[text] = parse_type(text)
+    ft = copy.copy(parsed)     # shallow, as `nullable` copies: a type's children are never changed in place
     ft.nullable = nullable
     return ft
 
