@@ -28,9 +28,13 @@ def rewrite(node, ctx):
             (upper.condition is not None and upper.condition.tree is None):
         return node
 
+    passed = {f.name for f in lower.fields if below[f.name].field == f.name and lower.input.field(f.name) == f}
+
     def substitute(e):
         if e.field is not None:
             return below[e.field]
+        if all(r in passed for r in e.refs):
+            return e        # each field it reads passes through as it is: the same expression, not finished again
         tree = e.tree.transform(lambda n: below[n.meta["field"].name].tree.copy()
                                 if isinstance(n, exp.Column) and "field" in n.meta else n, copy=True)
         return finish(tree)
