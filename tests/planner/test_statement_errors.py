@@ -175,3 +175,15 @@ def test_a_huge_literal_in_match_recognize_is_out_of_range(planner):
                              % ("0" * 5000))
     assert "Numeric literal '1000000000000000000000000000000000000...' out of range" in error.message
     assert (error.line, error.column) == (7, 10)
+
+
+@pytest.mark.parametrize("quantifier,within,message,where", [
+    ("", "WITHIN INTERVAL '1e999' SECOND", "WITHIN needs a positive interval with millisecond resolution", (7, 33)),
+    ("{1%s}" % ("0" * 5000), "", "Numeric literal '1000000000000000000000000000000000000...' out of range", (7, 14)),
+    ("{3000000000}", "", "Numeric literal '3000000000' out of range", (7, 14)),
+])
+def test_match_recognize_bounds_past_every_range(planner, quantifier, within, message, where):
+    error = refused(planner, "SELECT * FROM Ticker MATCH_RECOGNIZE (\n  PARTITION BY symbol ORDER BY rowtime\n"
+                             "  MEASURES A.price AS p\n  ONE ROW PER MATCH\n  PATTERN (A%s B) %s\n"
+                             "  DEFINE A AS A.price > 1, B AS B.price < 10)" % (quantifier, within))
+    assert message in error.message and (error.line, error.column) == where
