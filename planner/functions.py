@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from .errors import SqlError, UnsupportedError
+from .literals import integer_literal
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,7 @@ class FunctionMapping:
     rewrite: object = None   # callable(args: list[exp.Expression]) -> exp.Expression
     aggregate: bool = False
     doc: str = ""
+    args: tuple = None       # (fewest, most) arguments a rewrite takes (most None: any number); checked first
 
 
 def _call(name, *args):
@@ -32,7 +34,7 @@ def _to_timestamp_ltz(args):
     if len(args) == 1:
         return _call("TIMESTAMP_MILLIS", args[0])
     precision = args[1]
-    p = int(precision.name) if isinstance(precision, exp.Literal) else 3
+    p = integer_literal(precision, "TO_TIMESTAMP_LTZ precision") if isinstance(precision, exp.Literal) else 3
     fn = {0: "TIMESTAMP_SECONDS", 3: "TIMESTAMP_MILLIS", 6: "TIMESTAMP_MICROS"}.get(p)
     if fn is None:
         raise SqlError("TO_TIMESTAMP_LTZ precision must be 0, 3 or 6, not %s" % precision.sql())
@@ -111,8 +113,8 @@ FLINK_FUNCTIONS = {
     # comparison / logic
     "COALESCE": FunctionMapping("conditional"), "IF": FunctionMapping("conditional"),
     "NULLIF": FunctionMapping("conditional"), "IFNULL": FunctionMapping("conditional"),
-    "IS_DIGIT": FunctionMapping("string", rewrite=lambda a: exp.RegexpLike(this=a[0], expression=_lit("^[0-9]+$"))),
-    "IS_ALPHA": FunctionMapping("string", rewrite=lambda a: exp.RegexpLike(this=a[0], expression=_lit("^[A-Za-z]+$"))),
+    "IS_DIGIT": FunctionMapping("string", args=(1, 1), rewrite=lambda a: exp.RegexpLike(this=a[0], expression=_lit("^[0-9]+$"))),
+    "IS_ALPHA": FunctionMapping("string", args=(1, 1), rewrite=lambda a: exp.RegexpLike(this=a[0], expression=_lit("^[A-Za-z]+$"))),
     "GREATEST": FunctionMapping("conditional"), "LEAST": FunctionMapping("conditional"),
     # arithmetic
     "ABS": FunctionMapping("math"), "MOD": FunctionMapping("math"), "POWER": FunctionMapping("math"),
@@ -120,12 +122,12 @@ FLINK_FUNCTIONS = {
     "EXP": FunctionMapping("math"), "LN": FunctionMapping("math"), "LOG10": FunctionMapping("math"),
     "LOG2": FunctionMapping("math"), "LOG": FunctionMapping("math"), "CEIL": FunctionMapping("math"),
     "CEILING": FunctionMapping("math", spark="CEIL"), "FLOOR": FunctionMapping("math"),
-    "ROUND": FunctionMapping("math"), "TRUNCATE": FunctionMapping("math", rewrite=lambda a: _truncate(a)),
+    "ROUND": FunctionMapping("math"), "TRUNCATE": FunctionMapping("math", args=(1, 2), rewrite=lambda a: _truncate(a)),
     "SIGN": FunctionMapping("math"), "SIN": FunctionMapping("math"), "COS": FunctionMapping("math"),
     "TAN": FunctionMapping("math"), "ASIN": FunctionMapping("math"), "ACOS": FunctionMapping("math"),
     "ATAN": FunctionMapping("math"), "ATAN2": FunctionMapping("math"), "DEGREES": FunctionMapping("math"),
     "RADIANS": FunctionMapping("math"), "PI": FunctionMapping("math"), "E": FunctionMapping("math"),
-    "RAND": FunctionMapping("math"), "RAND_INTEGER": FunctionMapping("math", rewrite=lambda a: exp.Cast(
+    "RAND": FunctionMapping("math"), "RAND_INTEGER": FunctionMapping("math", args=(1, 2), rewrite=lambda a: exp.Cast(
         this=_call("FLOOR", exp.Mul(this=_call("RAND"), expression=a[-1])), to=exp.DataType.build("INT"))),
     "UUID": FunctionMapping("math"), "BIN": FunctionMapping("math"), "HEX": FunctionMapping("math"),
     # strings
@@ -140,21 +142,21 @@ FLINK_FUNCTIONS = {
     "INSTR": FunctionMapping("string"), "ASCII": FunctionMapping("string"), "CHR": FunctionMapping("string"),
     "REGEXP_REPLACE": FunctionMapping("string"), "REGEXP_EXTRACT": FunctionMapping("string"),
     "REGEXP": FunctionMapping("string", spark="REGEXP_LIKE"),
-    "SPLIT_INDEX": FunctionMapping("string", rewrite=_split_index),
+    "SPLIT_INDEX": FunctionMapping("string", args=(3, 3), rewrite=_split_index),
     "MD5": FunctionMapping("string"), "SHA1": FunctionMapping("string"),
-    "SHA256": FunctionMapping("string", rewrite=lambda a: _call("SHA2", a[0], _lit(256))),
+    "SHA256": FunctionMapping("string", args=(1, 1), rewrite=lambda a: _call("SHA2", a[0], _lit(256))),
     "TO_BASE64": FunctionMapping("string", spark="BASE64"),
     # Flink's FROM_BASE64 returns a STRING, Spark's UNBASE64 bytes
-    "FROM_BASE64": FunctionMapping("string", rewrite=lambda a: exp.Cast(
+    "FROM_BASE64": FunctionMapping("string", args=(1, 1), rewrite=lambda a: exp.Cast(
         this=_call("UNBASE64", a[0]), to=exp.DataType.build("STRING"))),
-    "JSON_VALUE": FunctionMapping("json", rewrite=_json_value),
+    "JSON_VALUE": FunctionMapping("json", args=(2, None), rewrite=_json_value),
     "STR_TO_MAP": FunctionMapping("string"),
     # temporal
     "DATE_FORMAT": FunctionMapping("temporal", rewrite=_date_format),
-    "TO_TIMESTAMP_LTZ": FunctionMapping("temporal", rewrite=_to_timestamp_ltz),
+    "TO_TIMESTAMP_LTZ": FunctionMapping("temporal", args=(1, 2), rewrite=_to_timestamp_ltz),
     "TO_TIMESTAMP": FunctionMapping("temporal", rewrite=_to_timestamp),
     "TO_DATE": FunctionMapping("temporal"),
-    "TIMESTAMPADD": FunctionMapping("temporal", rewrite=_timestampadd),
+    "TIMESTAMPADD": FunctionMapping("temporal", args=(3, 3), rewrite=_timestampadd),
     "TIMESTAMPDIFF": FunctionMapping("temporal"),
     "UNIX_TIMESTAMP": FunctionMapping("temporal", rewrite=_unix_timestamp),
     "FROM_UNIXTIME": FunctionMapping("temporal", rewrite=_from_unixtime),
@@ -167,12 +169,12 @@ FLINK_FUNCTIONS = {
     "DAYOFMONTH": FunctionMapping("temporal"), "DAYOFWEEK": FunctionMapping("temporal"),
     "HOUR": FunctionMapping("temporal"), "MINUTE": FunctionMapping("temporal"), "SECOND": FunctionMapping("temporal"),
     # Flink's CONVERT_TZ takes and returns 'yyyy-MM-dd HH:mm:ss' text
-    "EXTRACT": FunctionMapping("temporal"), "CONVERT_TZ": FunctionMapping("temporal", rewrite=lambda a: _call(
+    "EXTRACT": FunctionMapping("temporal"), "CONVERT_TZ": FunctionMapping("temporal", args=(3, 3), rewrite=lambda a: _call(
         "DATE_FORMAT", _call("CONVERT_TIMEZONE", a[1], a[2], _call("TO_TIMESTAMP", a[0])),
         _lit("yyyy-MM-dd HH:mm:ss"))),
     # collections
     "CARDINALITY": FunctionMapping("collection", spark="SIZE"),
-    "ELEMENT": FunctionMapping("collection", rewrite=_element),
+    "ELEMENT": FunctionMapping("collection", args=(1, 1), rewrite=_element),
     "ARRAY_CONTAINS": FunctionMapping("collection"), "ARRAY_DISTINCT": FunctionMapping("collection"),
     "ARRAY_JOIN": FunctionMapping("collection"), "MAP_KEYS": FunctionMapping("collection"),
     "MAP_VALUES": FunctionMapping("collection"),
@@ -183,7 +185,7 @@ FLINK_FUNCTIONS = {
     "STDDEV_POP": FunctionMapping("aggregate", aggregate=True), "STDDEV_SAMP": FunctionMapping("aggregate", aggregate=True),
     "VAR_POP": FunctionMapping("aggregate", aggregate=True), "VAR_SAMP": FunctionMapping("aggregate", aggregate=True),
     "COLLECT": FunctionMapping("aggregate", aggregate=True, rewrite=lambda a: _call("COLLECT_LIST", *a)),
-    "LISTAGG": FunctionMapping("aggregate", aggregate=True, rewrite=_listagg),
+    "LISTAGG": FunctionMapping("aggregate", aggregate=True, args=(1, 2), rewrite=_listagg),
     "FIRST_VALUE": FunctionMapping("aggregate", aggregate=True), "LAST_VALUE": FunctionMapping("aggregate", aggregate=True),
     # window / ranking
     "ROW_NUMBER": FunctionMapping("window"), "RANK": FunctionMapping("window"),
@@ -204,7 +206,7 @@ FLINK_FUNCTIONS = {
     # casts
     "CAST": FunctionMapping("conversion"), "TRY_CAST": FunctionMapping("conversion"),
     # Flink names types in upper case (INT, STRING, DECIMAL(10, 2)); nullability is not known here
-    "TYPEOF": FunctionMapping("conversion", rewrite=lambda a: _call("UPPER", _call("TYPEOF", a[0]))),
+    "TYPEOF": FunctionMapping("conversion", args=(1, 2), rewrite=lambda a: _call("UPPER", _call("TYPEOF", a[0]))),
 }
 
 # Functions Flink has that dynsql does not map (yet): named in the error so the user knows it is Flink's.
@@ -230,10 +232,28 @@ def map_anonymous(node):
         raise SqlError("No match found for function signature %s(...)" % name,
                        hint="SHOW FUNCTIONS lists the functions dynsql knows")
     if mapping.rewrite is not None:
+        _check_argument_count(name, mapping.args, len(node.expressions))
         return mapping.rewrite(list(node.expressions))
     if mapping.spark:
         return _call(mapping.spark, *node.expressions)
     return node
+
+
+def _check_argument_count(name, bounds, count):
+    """Flink's "Invalid number of arguments to function 'X'. Was expecting 3 arguments" for a call whose
+    rewrite would not find the arguments it reads."""
+    if bounds is None:
+        return
+    fewest, most = bounds
+    if count >= fewest and (most is None or count <= most):
+        return
+    if fewest == most:
+        expected = "%d argument%s" % (fewest, "" if fewest == 1 else "s")
+    elif most is None:
+        expected = "at least %d arguments" % fewest
+    else:
+        expected = "%d to %d arguments" % (fewest, most)
+    raise SqlError("Invalid number of arguments to function '%s'. Was expecting %s" % (name, expected))
 
 
 # ---------------------------------------------------------------------- calls sqlglot parses into typed nodes

@@ -7,7 +7,9 @@ MATCH_RECOGNIZE quantifier, an INTERVAL literal in a watermark, a window or WITH
 - `positive_int(literal, what, position)`: 1 .. 2,147,483,647 (a length, a count);
 - `rank_end(operator, literal, position)`: the last row of `rn <= n` / `rn < n` / `rn = n` (Top-N);
 - `quantifier_bounds(low, high, position)`: the {n,m} of a pattern quantifier;
-- `interval_ms(text_or_node, position)`: an INTERVAL literal -> milliseconds.
+- `interval_ms(text_or_node, position)`: an INTERVAL literal -> milliseconds;
+- `number_type(text, position)`: the Flink type of a numeric literal in an expression (INT, BIGINT,
+  DECIMAL(p, s), DOUBLE), refusing one out of range.
 
 A literal is its SQL text, a sqlglot Literal (or a negated one) or an int. `position` is the (line,
 column) errors carry. Each refuses NaN, Infinity, fractions where a whole number is needed, and values
@@ -110,6 +112,34 @@ def quantifier_bounds(low, high=None, position=None):
     if lo is not None and hi is not None and hi < lo:
         raise SqlError("The to should be a number greater than or equal to from: %d." % lo, *_where(position))
     return lo, hi
+
+
+def number_type(text, position=None):
+    """The type Flink gives the numeric literal `text` (unsigned, as written in an expression): 'INT' or
+    'BIGINT' (a whole number), 'DECIMAL(p, s)' (digits with a point), 'DOUBLE' (an exponent).
+
+    Flink (Calcite) refuses an exact literal whose digits, the point left out, exceed a BIGINT
+    ("Numeric literal '99999999999999999999' out of range") and an approximate one past a DOUBLE; the
+    length is checked before anything is converted."""
+    text = str(text).strip()
+    m = re.fullmatch(r"(\d*)(?:\.(\d*))?", text)
+    if m and text not in ("", "."):
+        whole, fraction = m.group(1), m.group(2)
+        digits = (whole + (fraction or "")).lstrip("0")
+        if len(digits) > _MAX_DIGITS or int(digits or "0") > LONG_MAX:
+            raise SqlError("Numeric literal '%s' out of range" % _shown(text), *_where(position))
+        if fraction is None:
+            return "INT" if int(digits or "0") <= INT_MAX else "BIGINT"
+        scale = len(fraction)
+        precision = max(len(whole) + scale, 1)       # Calcite counts the leading zeros: 0.05 is DECIMAL(3, 2)
+        return "DOUBLE" if precision > 38 else "DECIMAL(%d, %d)" % (precision, scale)
+    try:
+        value = float(text)
+    except ValueError:
+        return "DOUBLE"
+    if value in (float("inf"), float("-inf")):
+        raise SqlError("Numeric literal '%s' out of range" % _shown(text), *_where(position))
+    return "DOUBLE"
 
 
 # ---------------------------------------------------------------------- intervals

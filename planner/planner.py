@@ -272,8 +272,7 @@ class Planner:
         return plans.StatementSetRun(inserts, text)
 
     def _insert(self, text, line, col):
-        m = re.match(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(`(?:[^`]|``)+`|[\w.]+)\s*"
-                     r"(\(((?:\s*(?:`(?:[^`]|``)+`|(?!SELECT\b|WITH\b|VALUES\b)\w+)\s*,?)+)\))?\s*", text, re.I)
+        m = _INSERT_HEAD.match(text)
         if not m:
             raise SqlError("Expected INSERT INTO <table> SELECT ...", line, col)
         target = self.catalog.require(_strip_quotes(m.group(2)), line, col)
@@ -303,6 +302,13 @@ class Planner:
                            q.line, q.column)
         return plans.InsertRun(target, q, self.settings.batch, text, target_columns=columns,
                                overwrite=m.group(1).upper() == "OVERWRITE")
+
+
+# INSERT INTO <table> [(<column>, ...)]: the column names separated by commas, each read one way only (a
+# pattern whose separators were optional tried every split of every word: minutes on a mistyped list).
+_TARGET_COLUMN = r"(?:`(?:[^`]|``)+`|(?!SELECT\b|WITH\b|VALUES\b)\w+)"
+_INSERT_HEAD = re.compile(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(`(?:[^`]|``)+`|[\w.]+)\s*"
+                          r"(\(\s*(%s\s*(?:,\s*%s\s*)*)\))?\s*" % (_TARGET_COLUMN, _TARGET_COLUMN), re.I)
 
 
 def _body_position(text, offset, line, col):

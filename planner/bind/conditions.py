@@ -51,6 +51,21 @@ def _grouped(part):
     return exp.Paren(this=part) if isinstance(part, (exp.Or, exp.Xor)) else part
 
 
+def is_flat_and(tree):
+    """Whether `rebuild_and(conjuncts(tree))` would give `tree` again: a left-deep AND chain, no part an
+    OR (without its parentheses) or a parenthesized AND. A caller with that condition's Expr keeps it
+    instead of finishing the same tree twice."""
+    def plain(part):
+        return not isinstance(part, (exp.And, exp.Or, exp.Xor)) and \
+            not (isinstance(part, exp.Paren) and isinstance(_unparen(part), exp.And))
+    node = tree
+    while isinstance(node, exp.And):
+        if not plain(node.expression):
+            return False
+        node = node.this
+    return plain(node)
+
+
 def rebuild_and(parts):
     """Conjunct trees -> one Expr (None for no parts)."""
     if not parts:
@@ -59,6 +74,19 @@ def rebuild_and(parts):
     for p in parts[1:]:
         tree = exp.And(this=tree, expression=_grouped(p))
     return finish(tree)
+
+
+def conjoin(left, right):
+    """`left AND right` of two finished condition Exprs, neither walked again: merging a chain of n Calcs
+    one at a time (rules/calc_merge.py) stays linear where `rebuild_and` would finish the growing AND
+    n times. The same tree, Spark SQL and type as `rebuild_and([left.tree, right.tree])`."""
+    from ..plan.expr import Expr
+    from .types import t
+    trees = [_grouped(e.tree) for e in (left, right)]
+    sqls = ["(%s)" % e.sql if tree is not e.tree else e.sql for e, tree in zip((left, right), trees)]
+    nullable = any(e.type is None or e.type.nullable for e in (left, right))
+    return Expr(sql="%s AND %s" % tuple(sqls), type=t("BOOLEAN", nullable),
+                refs=tuple(dict.fromkeys(left.refs + right.refs)), tree=exp.And(this=trees[0], expression=trees[1]))
 
 
 def referenced(tree):

@@ -16,6 +16,7 @@ class BindContext:
         self.depth = depth
         self.ctes = dict(ctes or {})      # name -> (sqlglot query, BindContext it was written in)
         self._names = parent._names if parent is not None else [0]
+        self._first_names = parent._first_names if parent is not None else {}   # id(node) -> (node, identifier)
         self.view = None                  # the view being expanded, for messages
 
     @property
@@ -53,7 +54,31 @@ class BindContext:
             return (self.line + el - 1, (self.column + ec - 1) if el == 1 else ec)
         if "position" in meta:
             return meta["position"]
-        for ident in node.find_all(exp.Identifier) if isinstance(node, exp.Expression) else ():
-            if ident is not node and getattr(ident, "meta", None) and "line" in ident.meta:
-                return self.pos(ident)
-        return self.line, self.column
+        first = self._first_name(node) if isinstance(node, exp.Expression) else None
+        return self.pos(first) if first is not None else (self.line, self.column)
+
+    def _first_name(self, node):
+        """The Identifier with a place nearest `node`'s root, the first of those in breadth-first order (what
+        `find_all` meets first), or None. Each subtree is walked once per statement (the answers are kept): a
+        query nested 1,000 levels deep asks at each level, and walking each level's subtree again made
+        planning it quadratic. Breadth-first, the first of the nearest is in the first child that has one
+        nearest: a child's answer and its depth make its parent's."""
+        memo = self._first_names
+        stack = [(node, False)]
+        while stack:
+            n, children_done = stack.pop()
+            if id(n) in memo:
+                continue
+            if not children_done:
+                stack.append((n, True))
+                stack.extend((c, False) for c in n.iter_expressions() if id(c) not in memo)
+                continue
+            best = (0, n) if isinstance(n, exp.Identifier) and "line" in (n.meta or {}) \
+                else (None, None)
+            if best[1] is None:
+                for c in n.iter_expressions():
+                    depth, ident = memo[id(c)][1]
+                    if ident is not None and (best[1] is None or depth + 1 < best[0]):
+                        best = (depth + 1, ident)
+            memo[id(n)] = (n, best)
+        return memo[id(node)][1][1]

@@ -14,6 +14,7 @@ from sqlglot import exp
 from ..dialect import Flink
 from ..errors import SqlError, UnsupportedError
 from ..functions import is_aggregate_name, map_anonymous, map_parsed
+from ..literals import number_type
 from ..plan.expr import Expr
 from ..types import parse_type
 from . import types as typing
@@ -110,6 +111,9 @@ class ExpressionBinder:
             raise UnsupportedError("Subqueries inside expressions are not supported yet", *self.ctx.pos(node),
                                    hint="join the subquery in FROM instead")
         if isinstance(node, exp.Star):
+            return node
+        if isinstance(node, exp.Literal) and not node.is_string:
+            number_type(node.name, self.ctx.pos(node))       # "Numeric literal '...' out of range"
             return node
         if _is_map_constructor(node, self.scope):      # MAP['k', v, ...]: Spark's MAP('k', v, ...)
             call = exp.Anonymous(this="MAP", expressions=[self._resolve(e) for e in node.expressions])
@@ -270,7 +274,7 @@ def _spark_cast(node):
 
 def _number(text, negative):
     if re.fullmatch(r"\d+", text):
-        v = int(text)
+        v = int(text.lstrip("0") or "0")          # at most 19 digits once the binder checked its range
     elif re.fullmatch(r"\d*\.?\d*(e[+-]?\d+)?", text, re.I):
         v = float(text)
     else:

@@ -6,6 +6,7 @@ ORDER BY / LIMIT."""
 from sqlglot import exp
 
 from ..errors import SqlError, UnsupportedError
+from ..literals import number_type
 from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
 from ..plan.expr import AggCall, Expr
@@ -16,7 +17,7 @@ from ..plan.scan import Values
 from ..plan.sort import Sort
 from . import types as typing
 from .binder import output_scope
-from .conditions import conjuncts, rebuild_and, referenced
+from .conditions import conjuncts, is_flat_and, rebuild_and, referenced
 from .expressions import ExpressionBinder, field_ref, finish, is_aggregate_call
 from .relations import add_join_condition, bind_from
 from .scope import Scope, ScopeEntry
@@ -144,7 +145,8 @@ class SelectBinder:
                 rest.append(c)
         if not rest:
             return node
-        return Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], rebuild_and(rest),
+        whole = len(rest) == len(conjuncts(cond.tree)) and is_flat_and(cond.tree)
+        return Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], cond if whole else rebuild_and(rest),
                     position=self.pos(condition))
 
     # ------------------------------------------------------------------ the select list
@@ -417,7 +419,8 @@ class SelectBinder:
                 keys.append((self.order_names[id(o)], not o.args.get("desc")))
                 continue
             if isinstance(e, exp.Literal) and not e.is_string:
-                idx = int(e.name) if e.name.isdigit() else 0
+                kind = number_type(e.name, self.pos(e))        # "Numeric literal '...' out of range"
+                idx = int(e.name.lstrip("0") or "0") if kind in ("INT", "BIGINT") else 0
                 if not 1 <= idx <= len(node.fields):
                     raise SqlError("ORDER BY position %s is not in the select list (1..%d)"
                                    % (e.name, len(node.fields)), *self.pos(e))

@@ -9,6 +9,7 @@ import re
 
 from sqlglot import exp
 
+from ..literals import number_type
 from ..types import FlinkType, parse_type
 
 _INT_PRECISION = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
@@ -17,8 +18,14 @@ _NUMERIC = set(_INT_PRECISION) | {"DECIMAL", "FLOAT", "DOUBLE"}
 STRING = "STRING"
 
 
+_PARSED = {}                 # type text -> FlinkType: a long expression asks for "BOOLEAN" a hundred thousand times
+
+
 def t(text, nullable=True):
-    ft = parse_type(text)
+    parsed = _PARSED.get(text)
+    if parsed is None:
+        parsed = _PARSED[text] = parse_type(text)
+    ft = copy.copy(parsed)     # shallow, as `nullable` copies: a type's children are never changed in place
     ft.nullable = nullable
     return ft
 
@@ -161,22 +168,7 @@ def literal_type(node):
     if node.is_string:
         n = len(node.name)
         return t("CHAR(%d)" % n if n else "CHAR(0)".replace("CHAR(0)", "CHAR(1)"), False) if n else t("CHAR(1)", False)
-    text = node.name.lstrip("-")
-    if re.fullmatch(r"\d+", text):
-        v = int(text)
-        if v <= 2147483647:
-            return t("INT", False)
-        if v <= 9223372036854775807:
-            return t("BIGINT", False)
-        return t("DECIMAL(%d, 0)" % min(len(text), 38), False)
-    if re.fullmatch(r"\d*\.\d*", text):
-        digits = text.replace(".", "")
-        scale = len(text.split(".")[1])
-        p = max(len(digits), 1)
-        if p > 38:
-            return t("DOUBLE", False)
-        return t("DECIMAL(%d, %d)" % (p, scale), False)
-    return t("DOUBLE", False)
+    return t(number_type(node.name.lstrip("-")), False)
 
 
 def _function_name(node):

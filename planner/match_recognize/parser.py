@@ -4,6 +4,8 @@ Clause order as in the standard (and Flink): PARTITION BY, ORDER BY, MEASURES, O
 MATCH, AFTER MATCH SKIP, PATTERN, WITHIN (Flink), SUBSET, DEFINE. Syntax only: names, types and what
 Flink supports are checked by validation.py. Errors carry the user's line and column."""
 
+import math
+
 from planner.errors import SqlError
 from planner.match_recognize.expressions import parse_expression
 from planner.match_recognize.pattern import PatternParser
@@ -307,7 +309,7 @@ class _ClauseParser:
         except ValueError:
             self.fail("WITHIN INTERVAL '%s' is not a number" % t.text, tok=t)
         ms = amount * _UNIT_MS[u.text.upper()]
-        if ms <= 0 or ms != int(ms):
+        if not math.isfinite(ms) or ms <= 0 or ms != int(ms):       # 1e999 is infinity: never int() it
             self.fail("WITHIN needs a positive interval with millisecond resolution", tok=t)
         spec.within_ms = int(ms)
         spec.within_text = "INTERVAL '%s' %s" % (t.text, u.text.upper())

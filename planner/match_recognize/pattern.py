@@ -11,6 +11,7 @@
 Only syntax here: which constructs Flink accepts is decided in validation.py. Also: structural
 questions the validator and the runtime ask (can the pattern match empty, is it flat)."""
 
+from planner.literals import INT_MAX, integer_literal
 from planner.match_recognize.spec import (Alternation, Anchor, Concat, Empty, Exclusion, Group, Permute,
                                           Quantified, Var)
 from planner.match_recognize.tokens import name_of
@@ -184,7 +185,7 @@ class PatternParser:
     def _int(self, tok):
         if not tok.text.isdigit():
             self.fail("Quantifier bounds are whole numbers", tok)
-        return int(tok.text)
+        return integer_literal(tok.text, "A quantifier's bound", self.where(tok), minimum=0, maximum=INT_MAX)
 
 
 # ---- structural questions ------------------------------------------------------------------------

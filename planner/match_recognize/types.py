@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from planner.errors import SqlError, UnsupportedError
+from planner.literals import number_type
 from planner.match_recognize.expressions import SEMANTICS_MARKERS, call_args, func_name
 
 _INT_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4}
@@ -187,8 +188,9 @@ def infer(node, scope):
         if node.is_string:
             return TypeInfo("CHAR(%d)" % max(1, len(node.this)), False)
         text = node.this
-        if re.fullmatch(r"\d+", text):
-            return TypeInfo("INT" if int(text) <= 2147483647 else "BIGINT", False)
+        kind = number_type(text)                 # "Numeric literal '...' out of range" past a BIGINT
+        if kind in ("INT", "BIGINT"):
+            return TypeInfo(kind, False)
         if re.fullmatch(r"\d*\.\d*", text):
             digits = text.replace(".", "").lstrip("0") or "0"
             scale = len(text.split(".")[1])

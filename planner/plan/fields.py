@@ -17,6 +17,11 @@ class Field:
     type: FlinkType = None      # None: a type the planner does not know (the runtime takes Spark's)
     time: str = None            # ROWTIME, PROCTIME or None
 
+    def __deepcopy__(self, memo):
+        """A Field is a value (frozen, its type never changed in place): a copied tree (sqlglot deep-copies
+        each node's meta, where the binder keeps the Field a column reads) shares it."""
+        return self
+
     def type_text(self):
         """As Flink prints it: `TIMESTAMP(3) *ROWTIME*`, `TIMESTAMP_LTZ(3) NOT NULL *PROCTIME*`."""
         text = self.type.text() if self.type is not None else ""

@@ -4,7 +4,7 @@ Calc reads is a plain input field, or the upper Calc only passes fields through.
 
 from sqlglot import exp
 
-from ..bind.conditions import rebuild_and
+from ..bind.conditions import conjoin, rebuild_and
 from ..bind.expressions import finish
 from ..plan.calc import Calc
 
@@ -28,17 +28,19 @@ def rewrite(node, ctx):
             (upper.condition is not None and upper.condition.tree is None):
         return node
 
+    passed = {f.name for f in lower.fields if below[f.name].field == f.name and lower.input.field(f.name) == f}
+
     def substitute(e):
         if e.field is not None:
             return below[e.field]
+        if all(r in passed for r in e.refs):
+            return e        # each field it reads passes through as it is: the same expression, not finished again
         tree = e.tree.transform(lambda n: below[n.meta["field"].name].tree.copy()
                                 if isinstance(n, exp.Column) and "field" in n.meta else n, copy=True)
         return finish(tree)
     projections = [(substitute(e), name) for e, name in upper.projections]
-    parts = []
-    if lower.condition is not None:
-        parts.append(lower.condition.tree)
+    condition = lower.condition
     if upper.condition is not None:
-        parts.append(substitute(upper.condition).tree)
-    condition = lower.condition if len(parts) == 1 and upper.condition is None else rebuild_and(parts)
+        above = substitute(upper.condition)
+        condition = rebuild_and([above.tree]) if lower.condition is None else conjoin(lower.condition, above)
     return Calc(lower.input, projections, condition, position=upper.position)

@@ -107,3 +107,20 @@ def test_quantifier_bounds():
     assert refused(quantifier_bounds, "5", "2").message == "The to should be a number greater than or equal to from: 5."
     assert "Numeric literal '3000000000' out of range" in refused(quantifier_bounds, "3000000000").message
     assert "out of range" in refused(quantifier_bounds, "1", HUGE).message
+
+
+@pytest.mark.parametrize("text,flink_type", [
+    ("1", "INT"), ("2147483648", "BIGINT"), ("9223372036854775807", "BIGINT"), ("0" * 5000 + "7", "INT"),
+    ("1.5", "DECIMAL(2, 1)"), ("0.05", "DECIMAL(3, 2)"), ("1e3", "DOUBLE"), ("1E-400", "DOUBLE"),
+])
+def test_number_types(text, flink_type):
+    from planner.literals import number_type
+    assert number_type(text) == flink_type
+
+
+@pytest.mark.parametrize("text", ["9223372036854775808", "99999999999999999999", HUGE, "1." + HUGE, "1e400"])
+def test_numbers_out_of_range(text):
+    from planner.literals import number_type
+    error = refused(number_type, text, (5, 6))
+    assert error.message.startswith("Numeric literal '") and error.message.endswith("' out of range")
+    assert (error.line, error.column) == (5, 6) and len(error.render()) < 200

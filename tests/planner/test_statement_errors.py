@@ -118,3 +118,72 @@ def test_types_past_flinks_maximum_are_read_as_flink_reads_them(planner, text):
     planner.plan(text)
     assert [c.type for c in planner.catalog.tables["t"].columns] == [
         "TIMESTAMP(9)", "DECIMAL(38, 2)", "TIME(3)", "VARCHAR(0)"]
+
+
+# ---------------------------------------------------------------------- fuzz findings in the binder
+@pytest.mark.parametrize("text,message,where", [
+    ("SELECT price, 1%s FROM Ticker" % ("0" * 5000),
+     "Numeric literal '1000000000000000000000000000000000000...' out of range", (3, 17)),
+    ("SELECT symbol FROM Ticker\nGROUP BY symbol HAVING COUNT(*) >= 1%s" % ("0" * 5000),
+     "Numeric literal '1000000000000000000000000000000000000...' out of range", (4, 36)),
+    ("SELECT 99999999999999999999", "Numeric literal '99999999999999999999' out of range", (3, 10)),
+    ("SELECT 1.%s" % HUGE, "Numeric literal '1.99999999999999999999999999999999999...' out of range", (3, 10)),
+    ("SELECT 1e400", "Numeric literal '1e400' out of range", (3, 10)),
+    ("SELECT symbol FROM Ticker ORDER BY 1%s" % ("0" * 5000),
+     "Numeric literal '1000000000000000000000000000000000000...' out of range", (3, 38)),
+    ("SELECT TO_TIMESTAMP_LTZ(price, %s) FROM Ticker" % HUGE,
+     "Numeric literal '9999999999999999999999999999999999999...' out of range", (3, 34)),
+    ("SELECT SPLIT_INDEX(symbol, ',') FROM Ticker",
+     "Invalid number of arguments to function 'SPLIT_INDEX'. Was expecting 3 arguments", (3, 10)),
+    ("SELECT 1 = 1 AND SPLIT_INDEX(symbol) = 'a' FROM Ticker",
+     "Invalid number of arguments to function 'SPLIT_INDEX'. Was expecting 3 arguments", (3, 20)),
+    ("SELECT TIMESTAMPADD(DAY, 1) FROM Ticker",
+     "Invalid number of arguments to function 'TIMESTAMPADD'. Was expecting 3 arguments", (3, 10)),
+    ("SELECT TO_TIMESTAMP_LTZ(price, 3, 1) FROM Ticker",
+     "Invalid number of arguments to function 'TO_TIMESTAMP_LTZ'. Was expecting 1 to 2 arguments", (3, 10)),
+    ("SELECT ELEMENT(price, 1) FROM Ticker", "Invalid number of arguments to function 'ELEMENT'. Was expecting 1 "
+     "argument", (3, 10)),
+])
+def test_literals_and_calls_the_fuzzer_broke(planner, text, message, where):
+    error = refused(planner, text)
+    assert message in error.message and len(error.render()) < 300
+    assert (error.line, error.column) == where
+
+
+def test_numeric_literals_in_range_keep_flinks_types(planner):
+    plan = planner.plan("SELECT 2147483647 AS a, 2147483648 AS b, 9223372036854775807 AS c, 0.05 AS d, 1e3 AS e, "
+                        "%s1 AS f" % ("0" * 5000))
+    assert [f.type.text() for f in plan.query.fields] == ["INT NOT NULL", "BIGINT NOT NULL", "BIGINT NOT NULL",
+                                             "DECIMAL(3, 2) NOT NULL", "DOUBLE NOT NULL", "INT NOT NULL"]
+
+
+def test_an_insert_with_column_definitions_is_a_quick_parse_error(planner):
+    import time
+    planner.plan("CREATE TABLE t (symbol STRING, price BIGINT) WITH ('connector' = 'blackhole')")
+    started = time.process_time()
+    error = refused(planner, "INSERT INTO t (\n  symbol  STRING,\n  rowtime TIMESTAMP(3),\n  price   BIGINT,\n"
+                             "  WATERMARK FOR rowtime AS rowtime - INTERVAL '2' SECOND\n) WITH ('format' = 'csv')")
+    assert time.process_time() - started < 1.0
+    assert "SQL parse failed" in error.message and (error.line, error.column) == (5, 20)
+    planner.plan("INSERT INTO t (`symbol` , price ) SELECT symbol, price FROM Ticker")
+    assert "Unknown target column 'nope'" in refused(planner, "INSERT INTO t (nope) SELECT 1").message
+
+
+def test_a_huge_literal_in_match_recognize_is_out_of_range(planner):
+    error = refused(planner, "SELECT * FROM Ticker MATCH_RECOGNIZE (\n  PARTITION BY symbol ORDER BY rowtime\n"
+                             "  MEASURES A.price AS p\n  PATTERN (A B)\n  DEFINE A AS A.price > 1%s, B AS B.price < 10)"
+                             % ("0" * 5000))
+    assert "Numeric literal '1000000000000000000000000000000000000...' out of range" in error.message
+    assert (error.line, error.column) == (7, 10)
+
+
+@pytest.mark.parametrize("quantifier,within,message,where", [
+    ("", "WITHIN INTERVAL '1e999' SECOND", "WITHIN needs a positive interval with millisecond resolution", (7, 33)),
+    ("{1%s}" % ("0" * 5000), "", "Numeric literal '1000000000000000000000000000000000000...' out of range", (7, 14)),
+    ("{3000000000}", "", "Numeric literal '3000000000' out of range", (7, 14)),
+])
+def test_match_recognize_bounds_past_every_range(planner, quantifier, within, message, where):
+    error = refused(planner, "SELECT * FROM Ticker MATCH_RECOGNIZE (\n  PARTITION BY symbol ORDER BY rowtime\n"
+                             "  MEASURES A.price AS p\n  ONE ROW PER MATCH\n  PATTERN (A%s B) %s\n"
+                             "  DEFINE A AS A.price > 1, B AS B.price < 10)" % (quantifier, within))
+    assert message in error.message and (error.line, error.column) == where
