@@ -17,10 +17,6 @@ class GroupAggregate(PlanNode):
         self.fields = [input.field(k).materialized() for k in self.keys] + \
             [Field(c.name, c.type) for c in self.calls]
 
-    @property
-    def input(self):
-        return self.inputs[0]
-
     def provided_kinds(self, input_kinds):
         kinds = {INSERT, UPDATE}
         if input_kinds[0] & {UPDATE, DELETE}:

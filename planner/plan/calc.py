@@ -22,10 +22,6 @@ class Calc(PlanNode):
         self.fields = fields
 
     @property
-    def input(self):
-        return self.inputs[0]
-
-    @property
     def is_identity(self):
         """Passes every input field through unchanged, in order, and filters nothing."""
         return self.condition is None and [e.field for e, _ in self.projections] == self.input.field_names \

@@ -52,10 +52,6 @@ class Match(InsertOnlyInOut, PlanNode):
         self.fields = list(fields)
 
     @property
-    def input(self):
-        return self.inputs[0]
-
-    @property
     def event_time(self):
         """Ordered by a rowtime: rows wait for the watermark (the runtime sets the sources' watermarks)."""
         spec = self.spec

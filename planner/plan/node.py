@@ -24,6 +24,11 @@ class PlanNode:
         self.update_before = False    # updates carry -U rows
         self.upsert_key = None        # tuple of field names, or None
 
+    @property
+    def input(self):
+        """The first input (the only one, for a node that has one)."""
+        return self.inputs[0]
+
     # ------------------------------------------------------------------ the output row
     @property
     def field_names(self):

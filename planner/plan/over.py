@@ -79,10 +79,6 @@ class Over(PlanNode):
         self.fields = list(input.fields) + [Field(c.name, c.type) for c in self.calls]
 
     @property
-    def input(self):
-        return self.inputs[0]
-
-    @property
     def ranking(self):
         return all(c.function in RANKING for c in self.calls)
 

@@ -26,10 +26,6 @@ class Rank(PlanNode):
         self.rank_field = rank_field
         self.fields = list(input.fields) + ([Field(rank_field, parse_type("BIGINT NOT NULL"))] if rank_field else [])
 
-    @property
-    def input(self):
-        return self.inputs[0]
-
     def provided_kinds(self, input_kinds):
         return ALL_KINDS
 
@@ -62,10 +58,6 @@ class Deduplicate(PlanNode):
         self.keep_last = keep_last
         self.rank_field = rank_field      # the rank's output field (always 1), or None
         self.fields = list(input.fields) + ([Field(rank_field, parse_type("BIGINT NOT NULL"))] if rank_field else [])
-
-    @property
-    def input(self):
-        return self.inputs[0]
 
     @property
     def event_time(self):

@@ -13,10 +13,6 @@ class CollectSink(PlanNode):
         super().__init__((input,), position)
         self.fields = list(input.fields)
 
-    @property
-    def input(self):
-        return self.inputs[0]
-
     def input_update_before(self, i, required):
         return True
 
@@ -31,10 +27,6 @@ class TableSink(PlanNode):
         super().__init__((input,), position)
         self.table = table
         self.fields = list(input.fields)
-
-    @property
-    def input(self):
-        return self.inputs[0]
 
     @property
     def requester(self):

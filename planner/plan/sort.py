@@ -24,10 +24,6 @@ class Sort(PlanNode):
         self.fields = list(input.fields)
 
     @property
-    def input(self):
-        return self.inputs[0]
-
-    @property
     def event_time(self):
         """A temporal sort on a rowtime releases rows as the watermark passes them."""
         return self.temporal and self.limit is None and self.input.field(self.order[0][0]).time == ROWTIME

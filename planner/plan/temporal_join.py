@@ -65,10 +65,6 @@ class DropUpdateBefore(PlanNode):
         super().__init__((input,), position)
         self.fields = list(input.fields)
 
-    @property
-    def input(self):
-        return self.inputs[0]
-
     def input_update_before(self, i, required):
         return True
 

@@ -83,10 +83,6 @@ class WindowTableFunction(PlanNode):
         self.fields = list(input.fields) + [bound_field(start), bound_field(end), time_field(time, time_kind)]
 
     @property
-    def input(self):
-        return self.inputs[0]
-
-    @property
     def event_time(self):
         return self.time_kind == ROWTIME
 
@@ -102,10 +98,6 @@ class _WindowOperator(PlanNode):
     """A single-input window operator: insert-only in and out (Flink's windows), an event-time operator over a
     rowtime (`time_kind`)."""
     time_kind = ROWTIME
-
-    @property
-    def input(self):
-        return self.inputs[0]
 
     @property
     def event_time(self):
