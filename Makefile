@@ -30,7 +30,11 @@ conformance: java $(STAMP)
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/report.py --count $(or $(FUZZ_COUNT),50000)
 
+# the five workloads of ../shared/perf (with FLINK_PY=<a Python with apache-flink 2.3>: Flink side by side and
+# the ratios), the latencies a user feels in the shell, then the older benchmarks
 bench: java $(STAMP)
+	$(BIN)/python bench/workloads_bench.py
+	$(BIN)/python bench/latency_bench.py
 	$(BIN)/python bench/dynamic_tables_bench.py
 	$(BIN)/python bench/match_recognize_bench.py
 	$(BIN)/python bench/prompt_bench.py
