@@ -18,6 +18,7 @@ import threading
 import time
 import uuid
 
+from .result_columns import collect_columns
 from .results import OP_NAMES
 from .results import ChangeBatch
 
@@ -44,25 +45,26 @@ class AppendSink:
     def __init__(self, names):
         self.names = names
 
-    def changes(self, rows):
-        return [("+I", tuple(r[n] for n in self.names)) for r in rows]
+    def changes(self, block, order):
+        rows = block.tuples(self.names)
+        return [("+I", rows[i]) for i in order] if order is not None else [("+I", r) for r in rows]
 
 
 class ChangelogSink:
-    """Rows with an `__op` column (a changelog source passed through projections and filters)."""
+    """Rows with an `__op` column (a changelog source passed through projections and filters), in `__seq` order."""
 
     def __init__(self, names):
         self.names = names
 
-    def changes(self, rows):
-        return [(OP_NAMES[r["__op"]], tuple(r[n] for n in self.names)) for r in sorted(rows, key=_seq_key)]
-
-
-def _seq_key(r):
-    try:
-        return r["__seq"]
-    except (KeyError, IndexError, ValueError):
-        return 0
+    def changes(self, block, order):
+        rows, ops = block.tuples(self.names), block["__op"]
+        if "__seq" in block:
+            seqs = block["__seq"]
+            order = sorted(order if order is not None else range(len(block)),
+                           key=lambda i: seqs[i] if seqs[i] is not None else 0)
+        elif order is None:
+            order = range(len(block))
+        return [(OP_NAMES[ops[i]], rows[i]) for i in order]
 
 
 class UpsertSink:
@@ -75,13 +77,13 @@ class UpsertSink:
         self.key = key
         self.last = {}
 
-    def changes(self, rows):
+    def changes(self, block, order):
         out = []
-        for r in rows:
-            row = tuple(r[n] for n in self.names)
-            k = tuple(r[n] for n in self.key)
+        rows, keys, visible = block.tuples(self.names), block.tuples(self.key), block["__visible"]
+        for i in order if order is not None else range(len(block)):
+            row, k = rows[i], keys[i]
             old = self.last.get(k)
-            if not r["__visible"]:
+            if not visible[i]:
                 if old is not None:
                     out.append(("-U", old))
                     del self.last[k]
@@ -126,10 +128,12 @@ class StreamingRun:
             return
         if self.stage is not None:
             batch_df = self.stage(batch_df)
-        rows = batch_df.collect()
+        block = collect_columns(batch_df)
+        order = None
         if self.order_column is not None:
-            rows.sort(key=lambda r: (r[self.order_column] is None, r[self.order_column]))
-        changes = self.sink.changes(rows)
+            values = block[self.order_column]
+            order = sorted(range(len(block)), key=lambda i: (values[i] is None, values[i]))
+        changes = self.sink.changes(block, order)
         self._count_parse_errors()
         self.stream.publish(ChangeBatch(changes, batch_id))
 
