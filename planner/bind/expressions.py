@@ -142,30 +142,64 @@ def _is_map_constructor(node, scope):
 
 
 def finish(resolved, ctx=None):
-    """A resolved tree -> Expr: its Flink type, its Spark SQL, the fields it reads."""
-    memo = {}
-
-    def typeof(n):
-        key = id(n)
-        if key not in memo:
-            memo[key] = typing.infer(n, typeof)
-        return memo[key]
+    """A resolved tree -> Expr: its Flink type, its Spark tree (Flink's functions mapped and checked here,
+    the text written when the runtime asks for it), the fields it reads."""
+    types = {}
+    typeof = typer(types)
     ftype = typeof(resolved)
-    spark = to_spark(resolved, typeof, ctx).sql(dialect="spark")
+    return bound(resolved, ftype, to_spark(resolved, typeof, ctx), types)
+
+
+def bound(resolved, ftype, spark=None, types=None):
+    """The Expr of a resolved tree of type `ftype`; `spark`: its Spark tree (None: made from the tree when the
+    SQL is asked for); `types`: the memo of `typer` its nodes' types are in."""
     field = resolved.meta["field"].name if isinstance(resolved, exp.Column) and "field" in resolved.meta else None
     literal, is_literal = None, False
     lit = resolved.this if isinstance(resolved, exp.Neg) else resolved
     if isinstance(lit, exp.Literal):
         is_literal = True
         literal = lit.name if lit.is_string else _number(lit.name, isinstance(resolved, exp.Neg))
-    return Expr(sql=spark, type=ftype, refs=referenced_fields(resolved), field=field,
-                literal=literal, is_literal=is_literal, tree=resolved)
+    return Expr(spark=spark, type=ftype, refs=referenced_fields(resolved), field=field,
+                literal=literal, is_literal=is_literal, tree=resolved, types=types)
+
+
+def typer(types):
+    """`typeof(node)`: a resolved node's Flink type, each node's inferred once and kept in `types`
+    (id -> (node, type): the node kept alive, so that no other node takes its id while the memo lives)."""
+    def typeof(n):
+        hit = types.get(id(n))
+        if hit is None:
+            hit = types[id(n)] = (n, typing.infer(n, typeof))
+        return hit[1]
+    return typeof
+
+
+def spark_tree(resolved, types=None):
+    """The Spark tree of a resolved tree whose calls `finish` already checked (an Expr whose SQL is asked
+    for late: a rule's conjunction of finished parts); `types`: a memo that may hold its nodes' types."""
+    return to_spark(resolved, typer(types if types is not None else {}))
 
 
 # ---------------------------------------------------------------------- Flink -> Spark
 def to_spark(node, typeof, ctx=None):
-    """A resolved Flink tree -> the same computation as a Spark SQL tree (Flink's semantics kept)."""
+    """A resolved Flink tree -> the same computation as a Spark SQL tree (Flink's semantics kept). The tree is
+    copied and rewritten in place; a copied node's type is its original's (`typeof` has it already)."""
+    spark = node.copy()
+    originals = {}                  # id(copy) -> (copy, original): the copy kept alive, its id its own
+    for c, o in zip(spark.dfs(), node.dfs()):
+        if type(c) is not type(o):
+            originals = {}          # not the same shape: each copied node's type is inferred anew
+            break
+        originals[id(c)] = (c, o)
 
+    def original_typeof(n):
+        hit = originals.get(id(n))
+        return typeof(hit[1] if hit is not None and hit[0] is n else n)
+
+    return _to_spark(spark, original_typeof, ctx)
+
+
+def _to_spark(node, typeof, ctx):
     def integral(e):
         ft = typeof(e)
         return ft is not None and ft.name in _INTEGRAL
@@ -232,7 +266,7 @@ def to_spark(node, typeof, ctx=None):
                                                                             unit=exp.var(unit))))
         return n
 
-    return node.transform(rewrite, copy=True)
+    return node.transform(rewrite, copy=False)
 
 
 def _typeof_argument(n):
