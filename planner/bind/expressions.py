@@ -13,7 +13,7 @@ from sqlglot import exp
 
 from ..dialect import Flink
 from ..errors import SqlError, UnsupportedError
-from ..functions import is_aggregate_name, map_anonymous, map_parsed
+from ..functions import is_aggregate_name, is_mapped_call, map_anonymous, map_parsed
 from ..literals import number_type
 from ..plan.expr import Expr
 from ..types import parse_type
@@ -96,8 +96,9 @@ class ExpressionBinder:
             if len(parts) == 1 and parts[0].upper() in _NIL_FUNCTIONS and isinstance(node, exp.Column) \
                     and not node.this.quoted and not any(e.name == parts[0] for e in self.scope.entries):
                 return node     # LOCALTIMESTAMP, CURRENT_DATE, ...: a function, mapped by to_spark
-            entry, path = self.scope.resolve(parts, self.ctx.pos(node))
-            return field_ref(entry.field, path, self.ctx.pos(node))
+            position = self.ctx.pos(node)
+            entry, path = self.scope.resolve(parts, position)
+            return field_ref(entry.field, path, position)
         if isinstance(node, exp.Column) and isinstance(node.this, exp.Star):
             raise SqlError("'*' is not allowed here", *self.ctx.pos(node))
         if is_aggregate_call(node) and not self.allow_calls:
@@ -113,7 +114,11 @@ class ExpressionBinder:
         if isinstance(node, exp.Star):
             return node
         if isinstance(node, exp.Literal) and not node.is_string:
-            number_type(node.name, self.ctx.pos(node))       # "Numeric literal '...' out of range"
+            try:
+                number_type(node.name)                       # "Numeric literal '...' out of range"
+            except SqlError as error:
+                error.line, error.column = self.ctx.pos(node)
+                raise
             return node
         if _is_map_constructor(node, self.scope):      # MAP['k', v, ...]: Spark's MAP('k', v, ...)
             call = exp.Anonymous(this="MAP", expressions=[self._resolve(e) for e in node.expressions])
@@ -126,9 +131,13 @@ class ExpressionBinder:
             node.set("this", exp.var(node.this.name.upper()))                           # TIMESTAMPDIFF(DAY, ...)
         for key, value in list(node.args.items()):
             if isinstance(value, exp.Expression):
-                node.set(key, self._resolve(value))
+                resolved = self._resolve(value)
+                if resolved is not value:
+                    node.set(key, resolved)
             elif isinstance(value, list):
-                node.set(key, [self._resolve(v) if isinstance(v, exp.Expression) else v for v in value])
+                resolved = [self._resolve(v) if isinstance(v, exp.Expression) else v for v in value]
+                if any(r is not v for r, v in zip(resolved, value)):
+                    node.set(key, resolved)
         if isinstance(node, (exp.Cast, exp.TryCast)):
             node.meta["flink_type"] = cast_type(node, self.ctx)
         return node
@@ -142,12 +151,13 @@ def _is_map_constructor(node, scope):
 
 
 def finish(resolved, ctx=None):
-    """A resolved tree -> Expr: its Flink type, its Spark tree (Flink's functions mapped and checked here,
-    the text written when the runtime asks for it), the fields it reads."""
+    """A resolved tree -> Expr: its Flink type, the fields it reads, and its Spark SQL, written when the runtime
+    asks for it. A tree with calls to map is mapped now (its Spark tree kept): a call Spark cannot run is
+    refused here, at its place in the statement."""
     types = {}
-    typeof = typer(types)
-    ftype = typeof(resolved)
-    return bound(resolved, ftype, to_spark(resolved, typeof, ctx), types)
+    ftype = typer(types)(resolved)
+    spark = to_spark(resolved, ctx) if any(is_mapped_call(n) for n in resolved.walk()) else None
+    return bound(resolved, ftype, spark, types)
 
 
 def bound(resolved, ftype, spark=None, types=None):
@@ -174,32 +184,12 @@ def typer(types):
     return typeof
 
 
-def spark_tree(resolved, types=None):
-    """The Spark tree of a resolved tree whose calls `finish` already checked (an Expr whose SQL is asked
-    for late: a rule's conjunction of finished parts); `types`: a memo that may hold its nodes' types."""
-    return to_spark(resolved, typer(types if types is not None else {}))
-
-
 # ---------------------------------------------------------------------- Flink -> Spark
-def to_spark(node, typeof, ctx=None):
-    """A resolved Flink tree -> the same computation as a Spark SQL tree (Flink's semantics kept). The tree is
-    copied and rewritten in place; a copied node's type is its original's (`typeof` has it already)."""
-    spark = node.copy()
-    originals = {}                  # id(copy) -> (copy, original): the copy kept alive, its id its own
-    for c, o in zip(spark.dfs(), node.dfs()):
-        if type(c) is not type(o):
-            originals = {}          # not the same shape: each copied node's type is inferred anew
-            break
-        originals[id(c)] = (c, o)
+def to_spark(node, ctx=None):
+    """A resolved Flink tree -> the same computation as a Spark SQL tree (Flink's semantics kept): a copy,
+    rewritten; the types the rewrite asks for are inferred on the copy (arithmetic and subscripts only)."""
+    typeof = typer({})
 
-    def original_typeof(n):
-        hit = originals.get(id(n))
-        return typeof(hit[1] if hit is not None and hit[0] is n else n)
-
-    return _to_spark(spark, original_typeof, ctx)
-
-
-def _to_spark(node, typeof, ctx):
     def integral(e):
         ft = typeof(e)
         return ft is not None and ft.name in _INTEGRAL
@@ -266,7 +256,7 @@ def _to_spark(node, typeof, ctx):
                                                                             unit=exp.var(unit))))
         return n
 
-    return node.transform(rewrite, copy=False)
+    return node.transform(rewrite, copy=True)
 
 
 def _typeof_argument(n):

@@ -41,8 +41,8 @@ class Expr:
         spark = self.spark
         if not isinstance(spark, str):
             if spark is None:
-                from planner.bind.expressions import spark_tree
-                spark = spark_tree(self.tree, self.types)
+                from planner.bind.expressions import to_spark
+                spark = to_spark(self.tree)
             spark = spark.sql(dialect="spark", copy=False)     # the Spark tree is this Expr's own
             object.__setattr__(self, "spark", spark)
         return spark
