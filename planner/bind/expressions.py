@@ -178,7 +178,7 @@ def typer(types):
     (id -> (node, type): the node kept alive, so that no other node takes its id while the memo lives)."""
     def typeof(n):
         hit = types.get(id(n))
-        if hit is None:
+        if hit is None or hit[0] is not n:          # (a copied memo's ids are its original nodes')
             hit = types[id(n)] = (n, typing.infer(n, typeof))
         return hit[1]
     return typeof
