@@ -25,7 +25,7 @@ class Expr:
     literal: object = None            # the Python value of a literal, when it is one (`field` is None then)
     is_literal: bool = False
     tree: object = dataclass_field(default=None, repr=False)   # the bound sqlglot tree (for rules)
-    types: dict = dataclass_field(default=None, repr=False)    # id(node) -> Flink type of the nodes of `tree`
+    types: dict = dataclass_field(default=None, repr=False)    # id(node) -> (node, Flink type): `typer`'s memo
 
     @staticmethod
     def of_field(f):
