@@ -18,7 +18,6 @@ from .ddl import parse_create_table
 from .errors import DynsqlError, SqlError, UnsupportedError
 from .functions import FLINK_FUNCTIONS
 from .parse import deep_stack, near, parse_sql
-from .query import QueryPlanner
 from .query_plan import plan_query
 from .settings import KNOWN_KEYS, Settings
 from .splitter import split
@@ -48,6 +47,7 @@ class Planner:
         """A query's text -> its plan (a planner.query_plan.QueryPlan, or the legacy QueryPlan)."""
         if _one_plan():
             return plan_query(self.catalog, self.settings, parse_sql(text, line, col), text, line, col, sink_table)
+        from .query import QueryPlanner        # the legacy planner: imported only when asked for
         return QueryPlanner(self.catalog, self.settings).plan(text, line, col)
 
     def split(self, text):

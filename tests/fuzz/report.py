@@ -3,8 +3,8 @@ type (with the shortest statement of each), the messages naming a class, and the
 (CPU seconds).
 
 `python tests/fuzz/report.py [--count N] [--seed S]` (what `make fuzz` runs) runs the harness and
-prints them; it exits 1 when there is a crash, a hang or a class-name message outside the code being
-replaced (harness.REPLACED)."""
+prints them; it exits 1 when there is a crash, a hang or a class-name message outside the code the one
+plan never imports (harness.REPLACED)."""
 
 import argparse
 import os
@@ -41,7 +41,7 @@ def format_run(r, slowest=10):
     lines.append("%d statements in %.0f s (seed %s): %s" % (
         len(r.outcomes), r.seconds, r.seed,
         ", ".join("%s %d" % (k, kinds.get(k, 0)) for k in ("ok", "error", "class-name", "crash", "hang"))))
-    lines.append("crashes, hangs and class-name messages: %d in code being replaced (%s), %d elsewhere" % (
+    lines.append("crashes, hangs and class-name messages: %d in code the one plan never imports (%s), %d elsewhere" % (
         len(inside), ", ".join(sorted({o.site.split(":")[0] for o in inside})) or "-", len(outside)))
     for kind, title in (("crash", "Crash sites"), ("hang", "Hangs"), ("class-name", "Messages naming a class")):
         groups = r.grouped(kind)
