@@ -183,3 +183,21 @@ def portable(processor):
 
     ShimProcessor.__name__ = ShimProcessor.__qualname__ = type(processor).__name__ + "ConnectShim"
     return ShimProcessor(packed(processor))
+
+
+def portable_batch_function(function):
+    """A foreachBatch function (a sink's writer) as it can go to a Spark Connect server, where Spark runs it in
+    a Python process of the server's: the function itself in a classic session, else a function made here
+    (so it travels by value) that revives it once dynsql's zip is on that process's path."""
+    if PACKAGES_ZIP is None:
+        return function
+    _, packed, unpacked = _loaders(PACKAGES_ZIP)
+    data = packed(function)
+    real = []
+
+    def on_batch(batch_df, batch_id):
+        if not real:
+            real.append(unpacked(data))
+        return real[0](batch_df, batch_id)
+
+    return on_batch

@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 
+from ..connect_shims import portable_batch_function
 from . import project, sink_projection
 from .flink_text import describe, lines_of_batches
 from .partition_commit import PartitionCommitter
@@ -162,7 +163,8 @@ def start_files(spark, plan, result, checkpoint, prefix):
         frame = project(frame, projection, hidden=committer is not None)
     else:
         writer.stage = result.stage
-    write = start_streaming(spark, result, frame.writeStream.foreachBatch(writer), checkpoint)
+    on_batch = portable_batch_function(writer)      # under Spark Connect it runs on the server
+    write = start_streaming(spark, result, frame.writeStream.foreachBatch(on_batch), checkpoint)
     write.count_rows = functools.partial(rows_written, checkpoint)
     if committer is not None:
         write.on_finish = committer.finish

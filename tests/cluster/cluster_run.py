@@ -1,7 +1,7 @@
 """`make cluster-test`: dynsql on a Spark standalone cluster and through Spark Connect, run as a user would.
 
-1. A virtualenv outside the checkout with pyspark, pandas, pyarrow and protobuf (pyspark's transformWithState
-   needs it), but not dynsql (default /tmp/dynsql-worker-venv, made once; DYNSQL_WORKER_VENV to choose).
+1. A virtualenv outside the checkout with pyspark, pandas, pyarrow, protobuf (pyspark's transformWithState
+   needs it) and pyspark's connect extra (a Connect server's foreachBatch worker needs it), but not dynsql (default /tmp/dynsql-worker-venv, made once; DYNSQL_WORKER_VENV to choose).
 2. A standalone master on 127.0.0.1 and a worker, both from that virtualenv's pyspark; the worker in a mount
    namespace where the checkout is hidden under a tmpfs (`unshare -m`, needs root): its executors see the
    tables' paths (../shared/conformance) but no file of dynsql.
@@ -32,7 +32,10 @@ DYNSQL = os.path.join(ROOT, ".venv", "bin", "dynsql")
 CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
 WORKER_VENV = os.environ.get("DYNSQL_WORKER_VENV", "/tmp/dynsql-worker-venv")
 WORKER_PYTHON = os.path.join(WORKER_VENV, "bin", "python")
-WORKER_PACKAGES = ("pyspark", "pandas", "pyarrow", "protobuf")
+# pyspark with its connect extra (grpcio, grpcio-status, googleapis-common-protos, zstandard): a Connect server
+# runs a streaming foreachBatch (the filesystem sink's) in a Python process that is a Connect client of it
+WORKER_PACKAGES = ("pyspark", "pandas", "pyarrow", "protobuf", "grpcio", "grpcio-status", "googleapis-common-protos",
+                   "zstandard")
 CONNECT_CASES = ("bas_*", "dt_*", "misc_value_types", "mr_price_drop", "mr_within_interval", "mr_err_alternation",
                  "tj_event_time_left", "vt_versioned_view_changelog", "win_tumble_tvf", "win_topn",
                  "win_session_tvf", "win_legacy_hop")
@@ -76,8 +79,12 @@ def ensure_worker_venv():
     if not os.path.exists(WORKER_PYTHON):
         log("making", WORKER_VENV)
         subprocess.run(["python3", "-m", "venv", WORKER_VENV], check=True)
-        pins = ["%s==%s" % (p, version(p)) for p in WORKER_PACKAGES]
-        subprocess.run([WORKER_PYTHON, "-m", "pip", "install", "-q"] + pins, check=True)
+    pins = ["%s==%s" % (p, version(p)) for p in WORKER_PACKAGES]
+    have = subprocess.run([WORKER_PYTHON, "-m", "pip", "freeze"], capture_output=True, text=True).stdout.split()
+    missing = [p for p in pins if p.lower() not in {h.lower() for h in have}]
+    if missing:
+        log("installing into", WORKER_VENV, " ".join(missing))
+        subprocess.run([WORKER_PYTHON, "-m", "pip", "install", "-q"] + missing, check=True)
     return WORKER_PYTHON
 
 
