@@ -1,8 +1,10 @@
 """Table functions in FROM: the window table functions `TABLE(TUMBLE | HOP | CUMULATE | SESSION(TABLE t |
-(SELECT ...), DESCRIPTOR(ts), ...))` (`parse_window_call` reads the call's arguments) over any FROM item: a table, a
-view, a CTE, a subquery, whatever they compute. The descriptor column must be a time attribute of the input's
-fields (Flink's messages otherwise); the result is a `WindowTableFunction` node. Other table functions are
-refused. Whether the windows are aggregated, ranked or joined is decided above (planner/rules/window_*.py)."""
+(SELECT ...), DESCRIPTOR(ts), ...))` over any FROM item: a table, a view, a CTE, a subquery, whatever they
+compute. `parse_window_call` reads the call's arguments, positional or named (`DATA =>`, `TIMECOL =>`,
+`SIZE =>`, `SLIDE =>`, `STEP =>`, `OFFSET =>`, `GAP =>`) into a `WindowSpec`. The descriptor column must be a
+time attribute of the input's fields (Flink's messages otherwise); the result is a `WindowTableFunction` node
+(the input's fields plus window_start, window_end, window_time). Other table functions are refused. Whether
+the windows are aggregated, ranked or joined is decided above (planner/rules/window_*.py)."""
 
 from sqlglot import exp
 
