@@ -315,6 +315,11 @@ _PARSED = {
 }
 
 
+def is_mapped_call(node):
+    """Whether `map_anonymous` or `map_parsed` rewrites `node` (and may refuse it)."""
+    return isinstance(node, exp.Anonymous) or type(node) in _PARSED
+
+
 def map_parsed(node):
     """A typed sqlglot call node -> its Flink semantics on Spark (the node itself when nothing differs).
     The query planner calls it for every node, as it calls `map_anonymous` for anonymous calls."""

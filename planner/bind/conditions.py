@@ -3,7 +3,7 @@ comparisons against a literal. Rules and the binder use them on the bound trees 
 
 from sqlglot import exp
 
-from .expressions import finish
+from .expressions import bound, finish, typer
 
 
 def conjuncts(tree):
@@ -66,27 +66,32 @@ def is_flat_and(tree):
     return plain(node)
 
 
-def rebuild_and(parts):
-    """Conjunct trees -> one Expr (None for no parts)."""
+def rebuild_and(parts, *sources):
+    """Conjunct trees -> one Expr (None for no parts). `sources`: the finished Exprs whose trees the parts were
+    taken from (their calls already checked); nothing is walked again then: the parts' types are in the
+    sources' memos, the Spark SQL is written when the runtime asks for it. A rule that drops one conjunct
+    of a long condition stays linear. Without sources the tree is finished."""
     if not parts:
         return None
     tree = _grouped(parts[0])
     for p in parts[1:]:
         tree = exp.And(this=tree, expression=_grouped(p))
-    return finish(tree)
+    if not sources:
+        return finish(tree)
+    memos = [s.types for s in sources if s is not None and s.types is not None]
+    types = memos[0] if len(memos) == 1 else {k: v for memo in memos for k, v in memo.items()}
+    return bound(tree, typer(types)(tree), None, types)
 
 
 def conjoin(left, right):
     """`left AND right` of two finished condition Exprs, neither walked again: merging a chain of n Calcs
     one at a time (rules/calc_merge.py) stays linear where `rebuild_and` would finish the growing AND
-    n times. The same tree, Spark SQL and type as `rebuild_and([left.tree, right.tree])`."""
+    n times. The same tree, type and (when asked for) Spark SQL as `rebuild_and([left.tree, right.tree])`."""
     from ..plan.expr import Expr
     from .types import t
-    trees = [_grouped(e.tree) for e in (left, right)]
-    sqls = ["(%s)" % e.sql if tree is not e.tree else e.sql for e, tree in zip((left, right), trees)]
     nullable = any(e.type is None or e.type.nullable for e in (left, right))
-    return Expr(sql="%s AND %s" % tuple(sqls), type=t("BOOLEAN", nullable),
-                refs=tuple(dict.fromkeys(left.refs + right.refs)), tree=exp.And(this=trees[0], expression=trees[1]))
+    return Expr(type=t("BOOLEAN", nullable), refs=tuple(dict.fromkeys(left.refs + right.refs)),
+                tree=exp.And(this=_grouped(left.tree), expression=_grouped(right.tree)))
 
 
 def referenced(tree):

@@ -13,7 +13,7 @@ from sqlglot import exp
 
 from ..dialect import Flink
 from ..errors import SqlError, UnsupportedError
-from ..functions import is_aggregate_name, map_anonymous, map_parsed
+from ..functions import is_aggregate_name, is_mapped_call, map_anonymous, map_parsed
 from ..literals import number_type
 from ..plan.expr import Expr
 from ..types import parse_type
@@ -96,8 +96,9 @@ class ExpressionBinder:
             if len(parts) == 1 and parts[0].upper() in _NIL_FUNCTIONS and isinstance(node, exp.Column) \
                     and not node.this.quoted and not any(e.name == parts[0] for e in self.scope.entries):
                 return node     # LOCALTIMESTAMP, CURRENT_DATE, ...: a function, mapped by to_spark
-            entry, path = self.scope.resolve(parts, self.ctx.pos(node))
-            return field_ref(entry.field, path, self.ctx.pos(node))
+            position = self.ctx.pos(node)
+            entry, path = self.scope.resolve(parts, position)
+            return field_ref(entry.field, path, position)
         if isinstance(node, exp.Column) and isinstance(node.this, exp.Star):
             raise SqlError("'*' is not allowed here", *self.ctx.pos(node))
         if is_aggregate_call(node) and not self.allow_calls:
@@ -113,7 +114,11 @@ class ExpressionBinder:
         if isinstance(node, exp.Star):
             return node
         if isinstance(node, exp.Literal) and not node.is_string:
-            number_type(node.name, self.ctx.pos(node))       # "Numeric literal '...' out of range"
+            try:
+                number_type(node.name)                       # "Numeric literal '...' out of range"
+            except SqlError as error:
+                error.line, error.column = self.ctx.pos(node)
+                raise
             return node
         if _is_map_constructor(node, self.scope):      # MAP['k', v, ...]: Spark's MAP('k', v, ...)
             call = exp.Anonymous(this="MAP", expressions=[self._resolve(e) for e in node.expressions])
@@ -126,9 +131,13 @@ class ExpressionBinder:
             node.set("this", exp.var(node.this.name.upper()))                           # TIMESTAMPDIFF(DAY, ...)
         for key, value in list(node.args.items()):
             if isinstance(value, exp.Expression):
-                node.set(key, self._resolve(value))
+                resolved = self._resolve(value)
+                if resolved is not value:
+                    node.set(key, resolved)
             elif isinstance(value, list):
-                node.set(key, [self._resolve(v) if isinstance(v, exp.Expression) else v for v in value])
+                resolved = [self._resolve(v) if isinstance(v, exp.Expression) else v for v in value]
+                if any(r is not v for r, v in zip(resolved, value)):
+                    node.set(key, resolved)
         if isinstance(node, (exp.Cast, exp.TryCast)):
             node.meta["flink_type"] = cast_type(node, self.ctx)
         return node
@@ -142,29 +151,44 @@ def _is_map_constructor(node, scope):
 
 
 def finish(resolved, ctx=None):
-    """A resolved tree -> Expr: its Flink type, its Spark SQL, the fields it reads."""
-    memo = {}
+    """A resolved tree -> Expr: its Flink type, the fields it reads, and its Spark SQL, written when the runtime
+    asks for it. A tree with calls to map is mapped now (its Spark tree kept): a call Spark cannot run is
+    refused here, at its place in the statement."""
+    types = {}
+    ftype = typer(types)(resolved)
+    spark = to_spark(resolved, ctx) if any(is_mapped_call(n) for n in resolved.walk()) else None
+    return bound(resolved, ftype, spark, types)
 
-    def typeof(n):
-        key = id(n)
-        if key not in memo:
-            memo[key] = typing.infer(n, typeof)
-        return memo[key]
-    ftype = typeof(resolved)
-    spark = to_spark(resolved, typeof, ctx).sql(dialect="spark")
+
+def bound(resolved, ftype, spark=None, types=None):
+    """The Expr of a resolved tree of type `ftype`; `spark`: its Spark tree (None: made from the tree when the
+    SQL is asked for); `types`: the memo of `typer` its nodes' types are in."""
     field = resolved.meta["field"].name if isinstance(resolved, exp.Column) and "field" in resolved.meta else None
     literal, is_literal = None, False
     lit = resolved.this if isinstance(resolved, exp.Neg) else resolved
     if isinstance(lit, exp.Literal):
         is_literal = True
         literal = lit.name if lit.is_string else _number(lit.name, isinstance(resolved, exp.Neg))
-    return Expr(sql=spark, type=ftype, refs=referenced_fields(resolved), field=field,
-                literal=literal, is_literal=is_literal, tree=resolved)
+    return Expr(spark=spark, type=ftype, refs=referenced_fields(resolved), field=field,
+                literal=literal, is_literal=is_literal, tree=resolved, types=types)
+
+
+def typer(types):
+    """`typeof(node)`: a resolved node's Flink type, each node's inferred once and kept in `types`
+    (id -> (node, type): the node kept alive, so that no other node takes its id while the memo lives)."""
+    def typeof(n):
+        hit = types.get(id(n))
+        if hit is None or hit[0] is not n:          # (a copied memo's ids are its original nodes')
+            hit = types[id(n)] = (n, typing.infer(n, typeof))
+        return hit[1]
+    return typeof
 
 
 # ---------------------------------------------------------------------- Flink -> Spark
-def to_spark(node, typeof, ctx=None):
-    """A resolved Flink tree -> the same computation as a Spark SQL tree (Flink's semantics kept)."""
+def to_spark(node, ctx=None):
+    """A resolved Flink tree -> the same computation as a Spark SQL tree (Flink's semantics kept): a copy,
+    rewritten; the types the rewrite asks for are inferred on the copy (arithmetic and subscripts only)."""
+    typeof = typer({})
 
     def integral(e):
         ft = typeof(e)

@@ -218,4 +218,4 @@ def add_join_condition(join, condition):
                 join.right_keys.append(join.right.fields[ri - nleft].name)
                 continue
         rest.append(c)
-    join.condition = rebuild_and(rest)
+    join.condition = rebuild_and(rest, join.condition, condition)

@@ -136,17 +136,20 @@ class SelectBinder:
         cond = ExpressionBinder(self.ctx, scope).bind(condition)
         if cond.type is not None and cond.type.name not in ("BOOLEAN", "NULL"):
             raise SqlError("WHERE condition must be a boolean, not %s" % cond.type.text(), *self.pos(condition))
-        rest = []
-        for c in conjuncts(cond.tree):
+        parts = conjuncts(cond.tree)
+        rest, joined = [], {}           # id(join) -> (join, its conjuncts): each join's condition made once
+        for c in parts:
             join = _join_for(node, referenced(c))
             if join is not None:
-                add_join_condition(join, finish(c, self.ctx))
+                joined.setdefault(id(join), (join, []))[1].append(c)
             else:
                 rest.append(c)
+        for join, conditions in joined.values():
+            add_join_condition(join, rebuild_and(conditions, cond))
         if not rest:
             return node
-        whole = len(rest) == len(conjuncts(cond.tree)) and is_flat_and(cond.tree)
-        return Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], cond if whole else rebuild_and(rest),
+        whole = len(rest) == len(parts) and is_flat_and(cond.tree)
+        return Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], cond if whole else rebuild_and(rest, cond),
                     position=self.pos(condition))
 
     # ------------------------------------------------------------------ the select list

@@ -2,7 +2,8 @@
 
 `RUNNING f(...)` / `FINAL f(...)` are not sqlglot syntax: they are rewritten to `__RUNNING(f(...))` /
 `__FINAL(f(...))` before parsing. Navigation (FIRST, LAST, PREV, NEXT), CLASSIFIER(), MATCH_NUMBER(),
-MATCH_ROWTIME(), MATCH_PROCTIME() stay ordinary function calls in the tree."""
+MATCH_ROWTIME(), MATCH_PROCTIME() stay ordinary function calls in the tree. A subquery or a `TABLE t`
+argument is refused where it stands: the expressions read the columns of pattern variables."""
 
 import sqlglot
 from sqlglot import exp
@@ -10,15 +11,8 @@ from sqlglot.errors import ParseError
 
 from planner.match_recognize.tokens import tokenize
 
-try:  # the lead's dialect module
-    from planner.dialect import Flink as FlinkDialect
-except ImportError:  # pragma: no cover - only before planner/dialect.py exists
-    from sqlglot import tokens as _tokens
-    from sqlglot.dialects.dialect import Dialect
-
-    class FlinkDialect(Dialect):
-        class Tokenizer(_tokens.Tokenizer):
-            IDENTIFIERS = ["`"]
+from planner.dialect import Flink as FlinkDialect
+from planner.dialect import TableArgument
 
 
 SEMANTICS_MARKERS = ("__RUNNING", "__FINAL")
@@ -71,7 +65,33 @@ def parse_expression(text, positions, offset):
         raise positions.error("Cannot parse expression '%s': %s" % (text.strip(), e), offset)
     if tree is None:
         raise positions.error("Empty expression", offset)
+    query = next(tree.find_all(exp.Query, exp.Values), None)
+    if query is not None:
+        raise positions.error("Subqueries are not supported in MEASURES or DEFINE", _word_offset(
+            text, positions, "SELECT", "VALUES", "WITH", "TABLE", default=offset))
+    table = next(tree.find_all(TableArgument), None)
+    if table is not None:
+        raise _table_argument_error(table, text, positions, offset)
     return tree
+
+
+def _table_argument_error(table, text, positions, offset):
+    """`FIRST(TABLE price)`: `TABLE t` is an argument of a table function only; MEASURES and DEFINE read the
+    columns of pattern variables. The error points at the TABLE keyword."""
+    at = _word_offset(text, positions, "TABLE", default=offset)
+    name = func_name(table.parent)
+    if name in NAVIGATION:
+        return positions.error("The argument of %s must be a column of a pattern variable (such as %s(A.price)), "
+                               "not a table" % (name, name), at)
+    return positions.error("A table cannot be an argument in MEASURES or DEFINE: expressions there read the "
+                           "columns of pattern variables (such as A.price)", at)
+
+
+def _word_offset(text, positions, *words, default):
+    """Offset of the first keyword among `words` in `text` (not a qualified name's part: `A.table`)."""
+    toks = tokenize(text, positions)
+    return next((t.start for k, t in enumerate(toks) if t.is_word(*words) and not (k and toks[k - 1].text == ".")),
+                default)
 
 
 def func_name(node):

@@ -13,7 +13,7 @@ from sqlglot import exp
 
 from planner.errors import SqlError, UnsupportedError
 from planner.literals import number_type
-from planner.match_recognize.expressions import SEMANTICS_MARKERS, call_args, func_name
+from planner.match_recognize.expressions import SEMANTICS_MARKERS, FlinkDialect, call_args, func_name
 
 _INT_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4}
 _NUM_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4, "DECIMAL": 5, "FLOAT": 6, "DOUBLE": 7}
@@ -301,7 +301,8 @@ def infer(node, scope):
             return TypeInfo(common_type(ts).base, nullable)
         return TypeInfo({"double": "DOUBLE", "int": "INT", "bigint": "BIGINT", "string": "STRING",
                          "boolean": "BOOLEAN"}[rule], nullable)
-    raise UnsupportedError("Function %s is not supported inside MATCH_RECOGNIZE" % (name or node.sql()))
+    raise UnsupportedError("Function %s is not supported inside MATCH_RECOGNIZE"
+                           % (name or node.sql(dialect=FlinkDialect)))
 
 
 def output_columns(spec, input_columns):

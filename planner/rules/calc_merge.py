@@ -42,5 +42,5 @@ def rewrite(node, ctx):
     condition = lower.condition
     if upper.condition is not None:
         above = substitute(upper.condition)
-        condition = rebuild_and([above.tree]) if lower.condition is None else conjoin(lower.condition, above)
+        condition = rebuild_and([above.tree], above) if lower.condition is None else conjoin(lower.condition, above)
     return Calc(lower.input, projections, condition, position=upper.position)

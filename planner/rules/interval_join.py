@@ -35,8 +35,9 @@ def rewrite(node, ctx):
                                    "the join inputs.", *node.position)
         raise UnsupportedError("Processing-time interval joins are not supported yet", *node.position,
                                hint="bound the rows' event times (WATERMARK columns) instead")
-    return IntervalJoin(node.left, node.right, node.kind, node.left_keys, node.right_keys, rebuild_and(rest),
-                        left_time, right_time, lower, upper, predicates, position=node.position)
+    return IntervalJoin(node.left, node.right, node.kind, node.left_keys, node.right_keys,
+                        rebuild_and(rest, node.condition), left_time, right_time, lower, upper, predicates,
+                        position=node.position)
 
 
 def _bounds(join):

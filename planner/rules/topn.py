@@ -68,7 +68,7 @@ def _filtered_rank(calc, ctx):
     node = ranked
     for c in reversed(chain):
         node = Calc(node, c.projections, None, position=c.position)
-    return Calc(node, calc.projections, rebuild_and(rest), position=calc.position)
+    return Calc(node, calc.projections, rebuild_and(rest, calc.condition), position=calc.position)
 
 
 def _rank_bound(cond, rank_name):

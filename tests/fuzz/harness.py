@@ -37,14 +37,7 @@ from .mutate import mutate
 
 OWN_CODE = tuple(os.path.join(ROOT, d) + os.sep for d in ("planner", "repl", "runtime"))
 
-# Code the lead's binder replaces: its crash sites are listed, not fixed, by the hardening work. Remove a
-# path when its replacement lands: the suite test then fails on what is left there.
-REPLACED = ("planner/match_recognize/",)
 
-
-def in_replaced_code(outcome):
-    """A crash, hang or class-name message whose site is in code being replaced."""
-    return outcome.site.startswith(REPLACED)
 
 # Marks of Python's or sqlglot's internals in a message meant for a user.
 _INTERNALS = re.compile(
@@ -292,9 +285,8 @@ class Run:
         return dict(sorted(groups.items(), key=lambda kv: -len(kv[1])))
 
     def problems(self):
-        """(outside the replaced code, inside it): the crashes, hangs and class-name messages."""
-        bad = [o for o in self.outcomes if o.kind in ("crash", "hang", "class-name")]
-        return [o for o in bad if not in_replaced_code(o)], [o for o in bad if in_replaced_code(o)]
+        """The crashes, hangs and class-name messages."""
+        return [o for o in self.outcomes if o.kind in ("crash", "hang", "class-name")]
 
     def slowest(self, n=10):
         return sorted(self.outcomes, key=lambda o: -o.seconds)[:n]

@@ -1,6 +1,7 @@
 """planner.parse: syntax errors in the SQL's terms with their place, deep nesting, linear parsing, and
 Flink's limits on the types a statement writes."""
 
+import gc
 import logging
 import sys
 
@@ -120,6 +121,12 @@ def test_the_deep_stack_restores_the_recursion_limit_and_passes_errors_on():
     with pytest.raises(KeyError):
         deep_stack(lambda: {}["x"])
     assert deep_stack(lambda: deep_stack(lambda: 7)) == 7        # nested calls run in place
+
+
+def test_the_collector_runs_less_often_only_while_a_statement_is_planned():
+    before = gc.get_threshold()
+    assert deep_stack(gc.get_threshold) == (max(before[0], 100_000),) + before[1:]
+    assert gc.get_threshold() == before
 
 
 def calls_to_parse(sql):

@@ -187,3 +187,19 @@ def test_match_recognize_bounds_past_every_range(planner, quantifier, within, me
                              "  MEASURES A.price AS p\n  ONE ROW PER MATCH\n  PATTERN (A%s B) %s\n"
                              "  DEFINE A AS A.price > 1, B AS B.price < 10)" % (quantifier, within))
     assert message in error.message and (error.line, error.column) == where
+
+
+@pytest.mark.parametrize("measure,message,where", [
+    ("FIRST(TABLE.price)", "The argument of FIRST must be a column of a pattern variable (such as FIRST(A.price)), "
+     "not a table", (5, 18)),
+    ("LAST(TABLE price, 1)", "The argument of LAST must be a column of a pattern variable", (5, 17)),
+    ("SUM(TABLE.price)", "A table cannot be an argument in MEASURES or DEFINE", (5, 16)),
+    ("FIRST((SELECT * FROM Ticker MATCH_RECOGNIZE (PATTERN (A))))", "Subqueries are not supported in MEASURES or "
+     "DEFINE", (5, 19)),
+    ("A.price IN (VALUES (1))", "Subqueries are not supported in MEASURES or DEFINE", (5, 24)),
+])
+def test_a_table_or_query_inside_match_recognize_measures_is_refused_where_it_stands(planner, measure, message,
+                                                                                      where):
+    error = refused(planner, "SELECT * FROM Ticker MATCH_RECOGNIZE (\n  PARTITION BY symbol ORDER BY rowtime\n"
+                             "  MEASURES %s AS p\n  PATTERN (A B)\n  DEFINE B AS B.price > A.price)" % measure)
+    assert message in error.message and (error.line, error.column) == where
