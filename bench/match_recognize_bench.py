@@ -119,7 +119,7 @@ def write_files(table, folder, files):
 
 
 def bench_batch(spark, folder, rows):
-    from runtime.match_recognize import match_batch
+    from runtime.match_recognize.batch import match_batch
     from pyspark.sql import functions as F
     df = spark.read.parquet(folder).filter(F.col("symbol") != "__end__")
     match_batch(df.limit(1000), spec(), COLUMNS).count()          # warm up the Python workers
@@ -131,7 +131,7 @@ def bench_batch(spark, folder, rows):
 def bench_stream(spark, folder, ckpt):
     import datetime as dt
     from pyspark.sql import functions as F
-    from runtime.match_recognize import match_stream
+    from runtime.match_recognize.stream import match_stream
     schema = spark.read.parquet(folder).schema
     src = (spark.readStream.schema(schema).option("maxFilesPerTrigger", 1).parquet(folder)
            .withWatermark("rowtime", "%d milliseconds" % DELAY_MS)

@@ -60,25 +60,6 @@ class TableDef:
     def rowtime(self):
         return self.watermark.column if self.watermark else None
 
-    @property
-    def proctime(self):
-        for c in self.columns:
-            if c.is_proctime:
-                return c.name
-        return None
-
-    def column_types(self):
-        """Result-column types as Flink prints them (rowtime marked *ROWTIME*)."""
-        out = []
-        for c in self.columns:
-            t = c.type
-            if c.name == self.rowtime:
-                t += " *ROWTIME*"
-            elif c.is_proctime:
-                t = "TIMESTAMP_LTZ(3) NOT NULL *PROCTIME*"
-            out.append((c.name, t))
-        return out
-
 
 @dataclass
 class ViewDef:

@@ -156,11 +156,11 @@ def parse_create_table(sql, line=1, column=1):
                 pk = [col.name]
     if not columns:
         raise c.error("A table needs at least one column")
-    from .typing import infer
+    from .computed_columns import computed_column_type
     known = {x.name: x.type for x in columns if x.is_physical}
     for x in columns:
         if x.computed is not None:
-            x.type = "TIMESTAMP_LTZ(3) NOT NULL" if x.is_proctime else infer(x.computed, known)
+            x.type = "TIMESTAMP_LTZ(3) NOT NULL" if x.is_proctime else computed_column_type(x.computed, known)
     comment = None
     if c.word("COMMENT"):
         comment = c.string("a comment")

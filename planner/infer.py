@@ -24,12 +24,9 @@ def provided_kinds(node):
 def infer(root):
     for node in post_order(root):
         for i, child in enumerate(node.inputs):
-            extra = child.kinds - node.accepted_kinds(i)
-            if extra:
-                producer = _producer(child)
-                requester = node.requester or node.explain_name()
-                raise SqlError("%s doesn't support consuming %s changes which is produced by node %s"
-                               % (requester, describe_kinds(extra), producer.describe()), *node.position)
+            refusal = refused_changes(node.requester or node.explain_name(), child, node.accepted_kinds(i))
+            if refusal:
+                raise SqlError(refusal, *node.position)
         node.kinds = node.provided_kinds([c.kinds for c in node.inputs])
         node.upsert_key = node.derive_upsert_key()
     stack = [(root, True)]     # the sink takes what it is given, -U rows included
@@ -39,6 +36,16 @@ def infer(root):
         for i, child in enumerate(node.inputs):
             stack.append((child, node.input_update_before(i, required) and UPDATE in child.kinds))
     return root
+
+
+def refused_changes(requester, child, accepted):
+    """Flink's message when a consumer (named `requester`) that accepts the modify kinds `accepted` is given
+    the changes of `child` (inferred), naming the node that produced them; None when it accepts them all."""
+    extra = child.kinds - accepted
+    if not extra:
+        return None
+    return ("%s doesn't support consuming %s changes which is produced by node %s"
+            % (requester, describe_kinds(extra), _producer(child).describe()))
 
 
 def _producer(node):

@@ -44,6 +44,15 @@ def _shown(text, width=40):
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
+def _out_of_range(text):
+    """Flink's message for a numeric literal out of range: the exponent's E upper case, as Calcite's lexer
+    has it (`_shown` cuts a 5,000-digit number, which Flink prints whole)."""
+    text = _shown(text)
+    if re.fullmatch(r"[-+]?[\d.]+e[-+]?\d+", text, re.I):
+        text = text.upper()
+    return "Numeric literal '%s' out of range" % text
+
+
 def literal_text(literal):
     """The text of a literal as written: '12', '-3', '1.5', 'NaN'."""
     if isinstance(literal, bool):
@@ -72,10 +81,10 @@ def integer_literal(literal, what, position=None, minimum=None, maximum=LONG_MAX
         raise SqlError("%s must be a whole number, not '%s'" % (what, _shown(text)), *_where(position))
     sign, digits = m.group(1), m.group(2)
     if len(digits) > _MAX_DIGITS:
-        raise SqlError("Numeric literal '%s' out of range" % _shown(text), *_where(position))
+        raise SqlError(_out_of_range(text), *_where(position))
     value = int(digits) * (-1 if sign == "-" else 1)
     if maximum is not None and value > maximum:
-        raise SqlError("Numeric literal '%s' out of range" % _shown(text), *_where(position),
+        raise SqlError(_out_of_range(text), *_where(position),
                        hint="the largest allowed is %s" % format(maximum, ","))
     if minimum is not None and value < minimum:
         raise SqlError("%s must be at least %d, not %s" % (what, minimum, _shown(text)), *_where(position))
@@ -127,7 +136,7 @@ def number_type(text, position=None):
         whole, fraction = m.group(1), m.group(2)
         digits = (whole + (fraction or "")).lstrip("0")
         if len(digits) > _MAX_DIGITS or int(digits or "0") > LONG_MAX:
-            raise SqlError("Numeric literal '%s' out of range" % _shown(text), *_where(position))
+            raise SqlError(_out_of_range(text), *_where(position))
         if fraction is None:
             return "INT" if int(digits or "0") <= INT_MAX else "BIGINT"
         scale = len(fraction)
@@ -138,7 +147,7 @@ def number_type(text, position=None):
     except ValueError:
         return "DOUBLE"
     if value in (float("inf"), float("-inf")):
-        raise SqlError("Numeric literal '%s' out of range" % _shown(text), *_where(position))
+        raise SqlError(_out_of_range(text), *_where(position))
     return "DOUBLE"
 
 

@@ -9,8 +9,6 @@ overflowing Python's), and an error that does not say where it is gets the state
 
 import re
 
-from sqlglot import exp
-
 from . import plans
 from .catalog import Catalog, TableDef, ViewDef
 from .connectors import check_table_options
@@ -32,23 +30,14 @@ def _strip_quotes(s):
     return s
 
 
-def _one_plan():
-    """The one-plan binder (planner/bind, planner/plan) instead of the legacy query planner (during the move)."""
-    import os
-    return os.environ.get("DYNSQL_PLANNER", "plan") != "legacy"
-
-
 class Planner:
     def __init__(self, catalog=None, settings=None):
         self.catalog = catalog or Catalog()
         self.settings = settings or Settings()
 
     def _query(self, text, line, col, sink_table=None):
-        """A query's text -> its plan (a planner.query_plan.QueryPlan, or the legacy QueryPlan)."""
-        if _one_plan():
-            return plan_query(self.catalog, self.settings, parse_sql(text, line, col), text, line, col, sink_table)
-        from .query import QueryPlanner        # the legacy planner: imported only when asked for
-        return QueryPlanner(self.catalog, self.settings).plan(text, line, col)
+        """A query's text -> its plan (a planner.query_plan.QueryPlan)."""
+        return plan_query(self.catalog, self.settings, parse_sql(text, line, col), text, line, col, sink_table)
 
     def split(self, text):
         return split(text)
@@ -128,10 +117,7 @@ class Planner:
         body_line, body_col = _body_position(text, m.end(), line, col)
         q = self._query(body, body_line, body_col)
         view = ViewDef(name=name, query=body, temporary=bool(m.group(2)), ddl=text)
-        if hasattr(q, "root"):
-            view.columns = [(f.name, f.type_text()) for f in q.fields]
-        else:
-            view.columns = [(n, q.column_types.get(n, "")) for n in _select_names(body)]
+        view.columns = [(f.name, f.type_text()) for f in q.fields]
         if m.group(6):
             raise UnsupportedError("CREATE VIEW with a column list is not supported yet", line, col,
                                    hint="alias the columns in the query instead")
@@ -293,8 +279,8 @@ class Planner:
         body_line, body_col = _body_position(text, m.end(), line, col)
         if not body.strip():
             raise SqlError("Expected a query after INSERT INTO %s" % near(m.group(2)), line, col)
-        q = self._query(body, body_line, body_col, sink_table=target if _one_plan() and columns is None else None)
-        if hasattr(q, "root") and len(q.fields) != len(columns if columns is not None else physical):
+        q = self._query(body, body_line, body_col, sink_table=target if columns is None else None)
+        if len(q.fields) != len(columns if columns is not None else physical):
             raise SqlError("Column types of query result and sink for 'default_catalog.default_database.%s' do not "
                            "match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]"
                            % (target.name, ", ".join("%s: %s" % (f.name, f.type_text()) for f in q.fields),
@@ -316,15 +302,6 @@ def _body_position(text, offset, line, col):
     body_line = line + text.count("\n", 0, offset)
     body_col = (col + offset) if body_line == line else offset - text.rfind("\n", 0, offset)
     return body_line, body_col
-
-
-def _select_names(body):
-    tree = parse_sql(body)
-    sel = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
-    out = []
-    for i, e in enumerate(sel.expressions if sel is not None else []):
-        out.append(e.alias_or_name if isinstance(e, (exp.Alias, exp.Column)) else "EXPR$%d" % i)
-    return out
 
 
 def show_create(obj):

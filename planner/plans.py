@@ -21,7 +21,7 @@ class ListingPlan:
 @dataclass
 class QueryRun:
     """Run a query and stream (or, in batch mode, return) its result."""
-    query: object     # planner.query.QueryPlan
+    query: object     # planner.query_plan.QueryPlan
     batch: bool
 
 

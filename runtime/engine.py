@@ -20,16 +20,6 @@ from .streaming import AppendSink, ChangelogSink, StreamingRun, UpsertSink
 # runtime.tables (and with it pyspark) is imported when the first query is built, not when the shell starts
 
 
-def table_frame(*args, **kwargs):
-    from .tables import table_frame as build
-    return build(*args, **kwargs)
-
-
-def materialize_changelog(*args, **kwargs):
-    from .tables import materialize_changelog as build
-    return build(*args, **kwargs)
-
-
 def is_bounded(table):
     from .tables import is_bounded as check
     return check(table)
@@ -45,15 +35,13 @@ class ResultFrame:
     """A query's result as Spark computes it, and how to read its rows as changes.
 
     kind: "append" (every row is +I), "changelog" (rows carry `__op` and `__seq`), or "upsert" (Spark's
-    update-mode aggregate: rows keyed by `keys`, with `__visible` false for a key that left the result).
-    stage: a DataFrame -> DataFrame function run on each micro-batch (window Top-N), or None."""
+    update-mode aggregate: rows keyed by `keys`, with `__visible` false for a key that left the result)."""
     df: object
     columns: list
     streaming: bool
     kind: str = "append"
     keys: list = field(default_factory=list)
     output_mode: str = "append"
-    stage: object = None
     bounded: bool = True
     paced: bool = False
     end_of_input: bool = False
@@ -121,99 +109,6 @@ class Engine:
         return MessageResult("\n".join(lines + ["[INFO] Complete execution of the SQL update statement."]))
 
     # ------------------------------------------------------------------ queries
-    def build(self, query, streaming):
-        """Register the query's sources and derived operators, return the result DataFrame."""
-        spark = self.spark
-        frames = {}
-        event_time = query.needs_end_of_input
-        try:
-            for ref in query.sources:
-                df = table_frame(spark, ref, streaming, event_time=event_time)
-                if not streaming and _is_changelog(ref.table):
-                    df = materialize_changelog(df, [c.name for c in ref.table.columns], ref.table.primary_key)
-                if ref.late_condition and streaming:
-                    df = df.filter("NOT coalesce(%s, false)" % ref.late_condition)
-                frames[ref.table.name] = df
-                cols = ["`%s`" % c.name for c in ref.table.columns]
-                if _is_changelog(ref.table):
-                    cols += ["__op", "__seq"]
-                df.selectExpr(*cols).createOrReplaceTempView(ref.view)
-            for d in query.derived:
-                if d.kind == "temporal_join":    # two inputs: the probe table's frame and the versioned side's
-                    from .temporal_join import temporal_join
-                    df = temporal_join(d, frames[d.input.table.name], frames[d.spec.right.table.name])
-                else:
-                    df = self._derived(d, frames[d.input.table.name], streaming)
-                df.createOrReplaceTempView(d.view)
-            if query.window_sides:
-                from .window_tvf import collect_windows
-                return collect_windows([spark.sql(side) for side in query.window_sides])
-            return spark.sql(query.spark_sql)
-        except DynsqlError:
-            raise
-        except Exception as e:
-            raise from_spark(e, query.line, query.column)
-
-    def _derived(self, d, input_df, streaming):
-        if d.kind == "match_recognize":
-            from . import match_recognize as mr
-            rowtime = d.input.table.rowtime
-            input_columns = d.input.table.column_types()
-            if streaming:
-                return mr.match_stream(input_df, d.spec, input_columns, rowtime)
-            return mr.match_batch(input_df, d.spec, input_columns)
-        if d.kind == "window_tvf":
-            from planner.window_tvf import WINDOW_COLUMNS
-            from .window_tvf import assign_windows
-            table = d.input.table
-            if d.input_sql is not None:        # over a view: the view's query on the table's raw frame
-                input_df.createOrReplaceTempView("__raw_" + table.name)
-                input_df = input_df.sparkSession.sql(d.input_sql)
-            delay = table.watermark.delay_ms or 0 if table.watermark is not None else None
-            columns = [n for n, _ in d.columns if n not in WINDOW_COLUMNS]
-            return assign_windows(input_df, d.spec, columns, streaming, delay)
-        raise UnsupportedError("Operator %s is not supported yet" % d.kind)
-
-    def columns_of(self, query, df):
-        out = []
-        for f in df.schema.fields:
-            if f.name.startswith("__"):
-                continue
-            declared = query.column_types.get(f.name) or _same_type(query.input_types.get(f.name), f.dataType)
-            out.append(Column(f.name, declared or flink_type_of(f.dataType, f.nullable)))
-        return out
-
-    def result_frame(self, query, batch):
-        """The query's result as a DataFrame and how to read it (`ResultFrame`): what the shell's result
-        stream and an INSERT INTO job's sink both start from."""
-        if hasattr(query, "root"):
-            return self._plan_frame(query, batch)
-        from .connectors.parse_errors import collecting
-        with collecting() as parse_errors:
-            df = self.build(query, streaming=not batch)
-        stage = _batch_stage(query)
-        if stage is not None and (batch or not df.isStreaming):
-            df = stage(df)
-            stage = None
-        try:
-            result_shape = df if stage is None else stage(self.spark.createDataFrame([], df.schema))
-        except Exception as e:
-            raise from_spark(e, query.line, query.column)
-        columns = self.columns_of(query, result_shape)
-        names = [c.name for c in columns]
-        streaming = not batch and df.isStreaming
-        kind, keys, output_mode = "append", [], "append"
-        if streaming and query.window_updates:
-            from pyspark.sql import functions as F
-            df, kind, keys, output_mode = df.withColumn("__visible", F.lit(True)), "upsert", ["__key"], "update"
-        elif streaming and query.operators is not None:
-            df, kind, keys, output_mode = self._changelog_frame(query)
-        return ResultFrame(df=df, columns=columns, streaming=streaming, kind=kind, keys=keys,
-                           output_mode=output_mode, stage=stage,
-                           bounded=all(is_bounded(r.table) for r in query.sources),
-                           paced=any(is_paced(r.table) for r in query.sources),
-                           end_of_input=query.needs_end_of_input, parse_errors=parse_errors)
-
     def _translate(self, query, batch):
         from .translate import TranslateContext, translate, uses_event_time
         ctx = TranslateContext(self.spark, streaming=not batch,
@@ -222,8 +117,10 @@ class Engine:
                                line=query.line, column=query.column)
         return translate(query.root, ctx), ctx
 
-    def _plan_frame(self, query, batch):
-        """A plan (planner.query_plan.QueryPlan) translated node by node (runtime/translate.py)."""
+    def result_frame(self, query, batch):
+        """The query's result as a DataFrame and how to read it (`ResultFrame`): what the shell's result
+        stream and an INSERT INTO job's sink both start from. The plan (planner.query_plan.QueryPlan) is
+        translated node by node (runtime/translate.py)."""
         from planner.plan.scan import TableScan
         from .connectors.parse_errors import collecting
         with collecting() as parse_errors:
@@ -263,49 +160,15 @@ class Engine:
         stream = ChangeStream(result.columns, description=query.text)
         try:
             StreamingRun(self.spark, result.df, sink, stream, bounded=result.bounded, paced=result.paced,
-                         output_mode=result.output_mode, stage=result.stage,
-                         end_of_input=result.end_of_input, parse_errors=result.parse_errors).start()
+                         output_mode=result.output_mode, end_of_input=result.end_of_input,
+                         parse_errors=result.parse_errors).start()
         except DynsqlError:
             raise
         except Exception as e:
             raise from_spark(e, query.line, query.column)
         return stream
 
-    def _changelog_frame(self, query):
-        """A query with updates: Spark's native aggregate where it is right, else our operators.
-        -> (DataFrame, kind, key columns, output mode)."""
-        from .operators.compile import Compiler, native_plan
-        ttl = self.settings.state_ttl_ms if self.settings is not None else 0
-        try:
-            native = native_plan(self.spark, query.operators, query.needs_end_of_input) if not ttl else None
-            if native is not None:
-                return native.frame, "upsert", native.keys, "update"
-            df = Compiler(self.spark, ttl_ms=ttl, event_time=query.needs_end_of_input).compile(query.operators)
-            return df, "changelog", [], "append"
-        except DynsqlError:
-            raise
-        except Exception as e:
-            raise from_spark(e, query.line, query.column)
-
     def explain(self, plan):
-        q = plan.query
-        if hasattr(q, "root"):
-            return self._explain_plan(plan)
-        lines = ["== Abstract Syntax Tree ==" if not plan.changelog_mode else "== Optimized Physical Plan =="]
-        lines += q.root.render(with_modes=plan.changelog_mode)
-        df = self.build(q, streaming=not plan.batch)
-        try:
-            # classic: the JVM's plan text; Spark Connect has no JVM here, the server explains
-            physical = df._jdf.queryExecution().simpleString() if hasattr(df, "_jdf") else df._explain_string()
-        except Exception:
-            physical = ""
-        lines += ["", "== Spark SQL ==", q.spark_sql if not q.window_sides else "\n".join(q.window_sides)]
-        if q.batch_stage is not None:
-            lines += ["", "== Spark SQL on each micro-batch (as %s) ==" % q.batch_stage[0], q.batch_stage[1]]
-        lines += ["", physical.strip()]
-        return MessageResult("\n".join(lines))
-
-    def _explain_plan(self, plan):
         q = plan.query
         lines = ["== Optimized Physical Plan ==" if plan.changelog_mode else "== Physical Plan =="]
         lines += q.explain(with_modes=plan.changelog_mode)
@@ -322,32 +185,3 @@ class Engine:
         """The session ends; its jobs run on (they are processes of their own)."""
         self.spark_runtime.stop()
 
-
-def _same_type(flink_type, spark_type):
-    """`flink_type` when it is the declared type of a column Spark reads as `spark_type` (a column passed
-    through `SELECT *`), else None."""
-    if not flink_type:
-        return None
-    import re
-    from planner.types import parse_type, to_spark
-    try:
-        bare = re.sub(r"\s*\*[A-Z]+\*", "", flink_type)    # 'TIMESTAMP(3) *ROWTIME*' -> 'TIMESTAMP(3)'
-        return flink_type if to_spark(parse_type(bare)).simpleString() == spark_type.simpleString() else None
-    except Exception:
-        return None
-
-
-def _batch_stage(query):
-    """The query's per-micro-batch stage (window Top-N) as a function DataFrame -> DataFrame, or None."""
-    if query.batch_stage is None:
-        return None
-    view, sql = query.batch_stage
-
-    def stage(frame):
-        frame.createOrReplaceTempView(view)
-        return frame.sparkSession.sql(sql)
-    return stage
-
-
-def _is_changelog(table):
-    return table.options.get("format") in ("debezium-json", "canal-json")

@@ -1,8 +1,7 @@
 """Running a streaming query into a `ChangeStream`: Spark Structured Streaming with a `foreachBatch`
 sink in the driver that turns each micro-batch into labelled changes. Under Spark Connect a foreachBatch
 function runs on the server, so there the query writes into Spark's `memory` sink, whose new rows the client
-polls (the per-micro-batch stage, window Top-N, then runs on each poll's rows: a window's rows all come in the
-micro-batch that fires it, so a poll never splits them).
+polls.
 
 Sinks by changelog: `append` (every row is +I), `changelog` (rows carry `__op`), and `upsert`
 (a native update-mode aggregate: the sink keeps each key's last row and emits -U/+U or +I, and -D
@@ -45,9 +44,8 @@ class AppendSink:
     def __init__(self, names):
         self.names = names
 
-    def changes(self, block, order):
-        rows = block.tuples(self.names)
-        return [("+I", rows[i]) for i in order] if order is not None else [("+I", r) for r in rows]
+    def changes(self, block):
+        return [("+I", r) for r in block.tuples(self.names)]
 
 
 class ChangelogSink:
@@ -56,14 +54,12 @@ class ChangelogSink:
     def __init__(self, names):
         self.names = names
 
-    def changes(self, block, order):
+    def changes(self, block):
         rows, ops = block.tuples(self.names), block["__op"]
+        order = range(len(block))
         if "__seq" in block:
             seqs = block["__seq"]
-            order = sorted(order if order is not None else range(len(block)),
-                           key=lambda i: seqs[i] if seqs[i] is not None else 0)
-        elif order is None:
-            order = range(len(block))
+            order = sorted(order, key=lambda i: seqs[i] if seqs[i] is not None else 0)
         return [(OP_NAMES[ops[i]], rows[i]) for i in order]
 
 
@@ -77,10 +73,10 @@ class UpsertSink:
         self.key = key
         self.last = {}
 
-    def changes(self, block, order):
+    def changes(self, block):
         out = []
         rows, keys, visible = block.tuples(self.names), block.tuples(self.key), block["__visible"]
-        for i in order if order is not None else range(len(block)):
+        for i in range(len(block)):
             row, k = rows[i], keys[i]
             old = self.last.get(k)
             if not visible[i]:
@@ -102,7 +98,7 @@ class StreamingRun:
     """One running streaming query feeding a ChangeStream."""
 
     def __init__(self, spark, frame, sink, stream, bounded, paced, name="dynsql", output_mode="append",
-                 order_column=None, stage=None, end_of_input=False, parse_errors=None, checkpoint=None):
+                 end_of_input=False, parse_errors=None, checkpoint=None):
         self.spark = spark
         self.frame = frame
         self.sink = sink
@@ -111,8 +107,6 @@ class StreamingRun:
         self.paced = paced
         self.name = name
         self.output_mode = output_mode
-        self.order_column = order_column
-        self.stage = stage            # DataFrame -> DataFrame applied to each micro-batch (window Top-N)
         self.end_of_input = end_of_input   # the sources end with the sentinel row: keep filters above watermarks
         self.parse_errors = parse_errors   # the sources' ignore-parse-errors counters, copied to the stream's stats
         self.query = None
@@ -126,14 +120,7 @@ class StreamingRun:
     def _on_batch(self, batch_df, batch_id):
         if self._stopping:
             return
-        if self.stage is not None:
-            batch_df = self.stage(batch_df)
-        block = collect_columns(batch_df)
-        order = None
-        if self.order_column is not None:
-            values = block[self.order_column]
-            order = sorted(range(len(block)), key=lambda i: (values[i] is None, values[i]))
-        changes = self.sink.changes(block, order)
+        changes = self.sink.changes(collect_columns(batch_df))
         self._count_parse_errors()
         self.stream.publish(ChangeBatch(changes, batch_id))
 

@@ -137,7 +137,7 @@ def _event_time_delay_ms(table):
 
 
 def table_frame(spark, ref, streaming, event_time=False):
-    """SourceRef -> DataFrame with the table's columns and the hidden columns."""
+    """A scan (`ref`: runtime.operators.scan.ScanRef) -> DataFrame with the table's columns and the hidden columns."""
     table = ref.table
     conn = table.options["connector"]
     if conn not in _SOURCE_FORMATS:

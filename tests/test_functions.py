@@ -162,11 +162,6 @@ CASES = [
     ("TRY_CAST", "TRY_CAST('x' AS INT)", None),
 ]
 
-# Flink semantics the current mapping gets wrong: sqlglot parses these calls into typed nodes that never
-# reach `functions.map_anonymous`. `functions.map_parsed` rewrites them; these turn into passes once the
-# query planner calls it (planner/query.py, `_map_functions`), or need the lead's files.
-
-
 def _matches(expected, actual):
     if callable(expected):
         return bool(expected(actual))

@@ -88,9 +88,9 @@ def test_a_batch_read_has_one_task_per_file(spark, tmp_path, client):
         clicks_file(folder / name, range(3), user=name[0])
     client.execute("CREATE TABLE clicks (`user` STRING, cTime TIMESTAMP(3), url STRING) WITH ("
                    "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % folder)
-    from planner.query import SourceRef
+    from runtime.operators.scan import ScanRef
     from runtime.tables import table_frame
-    df = table_frame(spark, SourceRef(table=client.catalog.get("clicks"), view="clicks"), streaming=False)
+    df = table_frame(spark, ScanRef(table=client.catalog.get("clicks")), streaming=False)
     assert df.rdd.getNumPartitions() == 3
     assert sorted(r["user"] for r in df.collect()) == ["a0", "a1", "a2", "b0", "b1", "b2", "c0", "c1", "c2"]
 

@@ -14,7 +14,7 @@ from ..plan.expr import Expr
 from ..plan.fields import PROCTIME, ROWTIME
 from ..plan.scan import TableScan
 from ..plan.window import GroupWindowAggregate
-from ..window_tvf import WindowSpec
+from ..plan.window_spec import WindowSpec
 from .expressions import ExpressionBinder
 
 KINDS = ("TUMBLE", "HOP", "SESSION")

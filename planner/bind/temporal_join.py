@@ -2,7 +2,7 @@
 ON l.k = r.k [AND ...]`, the left side being whatever the FROM has joined so far (a table, a view, a
 subquery, a join's output, another temporal join).
 
-Flink's rules and messages (planner/temporal_join.py's, kept): the AS OF column must be a time attribute of the
+Flink's rules and messages: the AS OF column must be a time attribute of the
 left side (a processing time makes it a lookup join: lookup_join.py), only INNER and LEFT joins, streaming mode only (Flink 2.4's message),
 the versioned side needs a rowtime and a primary key (a table with PRIMARY KEY and WATERMARK, or a versioned
 view: `ROW_NUMBER() OVER (PARTITION BY key ORDER BY rowtime DESC) = 1`), the ON equalities must cover that
@@ -20,9 +20,12 @@ from ..plan.rank import Deduplicate, Rank
 from ..plan.scan import TableScan
 from ..plan.sort import Sort
 from ..plan.temporal_join import DropUpdateBefore, TemporalJoin
-from ..temporal_join import BATCH_MESSAGE, VERSIONED_VIEW_HINT
 from .expressions import ExpressionBinder
 
+BATCH_MESSAGE = ("Temporal joins (FOR SYSTEM_TIME AS OF) on regular tables are not supported in batch mode. "
+                 "Use a lookup join or switch to streaming mode.")
+VERSIONED_VIEW_HINT = ("a versioned view has the form SELECT ... FROM (SELECT *, ROW_NUMBER() OVER "
+                       "(PARTITION BY key ORDER BY time_attr DESC) AS rownum FROM t) WHERE rownum = 1")
 NO_ROWTIME = ("Event-Time Temporal Table Join requires both primary key and row time attribute in versioned table, "
               "but no row time attribute can be found.")
 NO_PRIMARY_KEY = "Temporal Table Join requires primary key in versioned table, but no primary key can be found."

@@ -32,15 +32,6 @@ class ChangelogMode:
         return "changelogMode=[%s]" % ",".join(self.kinds)
 
 
-INSERT_ONLY = ChangelogMode(("I",))
-RETRACT = ChangelogMode(("I", "UB", "UA", "D"))
-UPDATE_NO_DELETE = ChangelogMode(("I", "UB", "UA"))
-
-
-def upsert(key):
-    return ChangelogMode(("I", "UA", "D"), tuple(key))
-
-
 def mode_of(kinds, update_before):
     """Modify kinds {I, U, D} and whether updates carry -U -> a ChangelogMode."""
     out = []

@@ -33,7 +33,7 @@ def time_field(name, time_kind):
 
 @dataclass(frozen=True)
 class WindowRef:
-    """Rows carrying their window: `spec` (planner.window_tvf.WindowSpec), the names of the fields holding
+    """Rows carrying their window: `spec` (planner.plan.window_spec.WindowSpec), the names of the fields holding
     window_start and window_end, and window_time's (None when not carried), and the time kind."""
     spec: object
     start: str
@@ -282,7 +282,7 @@ class GroupWindowAggregate(_WindowOperator):
         super().__init__((input,), position)
         self.keys = list(keys)
         self.calls = list(calls)
-        self.spec = spec                    # planner.window_tvf.WindowSpec (TUMBLE, HOP or SESSION)
+        self.spec = spec                    # planner.plan.window_spec.WindowSpec (TUMBLE, HOP or SESSION)
         self.props = dict(props)
         self.time_kind = time_kind
         self.early = early

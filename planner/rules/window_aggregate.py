@@ -14,7 +14,6 @@ from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
 from ..plan.expr import Expr
 from ..plan.window import WindowAggregate, WindowTableFunction, window_of
-from ..window_tvf import check_aggregable
 
 
 def rewrite(node, ctx):
@@ -36,6 +35,16 @@ def rewrite(node, ctx):
                                position=node.position)
     return WindowAggregate(node.input, keys, node.calls, w.spec, props, w.time_kind, start_field=w.start,
                            end_field=w.end, position=node.position)
+
+
+def check_aggregable(spec, position):
+    """The conditions Flink sets for a window aggregate, Top-N or join over the windows."""
+    if spec.kind == "HOP" and spec.size_ms % spec.slide_ms:
+        raise SqlError("HOP table function based aggregate requires size must be an integral multiple of slide, "
+                       "but got size %d ms and slide %d ms" % (spec.size_ms, spec.slide_ms), *position)
+    if spec.kind == "CUMULATE" and spec.size_ms % spec.slide_ms:
+        raise SqlError("CUMULATE table function based aggregate requires maxSize must be an integral multiple of "
+                       "step, but got maxSize %d ms and step %d ms" % (spec.size_ms, spec.slide_ms), *position)
 
 
 def _absorb(node, w):

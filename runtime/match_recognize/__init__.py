@@ -2,8 +2,10 @@
 and as a stateful streaming operator. It never parses SQL text: it executes the planner's validated
 MatchRecognizeSpec (planner.match_recognize).
 
-    match_batch(df, spec, input_columns, late_rows=None) -> DataFrame       (batch.py)
-    match_stream(df, spec, input_columns, rowtime) -> DataFrame (its output and __seq)  (stream.py)
+    batch.match_batch(df, spec, input_columns, late_rows=None) -> DataFrame
+    stream.match_stream(df, spec, input_columns, rowtime) -> DataFrame (its output and __seq)
+
+The plan's Match node runs them (runtime/operators/match.py).
 
 Input DataFrame: the table's columns plus `__seq` (BIGINT, arrival order) and `__wm` (TIMESTAMP, the
 watermark just before the row arrived, NULL if none); in streaming with `withWatermark` applied and the
@@ -15,12 +17,3 @@ standard's preference-ordered VM (standard_vm.py). Not done: in streaming, NEXT(
 past the rows the watermark has released (batch sees the whole partition), and '^' no longer matches
 once a key's buffer was trimmed past its first row."""
 
-
-def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
-    from runtime.match_recognize.batch import match_batch as run
-    return run(df, spec, input_columns, late_rows=late_rows, partitions=partitions)
-
-
-def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None):
-    from runtime.match_recognize.stream import match_stream as run
-    return run(df, spec, input_columns, rowtime, event_time_column=event_time_column)

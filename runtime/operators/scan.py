@@ -15,7 +15,6 @@ class ScanRef:
     table: object
     computed: dict = field(default_factory=dict)
     watermark_extra_ms: int = 0
-    late_condition: str = None
 
 
 @translates(TableScan)

@@ -12,6 +12,8 @@ runs is job_launch.py's business, what it does over time job_run.py's."""
 import re
 
 from planner.errors import SqlError, UnsupportedError
+from planner.infer import refused_changes
+from planner.plan.changelog import INSERT_ONLY_KINDS
 from planner.types import parse_type, to_spark
 
 SINK_CONNECTORS = ("print", "blackhole", "filesystem")
@@ -28,10 +30,10 @@ def check_insert(plan):
                                q.line, q.column, hint="sinks: " + ", ".join(SINK_CONNECTORS))
     if conn != "filesystem":
         return
-    if not q.mode.insert_only:
-        raise SqlError("Table sink 'default_catalog.default_database.%s' doesn't support consuming update "
-                       "changes which is produced by node %s" % (target.name, _updating_node(q)),
-                       q.line, q.column, hint="a filesystem sink takes insert-only queries")
+    refusal = refused_changes("Table sink 'default_catalog.default_database.%s'" % target.name, q.query,
+                              INSERT_ONLY_KINDS)
+    if refusal:
+        raise SqlError(refusal, q.line, q.column, hint="a filesystem sink takes insert-only queries")
     fmt = target.options.get("format")
     if fmt not in FILE_FORMATS:
         raise UnsupportedError("The filesystem sink of table '%s' writes csv, json or parquet, not '%s'"
@@ -42,18 +44,6 @@ def check_insert(plan):
                 raise UnsupportedError("The csv format cannot write column '%s' of type %s (table '%s')"
                                        % (c.name, c.type, target.name), q.line, q.column,
                                        hint="write it as json or parquet")
-
-
-def _updating_node(query):
-    """The first operator (from the sources up) that produces updates, as Flink names it in its error."""
-    from planner.operators import walk
-    if query.operators is None:
-        return "the query"
-    producers = [n for n in walk(query.operators)
-                 if not n.mode.insert_only and all(i.mode.insert_only for i in n.inputs)]
-    node = producers[-1] if producers else query.operators
-    name, detail = node.describe()
-    return "%s(%s)" % (name, detail)
 
 
 # ---------------------------------------------------------------------- the query's columns -> the sink's

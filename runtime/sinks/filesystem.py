@@ -37,7 +37,7 @@ class FileBatchWriter:
     """Writes one DataFrame (a micro-batch, or a batch-mode result) as the part files of one batch id.
     Plain values only: under Spark Connect it runs on the server (foreachBatch)."""
 
-    def __init__(self, path, fmt, prefix, projection, type_descs, stage=None, overwrite=False, rows_dir=None,
+    def __init__(self, path, fmt, prefix, projection, type_descs, overwrite=False, rows_dir=None,
                  partition_keys=(), default_partition="__DEFAULT_PARTITION__", committer=None):
         self.path = path
         self.partition_keys = list(partition_keys)   # PARTITIONED BY: key=value folders, left out of the files
@@ -48,7 +48,6 @@ class FileBatchWriter:
         self.prefix = prefix
         self.projection = projection
         self.type_descs = type_descs
-        self.stage = stage
         self.overwrite = overwrite
 
     def __call__(self, batch_df, batch_id):
@@ -58,8 +57,6 @@ class FileBatchWriter:
         if self.committer is not None and self.committer.partition_time and "__wm" in batch_df.columns:
             watermark = Observation("dynsql_wm_%s_%d" % (self.prefix, batch_id))
             batch_df = batch_df.observe(watermark, F.max("__wm").alias("wm"))
-        if self.stage is not None:
-            batch_df = self.stage(batch_df)
         self.write(project(batch_df, self.projection), batch_id)
         if watermark is not None:
             self.committer.watermark(watermark.get.get("wm"))
@@ -157,12 +154,8 @@ def start_files(spark, plan, result, checkpoint, prefix):
                            on_finish=committer.finish if committer else None)
         return write
     start_from_checkpoint(checkpoint, path, prefix)
-    frame = result.df
-    if result.stage is None:
-        writer.projection = [(name, name, type_text) for _, name, type_text in projection]
-        frame = project(frame, projection, hidden=committer is not None)
-    else:
-        writer.stage = result.stage
+    writer.projection = [(name, name, type_text) for _, name, type_text in projection]
+    frame = project(result.df, projection, hidden=committer is not None)
     on_batch = portable_batch_function(writer)      # under Spark Connect it runs on the server
     write = start_streaming(spark, result, frame.writeStream.foreachBatch(on_batch), checkpoint)
     write.count_rows = functools.partial(rows_written, checkpoint)

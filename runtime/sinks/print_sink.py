@@ -49,7 +49,7 @@ def start_print(spark, plan, result, checkpoint, rows=0):
     out = sys.stderr if options.get("standard-error", "false").lower() == "true" else sys.stdout
     stream = ChangeStream(result.columns, description=plan.text)
     df, names = result.df, [c.name for c in result.columns]
-    if result.kind == "append" and result.stage is None:   # the sink's types (an INT printed into a DOUBLE: 1.0)
+    if result.kind == "append":   # the sink's types (an INT printed into a DOUBLE: 1.0)
         df = sink_frame(df, plan, result.columns, hidden=True)
         names = [c.name for c in plan.target.physical_columns]
     if not result.streaming:
@@ -58,7 +58,7 @@ def start_print(spark, plan, result, checkpoint, rows=0):
     sink = {"append": lambda: AppendSink(names), "changelog": lambda: ChangelogSink(names),
             "upsert": lambda: UpsertSink(names, result.keys)}[result.kind]()
     StreamingRun(spark, df, sink, stream, bounded=result.bounded, paced=result.paced, name="print",
-                 output_mode=result.output_mode, stage=result.stage, end_of_input=result.end_of_input,
+                 output_mode=result.output_mode, end_of_input=result.end_of_input,
                  checkpoint=checkpoint).start()
     return PrintWrite(stream, prefix, out, rows)
 

@@ -130,24 +130,10 @@ def start_streaming(spark, result, writer, checkpoint, rows=0, last_batch=-1):
 
 
 def start_noop(spark, plan, result, checkpoint, rows=0, last_batch=-1):
-    """The blackhole sink: Spark's noop sink. A query with a per-micro-batch stage (window Top-N) runs it in
-    foreachBatch and discards its rows; its rows written are then counted before the stage."""
+    """The blackhole sink: Spark's noop sink."""
     from . import sink_frame
     if not result.streaming:
         frame = sink_frame(result.df, plan, result.columns)
         return BatchWrite(frame.count, cancel_spark_jobs(spark))
-    if result.stage is None:
-        writer = observe_rows(sink_frame(result.df, plan, result.columns)).writeStream.format("noop")
-    else:
-        writer = observe_rows(result.df).writeStream.foreachBatch(StagedNoop(result.stage))
+    writer = observe_rows(sink_frame(result.df, plan, result.columns)).writeStream.format("noop")
     return start_streaming(spark, result, writer, checkpoint, rows, last_batch)
-
-
-class StagedNoop:
-    """foreachBatch: run the per-micro-batch stage, discard its rows."""
-
-    def __init__(self, stage):
-        self.stage = stage
-
-    def __call__(self, batch_df, batch_id):
-        self.stage(batch_df).write.format("noop").mode("overwrite").save()

@@ -37,15 +37,7 @@ from .mutate import mutate
 
 OWN_CODE = tuple(os.path.join(ROOT, d) + os.sep for d in ("planner", "repl", "runtime"))
 
-# Code the one plan (what the shell runs) never imports: the legacy query planner, being deleted. A crash
-# there is listed, not counted (test_fuzz checks that planning the corpus imports none of it). Every other
-# file counts, the legacy modules the one plan still uses a part of included (window_tvf.py, typing.py, ...).
-REPLACED = ("planner/query.py",)
 
-
-def in_replaced_code(outcome):
-    """A crash, hang or class-name message whose site is in code the one plan never imports."""
-    return outcome.site.startswith(REPLACED)
 
 # Marks of Python's or sqlglot's internals in a message meant for a user.
 _INTERNALS = re.compile(
@@ -293,9 +285,8 @@ class Run:
         return dict(sorted(groups.items(), key=lambda kv: -len(kv[1])))
 
     def problems(self):
-        """(outside the replaced code, inside it): the crashes, hangs and class-name messages."""
-        bad = [o for o in self.outcomes if o.kind in ("crash", "hang", "class-name")]
-        return [o for o in bad if not in_replaced_code(o)], [o for o in bad if in_replaced_code(o)]
+        """The crashes, hangs and class-name messages."""
+        return [o for o in self.outcomes if o.kind in ("crash", "hang", "class-name")]
 
     def slowest(self, n=10):
         return sorted(self.outcomes, key=lambda o: -o.seconds)[:n]

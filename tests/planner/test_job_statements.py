@@ -68,3 +68,18 @@ def test_stop_job_and_job_settings(planner):
     assert s.dml_sync and s.savepoint_path == "/tmp/x" and s.jobs_dir.endswith("/jobs") and "~" not in s.jobs_dir
     with pytest.raises(DynsqlError):
         planner.plan("SET 'table.dml-sync' = 'maybe'")
+
+
+def test_a_filesystem_sink_refuses_an_updating_query_with_or_without_a_column_list(planner):
+    from runtime.sinks import check_insert
+    planner.plan("CREATE TABLE counts (b STRING, n BIGINT) WITH ('connector' = 'filesystem', 'path' = '/tmp/counts', "
+                 "'format' = 'csv')")
+    refusal = ("Table sink 'default_catalog.default_database.counts' doesn't support consuming update changes which "
+               "is produced by node GroupAggregate(groupBy=[b], select=[b, COUNT(*) AS EXPR$1])")
+    with pytest.raises(DynsqlError) as e:
+        planner.plan("INSERT INTO counts SELECT b, COUNT(*) FROM src GROUP BY b")
+    assert e.value.message == refusal
+    with pytest.raises(DynsqlError) as e:           # with a column list the sink's check says it, before a job starts
+        check_insert(planner.plan("INSERT INTO counts (b, n) SELECT b, COUNT(*) FROM src GROUP BY b"))
+    assert e.value.message == refusal and e.value.hint == "a filesystem sink takes insert-only queries"
+    check_insert(planner.plan("INSERT INTO counts (b, n) SELECT b, a FROM src"))

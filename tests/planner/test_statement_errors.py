@@ -128,7 +128,7 @@ def test_types_past_flinks_maximum_are_read_as_flink_reads_them(planner, text):
      "Numeric literal '1000000000000000000000000000000000000...' out of range", (4, 36)),
     ("SELECT 99999999999999999999", "Numeric literal '99999999999999999999' out of range", (3, 10)),
     ("SELECT 1.%s" % HUGE, "Numeric literal '1.99999999999999999999999999999999999...' out of range", (3, 10)),
-    ("SELECT 1e400", "Numeric literal '1e400' out of range", (3, 10)),
+    ("SELECT 1e400", "Numeric literal '1E400' out of range", (3, 10)),
     ("SELECT symbol FROM Ticker ORDER BY 1%s" % ("0" * 5000),
      "Numeric literal '1000000000000000000000000000000000000...' out of range", (3, 38)),
     ("SELECT TO_TIMESTAMP_LTZ(price, %s) FROM Ticker" % HUGE,

@@ -1,5 +1,7 @@
-"""Flink result types of simple expressions, where the planner needs them before Spark runs
-(computed columns in DESCRIBE, a computed rowtime attribute). Unknown shapes give ''."""
+"""The type CREATE TABLE gives a computed column (`c AS expr`), as DESCRIBE and SHOW CREATE TABLE show it:
+Flink's result type of the expression over the table's physical columns, for the shapes computed columns
+take (arithmetic, CAST, time and string functions). Unknown shapes give ''. A query reads a computed
+column as the binder types its expression (planner/bind/types.py), not from here."""
 
 import re
 
@@ -46,7 +48,7 @@ def _numeric_result(op, a, b):
     return "DECIMAL(%d, %d)" % (min(p, 38), min(s, 38))
 
 
-def infer(expr_text, column_types):
+def computed_column_type(expr_text, column_types):
     """Flink SQL expression text + {column: Flink type} -> Flink type text, or ''."""
     from .dialect import Flink
     try:
