@@ -23,7 +23,6 @@ import json
 import os
 import shutil
 
-from ..connect_shims import portable_batch_function
 from . import project, sink_projection
 from .flink_text import describe, lines_of_batches
 from .partition_commit import PartitionCommitter
@@ -156,6 +155,7 @@ def start_files(spark, plan, result, checkpoint, prefix):
     start_from_checkpoint(checkpoint, path, prefix)
     writer.projection = [(name, name, type_text) for _, name, type_text in projection]
     frame = project(result.df, projection, hidden=committer is not None)
+    from ..connect_shims import portable_batch_function
     on_batch = portable_batch_function(writer)      # under Spark Connect it runs on the server
     write = start_streaming(spark, result, frame.writeStream.foreachBatch(on_batch), checkpoint)
     write.count_rows = functools.partial(rows_written, checkpoint)
