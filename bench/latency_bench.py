@@ -15,13 +15,12 @@ Asserts nothing; prints the medians and the load average."""
 
 import argparse
 import os
+import re
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-
-import re
 
 import pexpect
 

@@ -17,7 +17,6 @@ import threading
 import time
 import uuid
 
-from .result_columns import collect_columns
 from .results import OP_NAMES
 from .results import ChangeBatch
 
@@ -44,8 +43,8 @@ class AppendSink:
     def __init__(self, names):
         self.names = names
 
-    def changes(self, block):
-        return [("+I", r) for r in block.tuples(self.names)]
+    def changes(self, rows):
+        return [("+I", tuple(r[n] for n in self.names)) for r in rows]
 
 
 class ChangelogSink:
@@ -54,13 +53,15 @@ class ChangelogSink:
     def __init__(self, names):
         self.names = names
 
-    def changes(self, block):
-        rows, ops = block.tuples(self.names), block["__op"]
-        order = range(len(block))
-        if "__seq" in block:
-            seqs = block["__seq"]
-            order = sorted(order, key=lambda i: seqs[i] if seqs[i] is not None else 0)
-        return [(OP_NAMES[ops[i]], rows[i]) for i in order]
+    def changes(self, rows):
+        return [(OP_NAMES[r["__op"]], tuple(r[n] for n in self.names)) for r in sorted(rows, key=_seq_key)]
+
+
+def _seq_key(r):
+    try:
+        return r["__seq"]
+    except (KeyError, IndexError, ValueError):
+        return 0
 
 
 class UpsertSink:
@@ -73,13 +74,13 @@ class UpsertSink:
         self.key = key
         self.last = {}
 
-    def changes(self, block):
+    def changes(self, rows):
         out = []
-        rows, keys, visible = block.tuples(self.names), block.tuples(self.key), block["__visible"]
-        for i in range(len(block)):
-            row, k = rows[i], keys[i]
+        for r in rows:
+            row = tuple(r[n] for n in self.names)
+            k = tuple(r[n] for n in self.key)
             old = self.last.get(k)
-            if not visible[i]:
+            if not r["__visible"]:
                 if old is not None:
                     out.append(("-U", old))
                     del self.last[k]
@@ -120,7 +121,7 @@ class StreamingRun:
     def _on_batch(self, batch_df, batch_id):
         if self._stopping:
             return
-        changes = self.sink.changes(collect_columns(batch_df))
+        changes = self.sink.changes(batch_df.collect())
         self._count_parse_errors()
         self.stream.publish(ChangeBatch(changes, batch_id))
 
