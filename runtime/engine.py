@@ -12,6 +12,7 @@ from planner.types import from_spark as flink_type_of
 
 from . import jobs
 from .errors import from_spark
+from .result_columns import collect_columns
 from .results import ChangeBatch, ChangeStream, Column, MessageResult, TableResult
 from .session import SparkRuntime
 from .streaming import AppendSink, ChangelogSink, StreamingRun, UpsertSink
@@ -142,7 +143,7 @@ class Engine:
         names = [c.name for c in result.columns]
         if not result.streaming:
             try:
-                rows = [tuple(r[n] for n in names) for r in result.df.collect()]
+                rows = collect_columns(result.df).tuples(names)
             except Exception as e:
                 raise from_spark(e, query.line, query.column)
             if batch:

@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 
+from .result_columns import collect_columns
 from .results import OP_NAMES
 from .results import ChangeBatch
 
@@ -43,8 +44,8 @@ class AppendSink:
     def __init__(self, names):
         self.names = names
 
-    def changes(self, rows):
-        return [("+I", tuple(r[n] for n in self.names)) for r in rows]
+    def changes(self, block):
+        return [("+I", row) for row in block.tuples(self.names)]
 
 
 class ChangelogSink:
@@ -53,15 +54,13 @@ class ChangelogSink:
     def __init__(self, names):
         self.names = names
 
-    def changes(self, rows):
-        return [(OP_NAMES[r["__op"]], tuple(r[n] for n in self.names)) for r in sorted(rows, key=_seq_key)]
-
-
-def _seq_key(r):
-    try:
-        return r["__seq"]
-    except (KeyError, IndexError, ValueError):
-        return 0
+    def changes(self, block):
+        rows, ops = block.tuples(self.names), block["__op"]
+        order = range(len(block))
+        if "__seq" in block:
+            seqs = block["__seq"]
+            order = sorted(order, key=lambda i: seqs[i] if seqs[i] is not None else 0)
+        return [(OP_NAMES[ops[i]], rows[i]) for i in order]
 
 
 class UpsertSink:
@@ -74,13 +73,11 @@ class UpsertSink:
         self.key = key
         self.last = {}
 
-    def changes(self, rows):
+    def changes(self, block):
         out = []
-        for r in rows:
-            row = tuple(r[n] for n in self.names)
-            k = tuple(r[n] for n in self.key)
+        for row, k, visible in zip(block.tuples(self.names), block.tuples(self.key), block["__visible"]):
             old = self.last.get(k)
-            if not r["__visible"]:
+            if not visible:
                 if old is not None:
                     out.append(("-U", old))
                     del self.last[k]
@@ -121,7 +118,7 @@ class StreamingRun:
     def _on_batch(self, batch_df, batch_id):
         if self._stopping:
             return
-        changes = self.sink.changes(batch_df.collect())
+        changes = self.sink.changes(collect_columns(batch_df))
         self._count_parse_errors()
         self.stream.publish(ChangeBatch(changes, batch_id))
 

@@ -1,0 +1,64 @@
+"""A result's rows brought to the driver as columns (name -> list of Python values), for the sinks that turn
+them into changes (runtime/streaming.py) and for a batch query's table.
+
+Through Arrow when every column has a flat type (numbers, strings, booleans, DECIMAL, DATE, TIMESTAMP): Spark
+moves the micro-batch as column buffers, and each column becomes Python values in one vectorized step,
+instead of one pickled Row a row (a 750,000-row window result: about 0.7 s instead of 10 s). The values are
+the ones a Row holds: TIMESTAMPs are naive datetimes of the session's wall clock (UTC: see planner/types.py),
+made by numpy from the epoch microseconds. Nested types (ROW, ARRAY, MAP) and BYTES, which Arrow hands over
+as dicts, pairs and bytes, come through Row objects as before."""
+
+from pyspark.sql import types as st
+
+FLAT_TYPES = (st.ByteType, st.ShortType, st.IntegerType, st.LongType, st.FloatType, st.DoubleType, st.StringType,
+              st.BooleanType, st.DecimalType, st.DateType, st.TimestampType, st.TimestampNTZType)
+TIMESTAMP_TYPES = (st.TimestampType, st.TimestampNTZType)
+
+
+def through_arrow(schema):
+    return bool(schema.fields) and all(type(f.dataType) in FLAT_TYPES for f in schema.fields)
+
+
+class Columns:
+    """Rows as columns: `block[name]` is the column's values, `len(block)` the number of rows."""
+
+    def __init__(self, names, columns, size):
+        self.names = names
+        self._columns = dict(zip(reversed(names), reversed(columns)))   # a repeated name: its first column
+        self.size = size
+
+    def __getitem__(self, name):
+        return self._columns[name]
+
+    def __contains__(self, name):
+        return name in self._columns
+
+    def __len__(self):
+        return self.size
+
+    def tuples(self, names):
+        """The rows as tuples of the `names` columns."""
+        if not names:
+            return [()] * self.size
+        return list(zip(*(self._columns[n] for n in names)))
+
+
+def collect_columns(df):
+    """A DataFrame's rows -> Columns (runs the DataFrame's action once)."""
+    schema = df.schema
+    names = [f.name for f in schema.fields]
+    if through_arrow(schema):
+        table = df.toArrow()
+        columns = [python_values(c, f.dataType) for c, f in zip(table.columns, schema.fields)]
+        return Columns(names, columns, table.num_rows)
+    rows = df.collect()
+    return Columns(names, [[r[i] for r in rows] for i in range(len(names))], len(rows))
+
+
+def python_values(column, data_type):
+    """An Arrow column -> the list of Python values Rows would hold."""
+    if isinstance(data_type, TIMESTAMP_TYPES):
+        import pyarrow as pa
+        # the instants' UTC wall clock; NULLs are NaT, which numpy turns into None
+        return column.cast(pa.timestamp("us")).to_numpy().astype(object).tolist()
+    return column.to_pylist()
