@@ -15,7 +15,8 @@ passes every pending window and pattern (Flink's final watermark); the runtime d
 watermark node. Options beyond Flink's (documented in README):
   'source.monitor-interval'    watch the directory for new files (unbounded); Flink's option
   'replay.rows-per-second'     pace a bounded input as a live stream
-  'scan.rows-per-batch'        most records a micro-batch reads from one file (default 100000)"""
+  'scan.rows-per-batch'        most records a micro-batch reads from one file (default: 100000 in the first
+                               micro-batch, then twice the records read so far, up to 1000000)"""
 
 import datetime as dt
 import json
@@ -25,7 +26,7 @@ from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceStrea
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 from ..results import OP_CODES, OP_NAMES  # noqa: F401  (OP_NAMES: part of this module's interface)
-from .splits import DEFAULT_ROWS_PER_BATCH, SplitPlanner, initial_offset, list_files, partitions_of, \
+from .splits import SplitPlanner, initial_offset, list_files, partitions_of, \
     whole_file_splits
 
 END_OF_INPUT = dt.datetime(9999, 12, 31, 23, 59, 59)
@@ -49,7 +50,7 @@ class TableSpec:
         self.monitor = d.get("monitor", False)
         self.monitor_interval_s = (d.get("monitor_interval_ms") or 1000) / 1000.0
         self.rows_per_second = float(d["rows_per_second"]) if d.get("rows_per_second") else None
-        self.rows_per_batch = int(d.get("rows_per_batch") or DEFAULT_ROWS_PER_BATCH)
+        self.rows_per_batch = int(d["rows_per_batch"]) if d.get("rows_per_batch") else None   # None: growing
         self.state_dir = d.get("state_dir")                # streaming: the split reports and file manifest
         self.keep_state = d.get("keep_state", False)       # a job's: kept when the query stops
         self.counters = d.get("counters")                  # accumulator ids: rows skipped, rows nulled

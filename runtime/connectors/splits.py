@@ -28,7 +28,17 @@ import time
 
 from pyspark.sql.datasource import InputPartition
 
-DEFAULT_ROWS_PER_BATCH = 100000
+DEFAULT_ROWS_PER_BATCH = 100000       # without 'scan.rows-per-batch': the first micro-batch's records a file,
+MAX_ROWS_PER_BATCH = 1000000          # then twice the records read so far, up to this
+
+
+def rows_per_batch(option, read):
+    """The most records a micro-batch reads from one file: the table's 'scan.rows-per-batch', else growing with
+    the records the read has taken (`read`): a first micro-batch small enough to show changes soon, then larger
+    ones, which cost less a record (each micro-batch plans, logs its offsets and commits its state)."""
+    if option:
+        return option
+    return min(MAX_ROWS_PER_BATCH, max(DEFAULT_ROWS_PER_BATCH, 2 * read))
 
 
 class FileSplit(InputPartition):
@@ -163,21 +173,22 @@ class SplitPlanner:
         if start.get("done"):
             return start
         self.refresh()
-        cap = self.spec.rows_per_batch
         state, running, read = self.spec.state_dir, start["max"], start["read"]
         continuing = []
         for k, (path, row, byte, line, limit) in enumerate(start["splits"]):
             report = read_report(state, start["seq"] + k)
             if report is None:        # its report is gone: go on after the rows it was to read
                 if limit is not None:
-                    continuing.append([path, row + limit, None, None, cap])
+                    continuing.append([path, row + limit, None, None])
                     read += limit
                 continue
             running = _larger(running, report["max"])
             read += report["rows"]
             if not report["eof"]:
-                continuing.append([path, row + report["rows"], report["byte"], report["line"], cap])
+                continuing.append([path, row + report["rows"], report["byte"], report["line"]])
         self._clean_reports(start["seq"])
+        cap = rows_per_batch(self.spec.rows_per_batch, read)
+        continuing = [s + [cap] for s in continuing]
         new = [[path, 0, 0, 1, cap] for path in self.files[start["files"]:]]
         files = len(self.files)
         if self.spec.rows_per_second:
