@@ -8,15 +8,14 @@ rows in order through the pure-Python matcher. Late rows are skipped and counted
 passed as `late_rows` (a pyspark Accumulator; the caller reads `.value` after an action).
 The result's schema is output_columns(spec, input_columns)."""
 
-import datetime as _dt
 import sys
 
 from pyspark.sql import functions as F
 
+from runtime.match_recognize.lazy_timestamps import LazyTimestamps
 from runtime.match_recognize.output_schema import ArrowWriter, spark_schema
 
 SEQ, WM, LATE = "__seq", "__wm", "__late"
-_EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 
 
 def prepare(df, spec, partitions=None):
@@ -53,30 +52,6 @@ def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
     prepared = prepare(df.select(*names, *[c for c in (SEQ, WM) if c in df.columns]), spec, partitions)
     fn = _ArrowMatch(spec, input_columns, schema, tz, late_rows)
     return prepared.mapInArrow(fn, schema)
-
-
-class LazyTimestamps:
-    """A TIMESTAMP column kept as epoch microseconds; values become datetimes only when read (most rows'
-    timestamps are never read by DEFINE or MEASURES, and building a million datetimes costs a second)."""
-    __slots__ = ("us",)
-
-    def __init__(self, us):
-        self.us = us
-
-    def __len__(self):
-        return len(self.us)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return LazyTimestamps(self.us[i])
-        v = self.us[i]
-        return None if v is None else _EPOCH_UTC + _dt.timedelta(microseconds=v)
-
-    def __iter__(self):
-        return (self[i] for i in range(len(self.us)))
-
-    def extend(self, other):
-        self.us.extend(other.us if isinstance(other, LazyTimestamps) else other)
 
 
 def _column_values(array):

@@ -38,11 +38,15 @@ class ArrowWriter:
         return None
 
     def flush(self):
-        if not self.rows:
+        rows, self.rows = self.rows, []
+        return self.batch(rows)
+
+    def batch(self, rows):
+        """`rows` (tuples) -> one RecordBatch of the schema, or None when there are none."""
+        if not rows:
             return None
         pa = self.pa
-        cols = list(zip(*self.rows))
-        self.rows = []
+        cols = list(zip(*rows))
         arrays = []
         for i, f in enumerate(self.schema):
             values = list(cols[i])
