@@ -15,6 +15,7 @@ from .errors import from_spark
 from .result_columns import collect_columns
 from .results import ChangeBatch, ChangeStream, Column, MessageResult, TableResult
 from .session import SparkRuntime
+from .warm_up import stop_warm_up
 from .streaming import AppendSink, ChangelogSink, StreamingRun, UpsertSink
 
 # runtime.tables (and with it pyspark) is imported when the first query is built, not when the shell starts
@@ -77,6 +78,8 @@ class Engine:
             return MessageResult(plan.text)
         if isinstance(plan, plans.ListingPlan):
             return TableResult([Column(n, t) for n, t in plan.columns], plan.rows)
+        if isinstance(plan, (plans.QueryRun, plans.InsertRun, plans.StatementSetRun)):
+            stop_warm_up()              # the user's work has the cores to itself
         if isinstance(plan, plans.QueryRun):
             return self.run_query(plan.query, plan.batch)
         if isinstance(plan, plans.ExplainRun):

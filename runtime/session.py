@@ -84,6 +84,9 @@ class SparkRuntime:
                 else:
                     self._spark = _create_session(self.master, self.conf)
             self.ready_after = time.time() - self.started_at
+            if self._owns and not self.remote and is_local(self.master):
+                from .warm_up import start_warm_up
+                start_warm_up(self._spark)
         except BaseException as e:  # reported by status() and session()
             self._error = e
         finally:

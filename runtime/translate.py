@@ -83,7 +83,7 @@ def uses_event_time(root):
 
 def translate(root, ctx):
     """The plan under the sink `root` -> the Stream its sink reads."""
-    _load_translators()
+    load_translators()
     for n in root.walk():
         for c in n.inputs:
             ctx.parents[id(c)] = n
@@ -105,7 +105,7 @@ def translate(root, ctx):
 _LOADED = []
 
 
-def _load_translators():
+def load_translators():
     """Import every operator module once: each registers its translators."""
     if _LOADED:
         return
