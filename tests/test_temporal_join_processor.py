@@ -16,17 +16,18 @@ from pyspark.sql.conversion import PandasToArrowConversion
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "match_recognize"))
 from fake_state import FakeHandle, _Timer  # noqa: E402
 
+from runtime.operators.columnar_event_time import NO_TIME  # noqa: E402
 from runtime.operators.event_time import END_WATERMARK_MS  # noqa: E402
+from runtime.operators.pandas_values import RowColumns  # noqa: E402
 from runtime.operators.temporal_join import LEFT, RIGHT, TemporalJoinProcessor  # noqa: E402
 
-LEFT_FIELDS = [("__l0", st.StringType()), ("__l1", st.LongType()), ("__l2", st.TimestampType())]
-RIGHT_FIELDS = [("__r0", st.DoubleType()), ("__r1", st.TimestampType())]
+LEFT_FIELDS = RowColumns("__l", [st.StringType(), st.LongType(), st.TimestampType()], skip=[2])   # id, amount, rowtime
+RIGHT_FIELDS = RowColumns("__r", [st.DoubleType(), st.TimestampType()], skip=[1])                # rate, rowtime
 OUTPUT = st.StructType([st.StructField("id", st.StringType()), st.StructField("amount", st.LongType()),
                         st.StructField("order_time", st.TimestampType()), st.StructField("rate", st.DoubleType()),
                         st.StructField("rate_time", st.TimestampType()), st.StructField("__op", st.ByteType()),
                         st.StructField("__seq", st.LongType())])
-COLUMNS = ["__k0", "__knull", "__side", "__t", "__tnull", "__seq", "__op", "__l0", "__l1", "__l1_null", "__l2",
-           "__l2_null", "__r0", "__r0_null", "__r1", "__r1_null"]
+COLUMNS = ["__k0", "__knull", "__side", "__t", "__seq", "__op", "__l0", "__l1", "__lnulls0", "__r0", "__rnulls0"]
 BIG = 2 ** 62 + 1
 
 
@@ -39,29 +40,28 @@ def us(seconds):
 
 
 def order(seq, seconds, oid, amount=1, op=0):
-    return {"__side": LEFT, "__t": us(seconds), "__tnull": False, "__seq": seq, "__op": op, "__l0": oid,
-            "__l1": amount or 0, "__l1_null": amount is None, "__l2": us(seconds), "__l2_null": False,
-            "__r0": 0.0, "__r0_null": True, "__r1": 0, "__r1_null": True}
+    """A probe row as RowColumns carries it: amount's NULL flag is bit 0 of __lnulls0; the rowtime is __t."""
+    return {"__side": LEFT, "__t": us(seconds), "__seq": seq, "__op": op, "__l0": oid, "__l1": amount or 0,
+            "__lnulls0": int(amount is None), "__r0": 0.0, "__rnulls0": 1}
 
 
 def rate(seq, seconds, value, op=0):
-    return {"__side": RIGHT, "__t": us(seconds), "__tnull": False, "__seq": seq, "__op": op, "__l0": None,
-            "__l1": 0, "__l1_null": True, "__l2": 0, "__l2_null": True,
-            "__r0": 0.0 if value is None else value, "__r0_null": value is None, "__r1": us(seconds), "__r1_null": False}
+    return {"__side": RIGHT, "__t": us(seconds), "__seq": seq, "__op": op, "__l0": None, "__l1": 0, "__lnulls0": 1,
+            "__r0": 0.0 if value is None else value, "__rnulls0": int(value is None)}
 
 
 class Join:
     """One processor and its fake handle; `batch` runs one micro-batch's rows of one key at a watermark."""
 
     def __init__(self, outer=False, newest_only=False):
-        self.p = TemporalJoinProcessor(outer, LEFT_FIELDS, RIGHT_FIELDS, OUTPUT.fieldNames(), newest_only)
+        self.p = TemporalJoinProcessor(outer, LEFT_FIELDS, RIGHT_FIELDS, 2, 1, OUTPUT.fieldNames(), newest_only)
         self.p.input_columns = tuple(COLUMNS)
         self.handle = FakeHandle()
         self.p.init(self.handle)
 
     def batch(self, rows, watermark_ms, key="EUR", null_key=False):
         self.handle.key = (key, null_key)
-        frame = pd.DataFrame([{"__k0": key, "__knull": null_key, **r} for r in rows])
+        frame = pd.DataFrame([{"__k0": key, "__knull": null_key, **r} for r in rows], columns=COLUMNS)
         frame.columns = ["_%d" % i for i in range(len(frame.columns))]      # the worker's positional names
         return arrow_rows(self.p.handleInputRows((key, null_key), iter([frame]), _Timer(watermark_ms)))
 
@@ -152,7 +152,7 @@ def test_versions_the_watermark_passed_but_the_newest_are_dropped_so_a_late_orde
 
 
 def test_an_order_without_a_time_is_never_emitted():
-    row = dict(order(2, 15, "a"), __tnull=True, __t=0)
+    row = dict(order(2, 15, "a"), __t=NO_TIME)
     assert Join(outer=True).batch([rate(1, 10, 1.5), row], END_WATERMARK_MS) == []
 
 
@@ -161,3 +161,13 @@ def test_state_survives_between_batches():
     assert j.batch([rate(1, 10, 1.5)], -1) == []
     assert j.batch([order(2, 15, "a")], ms(12)) == []
     assert j.batch([rate(3, 14, 9.0)], ms(16)) == [("a", 1, t(15), 9.0, t(14), 0, 2)]
+
+
+def test_null_flags_of_many_fields_take_several_words():
+    types = [st.LongType()] * 70 + [st.StringType()]
+    fields = RowColumns("__v", types)
+    row = {"__v%d" % i: i for i in range(70)}
+    row.update({"__v70": None, "__vnulls0": 1 << 62, "__vnulls1": 1 << 3})          # fields 62 and 66 are NULL
+    values = fields.read(pd.DataFrame([row]))
+    assert [i for i in range(70) if values[i].nulls[0]] == [62, 66]
+    assert values[5].values[0] == 5 and values[70].values[0] is None

@@ -4,8 +4,8 @@ event_time.py's `EventTimeProcessor` with rows held as columns instead of one Py
 Per key the base keeps `pending`, the rows not yet passed by the watermark, as `Columns` (a dict of numpy
 arrays or pandas_values.Values, one entry per column, all of one length) pickled in one state value: one read
 and one write per key and call. Each input row must carry:
-  __t     BIGINT   its event time in epoch microseconds (0 where __tnull)
-  __tnull BOOLEAN  (optional) the row has no event time: it is never held, so never released by time
+  __t     BIGINT   its event time in epoch microseconds; NO_TIME (the smallest BIGINT) where the row has none:
+                   such a row is never held, so never released by time
   __seq   BIGINT   its arrival order (ties in time keep arrival order)
   __late  BOOLEAN  (optional) Flink's per-row lateness: late rows are dropped and counted before the operator
                    sees them (see event_time.py)
@@ -13,7 +13,7 @@ The rows with a time at or below the watermark (Spark's, minus `watermark_delay_
 seq) order; a timer at the earliest pending time wakes the key when the watermark moves without new rows; the
 end of a bounded input (watermark >= END_WATERMARK_MS) releases everything. Subclasses implement
 `on_arrival(key, frame) -> (held, output)` (the call's rows, a pandas DataFrame in arrival order; `held`: the
-Columns to hold, with __t, __seq, optionally __tnull, and whatever else `on_time` needs) and `on_time(key, rows, watermark_us, final) -> output` (the released rows,
+Columns to hold, with __t, __seq and whatever else `on_time` needs) and `on_time(key, rows, watermark_us, final) -> output` (the released rows,
 sorted), and may implement `init_state(handle)` and `finish(key)` (write back state of their own). An output
 is a pandas DataFrame in the output schema's column order, or None."""
 
@@ -27,6 +27,7 @@ from .event_time import END_WATERMARK_MS
 from .keyed_state import PickledValueState
 from .pandas_values import Values
 
+NO_TIME = np.iinfo(np.int64).min
 
 # ---------------------------------------------------------------------- Columns: a dict of equal-length arrays
 def length(columns):
@@ -90,11 +91,9 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
 
     # ------------------------------------------------------------------ the work
     def _advance(self, key, new, watermark_ms):
-        if new is not None and length(new) and "__tnull" in new:
-            timed = ~new.pop("__tnull")
+        if new is not None and length(new):
+            timed = new["__t"] != NO_TIME
             new = take(new, timed) if not timed.all() else new
-        elif new is not None:
-            new.pop("__tnull", None)
         pending = concat(self.pending.get(), new)
         final = watermark_ms is not None and watermark_ms >= END_WATERMARK_MS
         wm_us = watermark_ms * 1000 - self.watermark_delay_us if watermark_ms is not None and watermark_ms >= 0 \

@@ -4,16 +4,16 @@ back to Spark.
 
 pandas has no NULL for a numpy integer or boolean column (it turns the column into floats, which lose
 integers above 2**53) and it calls NaN a NULL. So a field crosses into pandas by its kind:
-  number   BOOLEAN, TINYINT .. BIGINT, FLOAT, DOUBLE: two columns, `name` (the value, 0 where NULL: a plain
-           numpy column) and `name_null` (BOOLEAN); a NaN stays a value
-  micros   TIMESTAMP (Spark's TimestampType): the same pair, the value in epoch microseconds (pandas' own
+  number   BOOLEAN, TINYINT .. BIGINT, FLOAT, DOUBLE: the value (0 where NULL: a plain numpy column) and a
+           NULL flag (a bit of a BIGINT column shared by the row's fields); a NaN stays a value
+  micros   TIMESTAMP (Spark's TimestampType): the same, the value in epoch microseconds (pandas' own
            timestamps are nanoseconds: they end in 2262, and are read in the session's time zone)
   object   anything else (strings, decimals, dates, arrays, maps, rows): one column of Python values, None
            where NULL
 and goes back as one column of the field's own type: a number as a pandas masked array (its NULLs are the
 mask, a NaN stays a value), a timestamp as datetime64[us, UTC] (NaT where NULL), an object column as it is.
-Spark side: `encoded` (the columns an input row carries), pandas side: `Values` (a field's arrays) and
-`as_series` (the output column). Nothing here knows what an operator does with the values."""
+`RowColumns` makes an input's columns (Spark side) and reads them (pandas side) as `Values`, a field's arrays;
+`Values.as_series` is the output column. Nothing here knows what an operator does with the values."""
 
 import numpy as np
 import pandas as pd
@@ -35,19 +35,59 @@ def kind_of(data_type):
     return OBJECT
 
 
-def encoded(name, data_type, column):
-    """The input columns carrying a field of `data_type` as `name` (`column`: its value; None: NULL)."""
-    kind = kind_of(data_type)
-    if kind == OBJECT:
-        return [(column if column is not None else F.lit(None).cast(data_type)).alias(name)]
-    if column is None:
-        value, null = None, F.lit(True)
-    else:
-        value, null = (F.unix_micros(column) if kind == MICROS else column), column.isNull()
-    zero = F.lit(False) if isinstance(data_type, st.BooleanType) else F.lit(0)
-    value_type = st.LongType() if kind == MICROS else data_type
-    return [F.coalesce(value, zero.cast(value_type)).alias(name) if value is not None
-            else zero.cast(value_type).alias(name), null.alias(name + "_null")]
+class RowColumns:
+    """One input's fields (Spark types `types`) as the columns of a pandas operator's input: `prefix{i}` for field
+    i (the value; a number's or timestamp's 0 where NULL), and the NULL flags of the number and timestamp fields
+    as bits of BIGINT columns `prefix` + "nulls{w}" (bit b of word w: flagged field 63 * w + b), fewer columns
+    for the pandas worker to walk row by row. Fields in `skip` are not carried (the operator has them
+    otherwise, e.g. a rowtime that is also the row's __t)."""
+
+    def __init__(self, prefix, types, skip=()):
+        self.prefix, self.types, self.skip = prefix, list(types), frozenset(skip)
+        flagged = [i for i, t in enumerate(self.types) if i not in self.skip and kind_of(t) != OBJECT]
+        self.bit = {i: divmod(n, 63) for n, i in enumerate(flagged)}       # field -> (word, bit)
+        self.words = (len(flagged) + 62) // 63
+
+    def spark_columns(self, values):
+        """The input columns for a row whose fields are `values` (Columns), or of a row with none (None)."""
+        out, nulls = [], [F.lit(0).cast("long") for _ in range(self.words)]
+        for i, t in enumerate(self.types):
+            if i in self.skip:
+                continue
+            kind, column = kind_of(t), values[i] if values is not None else None
+            name = "%s%d" % (self.prefix, i)
+            if kind == OBJECT:
+                out.append((column if column is not None else F.lit(None).cast(t)).alias(name))
+                continue
+            value_type = st.LongType() if kind == MICROS else t
+            zero = (F.lit(False) if isinstance(t, st.BooleanType) else F.lit(0)).cast(value_type)
+            word, bit = self.bit[i]
+            if column is None:
+                out.append(zero.alias(name))
+                nulls[word] = nulls[word] + F.lit(1 << bit)
+            else:
+                out.append(F.coalesce(F.unix_micros(column) if kind == MICROS else column, zero).alias(name))
+                nulls[word] = nulls[word] + F.when(column.isNull(), F.lit(1 << bit)).otherwise(F.lit(0))
+        return out + [n.cast("long").alias("%snulls%d" % (self.prefix, w)) for w, n in enumerate(nulls)]
+
+    def read(self, frame, rows=None):
+        """{field index: Values} of the carried fields, from an input pandas DataFrame (`rows`: a mask or
+        positions of the frame's rows to read, default all)."""
+        def column(name, dtype=None):
+            a = frame[name].to_numpy(dtype=dtype)
+            return a if rows is None else a[rows]
+        words = [column("%snulls%d" % (self.prefix, w), np.int64) for w in range(self.words)]
+        out = {}
+        for i, t in enumerate(self.types):
+            if i in self.skip:
+                continue
+            kind, name = kind_of(t), "%s%d" % (self.prefix, i)
+            if kind == OBJECT:
+                out[i] = Values(kind, column(name, object))
+            else:
+                word, bit = self.bit[i]
+                out[i] = Values(kind, column(name), (words[word] >> bit) & 1 != 0)
+        return out
 
 
 class Values:
@@ -57,13 +97,6 @@ class Values:
 
     def __init__(self, kind, values, nulls=None):
         self.kind, self.values, self.nulls = kind, values, nulls
-
-    @classmethod
-    def read(cls, kind, frame, name):
-        """The field `name` from an input pandas DataFrame."""
-        if kind == OBJECT:
-            return cls(kind, frame[name].to_numpy(dtype=object))
-        return cls(kind, frame[name].to_numpy(), frame[name + "_null"].to_numpy(dtype=bool))
 
     @classmethod
     def nulls_of(cls, data_type, n):

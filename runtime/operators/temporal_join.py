@@ -26,10 +26,10 @@ from planner.plan.rank import Deduplicate
 from planner.plan.temporal_join import DropUpdateBefore, TemporalJoin
 
 from ..translate import TRANSLATORS, Stream, conform, translates
-from .columnar_event_time import ColumnarEventTimeProcessor, concat, length, take
+from .columnar_event_time import NO_TIME, ColumnarEventTimeProcessor, concat, length, take
 from .event_time import event_time_column, watermark_delay_ms
 from .keyed_state import PickledValueState
-from .pandas_values import Values, encoded, kind_of
+from .pandas_values import MICROS, RowColumns, Values
 from ..connect_shims import portable
 
 LEFT, RIGHT = 0, 1
@@ -38,18 +38,20 @@ ACCUMULATE = (0, 2)           # +I and +U are versions; -U and -D retract
 
 class TemporalJoinProcessor(ColumnarEventTimeProcessor):
     """A `transformWithStateInPandas` processor keyed by (the join key, __knull: a key field is NULL).
-    `left` / `right`: the sides' fields as (input column, Spark type), encoded as pandas_values says;
-    `output_names`: the output columns (the left fields, the right fields, __op, __seq). `newest_only`: the
-    versions are a keep-last-row deduplication's input rows, so a row older than its key's newest version is
-    no version (the deduplication would not emit it).
+    `left` / `right`: the sides' fields as pandas_values.RowColumns, each side's rowtime (field index
+    `left_time` / `right_time`) not carried: it is the row's __t; `output_names`: the output columns (the left
+    fields, the right fields, __op, __seq). `newest_only`: the versions are a keep-last-row deduplication's
+    input rows, so a row older than its key's newest version is no version (the deduplication would not emit
+    it).
 
-    Per key: `pending` (the base's) holds the probe rows (__t, __seq, __op, the left values); `versions` is
-    one pickled value, columns sorted by version time: __vt, __op and the right values."""
+    Per key: `pending` (the base's) holds the probe rows (__t, __seq, __op, the left values by field index);
+    `versions` is one pickled value, columns sorted by version time: __vt, __op and the right values."""
     operator_name = "the temporal join"
 
-    def __init__(self, outer, left, right, output_names, newest_only=False):
+    def __init__(self, outer, left, right, left_time, right_time, output_names, newest_only=False):
         self.outer = outer
-        self.left, self.right = list(left), list(right)
+        self.left, self.right = left, right
+        self.left_time, self.right_time = left_time, right_time
         self.output_names = tuple(output_names)
         self.newest_only = newest_only
 
@@ -65,23 +67,16 @@ class TemporalJoinProcessor(ColumnarEventTimeProcessor):
 
     # ------------------------------------------------------------------ the base's hooks
     def on_arrival(self, key, frame):
-        side = frame["__side"].to_numpy()
-        probe = side == LEFT
+        probe = frame["__side"].to_numpy() == LEFT
         keys = key if isinstance(key, tuple) else (key,)
         if not bool(keys[-1]) and not probe.all():       # a NULL key equals nothing: it has no versions
-            rows = frame[~probe]
-            timed = ~rows["__tnull"].to_numpy(dtype=bool)
-            self._add_versions({
-                "__t": rows["__t"].to_numpy(dtype=np.int64)[timed],
-                "__seq": rows["__seq"].to_numpy(dtype=np.int64)[timed],
-                "__op": rows["__op"].to_numpy(dtype=np.int8)[timed],
-                **{name: Values.read(kind_of(t), rows, name).take(timed) for name, t in self.right}})
+            rows = np.flatnonzero(~probe)
+            rows = rows[frame["__t"].to_numpy(dtype=np.int64)[rows] != NO_TIME]
+            self._add_versions({**_row_columns(frame, rows), **self.right.read(frame, rows)})
         if not probe.any():
             return None, None
-        rows = frame[probe] if not probe.all() else frame
-        return {"__t": rows["__t"].to_numpy(dtype=np.int64), "__tnull": rows["__tnull"].to_numpy(dtype=bool),
-                "__seq": rows["__seq"].to_numpy(dtype=np.int64), "__op": rows["__op"].to_numpy(dtype=np.int8),
-                **{name: Values.read(kind_of(t), rows, name) for name, t in self.left}}, None
+        rows = None if probe.all() else probe
+        return {**_row_columns(frame, rows), **self.left.read(frame, rows)}, None
 
     def _add_versions(self, rows):
         """Versions in arrival order into the table: a later one with the same time replaces the earlier."""
@@ -96,7 +91,8 @@ class TemporalJoinProcessor(ColumnarEventTimeProcessor):
             rows = take(rows, t >= before)
             if not length(rows):
                 return
-        new = {"__vt": rows["__t"], "__op": rows["__op"], **{name: rows[name] for name, _ in self.right}}
+        new = {n: c for n, c in rows.items() if n not in ("__t", "__seq")}
+        new["__vt"] = rows["__t"]
         both = concat(table, new)
         order = np.argsort(both["__vt"], kind="stable")
         times = both["__vt"][order]
@@ -130,10 +126,10 @@ class TemporalJoinProcessor(ColumnarEventTimeProcessor):
             if not valid.all():
                 rows, index, valid = take(rows, valid), index[valid], valid[valid]
         n = length(rows)
-        right = [table[name].take(index).where(valid) if table else Values.nulls_of(t, n)
-                 for name, t in self.right]
-        columns = [rows[name].as_series() for name, _ in self.left] + [v.as_series() for v in right] + \
-            [pd.Series(rows["__op"]), pd.Series(rows["__seq"])]
+        right = [_field(table, i, self.right_time, "__vt").take(index).where(valid) if table
+                 else Values.nulls_of(t, n) for i, t in enumerate(self.right.types)]
+        left = [_field(rows, i, self.left_time, "__t") for i in range(len(self.left.types))]
+        columns = [v.as_series() for v in left + right] + [pd.Series(rows["__op"]), pd.Series(rows["__seq"])]
         return pd.DataFrame(dict(zip(self.output_names, columns)))
 
     def finish(self, key):
@@ -144,6 +140,24 @@ class TemporalJoinProcessor(ColumnarEventTimeProcessor):
                 self.state.clear()
         self.versions = None
         self.changed = False
+
+
+def _row_columns(frame, rows):
+    """__t, __seq and __op of the frame's `rows` (a mask or positions; None: all) as Columns."""
+    out = {}
+    for name, dtype in (("__t", np.int64), ("__seq", np.int64), ("__op", np.int8)):
+        a = frame[name].to_numpy(dtype=dtype)
+        out[name] = a if rows is None else a[rows]
+    return out
+
+
+def _field(columns, i, time_field, time_column):
+    """Field `i`'s Values from held Columns: the side's rowtime is its time column (never NULL: a row without a
+    time is neither held nor a version)."""
+    if i == time_field:
+        t = columns[time_column]
+        return Values(MICROS, t, np.zeros(len(t), dtype=bool))
+    return columns[i]
 
 
 def _key_column(column, data_type):
@@ -182,29 +196,27 @@ def translate_temporal_join(node, inputs, ctx):
     rtypes = [rdf.schema[n].dataType for n in rnames]
     key_types = [ldf.schema[k].dataType for k in node.left_keys]
     keys = ["__k%d" % i for i in range(len(node.left_keys))]
-    lcols = ["__l%d" % i for i in range(len(lnames))]
-    rcols = ["__r%d" % i for i in range(len(rnames))]
+    lvalues = RowColumns("__l", ltypes, skip=[lnames.index(node.left_time)])
+    rvalues = RowColumns("__r", rtypes, skip=[rnames.index(node.right_time)])
 
-    def side_columns(df, stream, side, key_names, time, values):
+    def side_columns(df, stream, side, key_names, time, names):
         key_cols = [F.col(_q(k)).cast(t) for k, t in zip(key_names, key_types)]
-        t = F.col(_q(time))
-        lvalues = values if side == LEFT else [None] * len(lnames)
-        rvalues = values if side == RIGHT else [None] * len(rnames)
+        values = [F.col(_q(n)) for n in names]
         return df.select(
             *[_key_column(c, kt).alias(name) for c, kt, name in zip(key_cols, key_types, keys)],
             _any_null(key_cols).alias("__knull"), F.lit(side).cast("tinyint").alias("__side"),
-            F.coalesce(F.unix_micros(t), F.lit(0).cast("long")).alias("__t"), t.isNull().alias("__tnull"),
+            F.coalesce(F.unix_micros(F.col(_q(time))), F.lit(NO_TIME)).alias("__t"),
             F.col("__seq").cast("long").alias("__seq"),
             (F.col("__op") if stream.changelog else F.lit(0)).cast("tinyint").alias("__op"),
-            *[c for name, ty, v in zip(lcols, ltypes, lvalues) for c in encoded(name, ty, v)],
-            *[c for name, ty, v in zip(rcols, rtypes, rvalues) for c in encoded(name, ty, v)])
-    probe = side_columns(ldf, left, LEFT, node.left_keys, node.left_time, [F.col(_q(n)) for n in lnames])
-    versions = side_columns(rdf, right, RIGHT, node.right_keys, node.right_time, [F.col(_q(n)) for n in rnames])
+            *lvalues.spark_columns(values if side == LEFT else None),
+            *rvalues.spark_columns(values if side == RIGHT else None))
+    probe = side_columns(ldf, left, LEFT, node.left_keys, node.left_time, lnames)
+    versions = side_columns(rdf, right, RIGHT, node.right_keys, node.right_time, rnames)
     out_names = node.field_names
     fields = [st.StructField(n, t, True) for n, t in zip(out_names, ltypes + rtypes)]
     schema = st.StructType(fields + [st.StructField("__op", st.ByteType()), st.StructField("__seq", st.LongType())])
-    processor = TemporalJoinProcessor(node.kind == "LEFT", zip(lcols, ltypes), zip(rcols, rtypes),
-                                      schema.fieldNames(), newest_only)
+    processor = TemporalJoinProcessor(node.kind == "LEFT", lvalues, rvalues, lnames.index(node.left_time),
+                                      rnames.index(node.right_time), schema.fieldNames(), newest_only)
     processor.watermark_delay_us = max(watermark_delay_ms(c) for c in node.inputs) * 1000
     processor.input_columns = tuple(probe.columns)
     column = event_time_column(node, ctx, node.output_name(0, node.left_time))
