@@ -66,11 +66,24 @@ class Join:
         return arrow_rows(self.p.handleInputRows((key, null_key), iter([frame]), _Timer(watermark_ms)))
 
     def timer(self, watermark_ms, key="EUR", null_key=False):
+        """The key's expired timers fire, each deleted after its call as Spark does."""
         self.handle.key = (key, null_key)
-        return arrow_rows(self.p.handleExpiredTimer((key, null_key), _Timer(watermark_ms), None))
+        out = []
+        for expired in [t for t in self.timers(key, null_key) if t <= watermark_ms]:
+            out += arrow_rows(self.p.handleExpiredTimer((key, null_key), _Timer(watermark_ms), Expired(expired)))
+            self.handle.deleteTimer(expired)
+        return out
 
     def timers(self, key="EUR", null_key=False):
         return sorted(self.handle.timers.get((key, null_key), ()))
+
+
+class Expired:
+    def __init__(self, ms):
+        self.ms = ms
+
+    def getExpiryTimeInMs(self):
+        return self.ms
 
 
 def arrow_rows(frames):
@@ -154,6 +167,18 @@ def test_versions_the_watermark_passed_but_the_newest_are_dropped_so_a_late_orde
 def test_an_order_without_a_time_is_never_emitted():
     row = dict(order(2, 15, "a"), __t=NO_TIME)
     assert Join(outer=True).batch([rate(1, 10, 1.5), row], END_WATERMARK_MS) == []
+
+
+def test_a_timer_at_the_expiring_time_is_not_kept_as_before():
+    """A row whose microseconds lie past the expiring timer's millisecond (a watermark delay's doing): the timer
+    at its millisecond is registered again and deleted by Spark after the call, as when each call deleted and
+    registered every timer; the row waits for the key's next rows or the end of input."""
+    j = Join()
+    j.p.watermark_delay_us = 500
+    assert j.batch([rate(1, 1, 1.5), order(2, 2.0004, "a")], -1) == []
+    assert j.timers() == [2000]
+    assert j.timer(2000) == [] and j.timers() == []
+    assert j.batch([], END_WATERMARK_MS) == [("a", 1, t(2.0004), 1.5, t(1), 0, 2)]
 
 
 def test_state_survives_between_batches():

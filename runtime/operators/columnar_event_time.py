@@ -2,8 +2,8 @@
 event_time.py's `EventTimeProcessor` with rows held as columns instead of one Python tuple each.
 
 Per key the base keeps `pending`, the rows not yet passed by the watermark, as `Columns` (a dict of numpy
-arrays or pandas_values.Values, one entry per column, all of one length) pickled in one state value: one read
-and one write per key and call. Each input row must carry:
+arrays or pandas_values.Values, one entry per column, all of one length) pickled in one state value with the
+key's timer: one read and one write per key and call, and a timer call only when the timer moves. Each input row must carry:
   __t     BIGINT   its event time in epoch microseconds; NO_TIME (the smallest BIGINT) where the row has none:
                    such a row is never held, so never released by time
   __seq   BIGINT   its arrival order (ties in time keep arrival order)
@@ -28,6 +28,10 @@ from .keyed_state import PickledValueState
 from .pandas_values import Values
 
 NO_TIME = np.iinfo(np.int64).min
+
+
+def _NOTHING_HELD():
+    return (None, {})      # (the key's timer in epoch ms, the held Columns)
 
 # ---------------------------------------------------------------------- Columns: a dict of equal-length arrays
 def length(columns):
@@ -55,7 +59,7 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
 
     def init(self, handle):
         self.handle = handle
-        self.pending = PickledValueState(handle, "pending", dict)
+        self.pending = PickledValueState(handle, "pending", _NOTHING_HELD)
         self.init_state(handle)
 
     # ------------------------------------------------------------------ to implement
@@ -77,12 +81,12 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
     def handleInputRows(self, key, rows, timerValues):
         frame = _not_late(self.operator_name, [f for f in rows if len(f)], self.input_columns)
         held, arrived = self.on_arrival(key, frame) if frame is not None else (None, None)
-        out = [arrived, self._advance(key, held, timerValues.getCurrentWatermarkInMs())]
+        out = [arrived, self._advance(key, held, timerValues.getCurrentWatermarkInMs(), None)]
         self.finish(key)
         return iter([o for o in out if o is not None and len(o)])
 
     def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
-        out = self._advance(key, None, timerValues.getCurrentWatermarkInMs())
+        out = self._advance(key, None, timerValues.getCurrentWatermarkInMs(), expiredTimerInfo.getExpiryTimeInMs())
         self.finish(key)
         return iter([out] if out is not None and len(out) else [])
 
@@ -90,11 +94,14 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
         pass
 
     # ------------------------------------------------------------------ the work
-    def _advance(self, key, new, watermark_ms):
+    def _advance(self, key, new, watermark_ms, expired_ms):
+        """Hold `new`, release what the watermark passed, keep the key's one timer at its earliest held time.
+        `expired_ms`: the timer this call is for (Spark deletes it after the call)."""
         if new is not None and length(new):
             timed = new["__t"] != NO_TIME
             new = take(new, timed) if not timed.all() else new
-        pending = concat(self.pending.get(), new)
+        timer, pending = self.pending.get()
+        pending = concat(pending, new)
         final = watermark_ms is not None and watermark_ms >= END_WATERMARK_MS
         wm_us = watermark_ms * 1000 - self.watermark_delay_us if watermark_ms is not None and watermark_ms >= 0 \
             else None
@@ -111,17 +118,27 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
             released = take(released, np.lexsort((released["__seq"], released["__t"])))
         else:
             released = {}
-        if keep and length(keep):
-            self.pending.put(keep)
-        else:
-            keep = {}
-            self.pending.clear()
+        keep = keep if keep and length(keep) else {}
         out = self.on_time(key, released, wm_us, final) if released or final else None
-        for t in list(self.handle.listTimers()):
-            self.handle.deleteTimer(t)
-        if keep:
-            self.handle.registerTimer(max(int(keep["__t"].min()) // 1000, 0))
+        timer = self._move_timer(timer, max(int(keep["__t"].min()) // 1000, 0) if keep else None, expired_ms)
+        if keep or timer is not None:
+            self.pending.put((timer, keep))
+        else:
+            self.pending.clear()
         return out
+
+    def _move_timer(self, timer, wanted, expired_ms):
+        """The key's one timer from `timer` (kept in `pending` beside the rows, so that no call lists the timers)
+        to `wanted` -> the timer the key has after the call. A timer re-registered at the expiring time is
+        deleted by Spark after the call, as it was when every call deleted and registered all timers."""
+        if timer == wanted:
+            return None if expired_ms is not None and timer == expired_ms else timer
+        if timer is not None and timer != expired_ms:
+            self.handle.deleteTimer(timer)
+        if wanted is None or wanted == expired_ms:
+            return None
+        self.handle.registerTimer(wanted)
+        return wanted
 
 
 def _not_late(operator_name, frames, names):
