@@ -3,7 +3,8 @@ event_time.py's `EventTimeProcessor` with rows held as columns instead of one Py
 
 Per key the base keeps `pending`, the rows not yet passed by the watermark, as `Columns` (a dict of numpy
 arrays or pandas_values.Values, one entry per column, all of one length) pickled in one state value with the
-key's timer: one read and one write per key and call, and a timer call only when the timer moves. Each input row must carry:
+key's timer: one read and one write per key and call, and a timer call only when the timer moves. Each input
+row must carry:
   __t     BIGINT   its event time in epoch microseconds; NO_TIME (the smallest BIGINT) where the row has none:
                    such a row is never held, so never released by time
   __seq   BIGINT   its arrival order (ties in time keep arrival order)
@@ -13,9 +14,10 @@ The rows with a time at or below the watermark (Spark's, minus `watermark_delay_
 seq) order; a timer at the earliest pending time wakes the key when the watermark moves without new rows; the
 end of a bounded input (watermark >= END_WATERMARK_MS) releases everything. Subclasses implement
 `on_arrival(key, frame) -> (held, output)` (the call's rows, a pandas DataFrame in arrival order; `held`: the
-Columns to hold, with __t, __seq and whatever else `on_time` needs) and `on_time(key, rows, watermark_us, final) -> output` (the released rows,
-sorted), and may implement `init_state(handle)` and `finish(key)` (write back state of their own). An output
-is a pandas DataFrame in the output schema's column order, or None."""
+Columns to hold, with __t, __seq and whatever else `on_time` needs) and `on_time(key, rows, watermark_us,
+final) -> output` (the released rows, sorted), and may implement `init_state(handle)` and `finish(key)` (write
+back state of their own). An output is a pandas DataFrame in the output schema's column order, or None. Unlike
+EventTimeProcessor there are no extra timers (`more_timers`) and no processing-time mode yet."""
 
 import sys
 
@@ -30,8 +32,9 @@ from .pandas_values import Values
 NO_TIME = np.iinfo(np.int64).min
 
 
-def _NOTHING_HELD():
+def nothing_held():
     return (None, {})      # (the key's timer in epoch ms, the held Columns)
+
 
 # ---------------------------------------------------------------------- Columns: a dict of equal-length arrays
 def length(columns):
@@ -59,7 +62,7 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
 
     def init(self, handle):
         self.handle = handle
-        self.pending = PickledValueState(handle, "pending", _NOTHING_HELD)
+        self.pending = PickledValueState(handle, "pending", nothing_held)
         self.init_state(handle)
 
     # ------------------------------------------------------------------ to implement
