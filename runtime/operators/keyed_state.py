@@ -30,7 +30,7 @@ class PickledValueState:
         return self.v.exists()
 
     def get(self):
-        blob = self.v.get() if self.v.exists() else None
+        blob = self.v.get()             # None where the key has no value: no exists() call, one round trip less
         return pickle.loads(blob[0]) if blob is not None and blob[0] is not None else self.empty()
 
     def put(self, value):

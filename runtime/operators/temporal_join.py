@@ -1,7 +1,9 @@
 """TemporalJoin (event time) and DropUpdateBefore on Spark.
 
-Flink's TemporalRowTimeJoinOperator as a keyed event-time operator (runtime/operators/event_time.py): both
-inputs unioned and keyed by the join key. A left (probe) row is held until the watermark (Spark's, the
+Flink's TemporalRowTimeJoinOperator as a keyed event-time operator on pandas batches (columnar_event_time.py,
+`transformWithStateInPandas`): both inputs unioned and keyed by the join key, each key's rows and state held
+as numpy columns (values cross into pandas as pandas_values.py says), a version found by a binary search of
+its key's version times for all released rows at once. A left (probe) row is held until the watermark (Spark's, the
 smaller of both inputs') passes its rowtime, then emitted with the version valid at that time: the latest
 version with a version time at or before it, if that version is not a retraction (LEFT: NULLs otherwise;
 INNER: dropped), keeping the left row's kind. Versions are kept per key by version time (a later row with
@@ -12,8 +14,8 @@ travels as a plain value, so Spark's watermark does not filter them either. The 
 applied to the joined rows (INNER drops a row failing it, LEFT keeps it with NULLs): the version is chosen by
 time alone, then tested, as in Flink. Batch mode is refused by the planner, as Flink 2.4 does."""
 
-import bisect
-
+import numpy as np
+import pandas as pd
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
@@ -24,33 +26,39 @@ from planner.plan.rank import Deduplicate
 from planner.plan.temporal_join import DropUpdateBefore, TemporalJoin
 
 from ..translate import TRANSLATORS, Stream, conform, translates
-from .event_time import EventTimeProcessor, event_time_column, watermark_delay_ms
+from .columnar_event_time import NO_TIME, ColumnarEventTimeProcessor, concat, length, take
+from .event_time import event_time_column, watermark_delay_ms
 from .keyed_state import PickledValueState
+from .pandas_values import MICROS, RowColumns, Values
 from ..connect_shims import portable
 
 LEFT, RIGHT = 0, 1
 ACCUMULATE = (0, 2)           # +I and +U are versions; -U and -D retract
 
 
-class TemporalJoinProcessor(EventTimeProcessor):
-    """`newest_only`: the versions are a keep-last-row deduplication's input rows, so a row older than its
-    key's newest version is no version (the deduplication would not emit it)."""
+class TemporalJoinProcessor(ColumnarEventTimeProcessor):
+    """A `transformWithStateInPandas` processor keyed by (the join key, __knull: a key field is NULL).
+    `left` / `right`: the sides' fields as pandas_values.RowColumns, each side's rowtime (field index
+    `left_time` / `right_time`) not carried: it is the row's __t; `output_names`: the output columns (the left
+    fields, the right fields, __op, __seq). `newest_only`: the versions are a keep-last-row deduplication's
+    input rows, so a row older than its key's newest version is no version (the deduplication would not emit
+    it).
+
+    Per key: `pending` (the base's) holds the probe rows (__t, __seq, __op, the left values by field index);
+    `versions` is one pickled value, columns sorted by version time: __vt, __op and the right values."""
     operator_name = "the temporal join"
 
-    def __init__(self, outer, n_left, n_right, output_names, newest_only=False):
+    def __init__(self, outer, left, right, left_time, right_time, output_names, newest_only=False):
         self.outer = outer
-        self.n_left, self.n_right = n_left, n_right
+        self.left, self.right = left, right
+        self.left_time, self.right_time = left_time, right_time
         self.output_names = tuple(output_names)
         self.newest_only = newest_only
 
     def init_state(self, handle):
-        self.state = PickledValueState(handle, "versions", dict)     # version time us -> (op, values)
+        self.state = PickledValueState(handle, "versions", dict)
         self.versions = None
-
-    def values(self, row):
-        if row["__side"] == LEFT:
-            return (LEFT, row["__op"], None, _values(row["__l"]))
-        return (RIGHT, row["__op"], row["__vt"], _values(row["__r"]))
+        self.changed = False
 
     def _table(self):
         if self.versions is None:
@@ -58,49 +66,117 @@ class TemporalJoinProcessor(EventTimeProcessor):
         return self.versions
 
     # ------------------------------------------------------------------ the base's hooks
-    def on_arrival(self, key, rows):
+    def on_arrival(self, key, frame):
+        probe = frame["__side"].to_numpy() == LEFT
         keys = key if isinstance(key, tuple) else (key,)
-        if None in keys:                       # a NULL key equals nothing: it has no versions
-            return []
-        versions = [(seq, v) for _, seq, v in rows if v[0] == RIGHT and v[2] is not None]
-        if versions:
-            table = self._table()
-            for _, (_, op, time, values) in sorted(versions, key=lambda x: x[0]):
-                if self.newest_only and table and time < max(table):
-                    continue
-                table[time] = (op, values)
-        return []
+        if not bool(keys[-1]) and not probe.all():       # a NULL key equals nothing: it has no versions
+            rows = np.flatnonzero(~probe)
+            rows = rows[frame["__t"].to_numpy(dtype=np.int64)[rows] != NO_TIME]
+            self._add_versions({**_row_columns(frame, rows), **self.right.read(frame, rows)})
+        if not probe.any():
+            return None, None
+        rows = None if probe.all() else probe
+        return {**_row_columns(frame, rows), **self.left.read(frame, rows)}, None
+
+    def _add_versions(self, rows):
+        """Versions in arrival order into the table: a later one with the same time replaces the earlier."""
+        if not length(rows):
+            return
+        rows = take(rows, np.argsort(rows["__seq"], kind="stable"))
+        table = self._table()
+        t = rows["__t"]
+        if self.newest_only:                        # older than the newest so far: no version
+            newest = table["__vt"][-1] if table else np.iinfo(np.int64).min
+            before = np.maximum.accumulate(np.concatenate([[newest], t]))[:-1]
+            rows = take(rows, t >= before)
+            if not length(rows):
+                return
+        new = {n: c for n, c in rows.items() if n not in ("__t", "__seq")}
+        new["__vt"] = rows["__t"]
+        both = concat(table, new)
+        order = np.argsort(both["__vt"], kind="stable")
+        times = both["__vt"][order]
+        last = np.append(times[1:] != times[:-1], True)
+        self.versions = take(both, order[last])
+        self.changed = True
 
     def on_time(self, key, rows, watermark_us, final):
         table = self._table()
-        times = sorted(table)
-        nulls = (None,) * self.n_right
-        out = []
-        for t, seq, (_, op, _, values) in rows:
-            i = bisect.bisect_right(times, t) - 1
-            version = table[times[i]] if i >= 0 else None
-            if version is not None and version[0] in ACCUMULATE:
-                out.append(values + version[1] + (op, seq))
-            elif self.outer:
-                out.append(values + nulls + (op, seq))
+        out = self._joined(rows, table) if rows else None
         if watermark_us is not None and table:  # versions the watermark passed, but the newest of them, are done
-            passed = [t for t in times if t <= watermark_us]
-            for t in passed[:-1]:
-                del table[t]
+            passed = int(np.searchsorted(table["__vt"], watermark_us, side="right"))
+            if passed > 1:
+                self.versions = take(table, slice(passed - 1, None))
+                self.changed = True
         return out
 
+    def _joined(self, rows, table):
+        """Each probe row with the version valid at its time: the latest at or before it, if not a retraction
+        (LEFT: NULLs otherwise; INNER: the row is dropped)."""
+        n = length(rows)
+        if table:
+            at = np.searchsorted(table["__vt"], rows["__t"], side="right") - 1
+            index = np.maximum(at, 0)
+            valid = (at >= 0) & np.isin(table["__op"][index], ACCUMULATE)
+        else:
+            index, valid = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
+        if not self.outer:
+            if not valid.any():
+                return None
+            if not valid.all():
+                rows, index, valid = take(rows, valid), index[valid], valid[valid]
+        n = length(rows)
+        right = [_field(table, i, self.right_time, "__vt").take(index).where(valid) if table
+                 else Values.nulls_of(t, n) for i, t in enumerate(self.right.types)]
+        left = [_field(rows, i, self.left_time, "__t") for i in range(len(self.left.types))]
+        columns = [v.as_series() for v in left + right] + [pd.Series(rows["__op"]), pd.Series(rows["__seq"])]
+        return pd.DataFrame(dict(zip(self.output_names, columns)))
+
     def finish(self, key):
-        if self.versions is not None:
+        if self.changed:
             if self.versions:
                 self.state.put(self.versions)
             else:
                 self.state.clear()
         self.versions = None
+        self.changed = False
 
 
-def _values(struct):
-    """A struct column's values in field order (the row API hands a struct over as a dict or a Row)."""
-    return tuple(struct.values()) if isinstance(struct, dict) else tuple(struct)
+def _row_columns(frame, rows):
+    """__t, __seq and __op of the frame's `rows` (a mask or positions; None: all) as Columns."""
+    out = {}
+    for name, dtype in (("__t", np.int64), ("__seq", np.int64), ("__op", np.int8)):
+        a = frame[name].to_numpy(dtype=dtype)
+        out[name] = a if rows is None else a[rows]
+    return out
+
+
+def _field(columns, i, time_field, time_column):
+    """Field `i`'s Values from held Columns: the side's rowtime is its time column (never NULL: a row without a
+    time is neither held nor a version)."""
+    if i == time_field:
+        t = columns[time_column]
+        return Values(MICROS, t, np.zeros(len(t), dtype=bool))
+    return columns[i]
+
+
+def _key_column(column, data_type):
+    """A join key column as a grouping column without NULLs (a NULL key is __knull's): pandas would turn a
+    NULL number or timestamp into NaN / NaT, which equals nothing, not even the next row's key."""
+    if isinstance(data_type, (st.NumericType, st.BooleanType, st.StringType)):
+        return F.coalesce(column, F.lit(0).cast(data_type))
+    if isinstance(data_type, st.TimestampType):
+        return F.coalesce(column, F.timestamp_micros(F.lit(0)))
+    if isinstance(data_type, st.DateType):
+        return F.coalesce(column, F.date_from_unix_date(F.lit(0)))
+    return column
+
+
+def _any_null(columns):
+    out = F.lit(False)
+    for c in columns:
+        out = out | c.isNull()
+    return out
 
 
 def _q(name):
@@ -116,33 +192,36 @@ def translate_temporal_join(node, inputs, ctx):
     ldf, rdf = left.df, right.df
     if right.changelog and not node.right.update_before:
         rdf = rdf.filter(F.col("__op") != F.lit(1))
-    lstruct = ldf.select(F.struct(*[F.col(_q(n)) for n in lnames]).alias("s")).schema["s"].dataType
-    rstruct = rdf.select(F.struct(*[F.col(_q(n)) for n in rnames]).alias("s")).schema["s"].dataType
+    ltypes = [ldf.schema[n].dataType for n in lnames]
+    rtypes = [rdf.schema[n].dataType for n in rnames]
     key_types = [ldf.schema[k].dataType for k in node.left_keys]
     keys = ["__k%d" % i for i in range(len(node.left_keys))]
+    lvalues = RowColumns("__l", ltypes, skip=[lnames.index(node.left_time)])
+    rvalues = RowColumns("__r", rtypes, skip=[rnames.index(node.right_time)])
 
-    def op(stream, df):
-        return (F.col("__op") if stream.changelog else F.lit(0)).cast("tinyint").alias("__op")
-    probe = ldf.select(
-        *[F.col(_q(k)).alias(name) for k, name in zip(node.left_keys, keys)],
-        F.lit(LEFT).cast("tinyint").alias("__side"), F.unix_micros(F.col(_q(node.left_time))).alias("__t"),
-        F.lit(None).cast("long").alias("__vt"), F.col("__seq").cast("long").alias("__seq"),
-        F.lit(False).alias("__late"), op(left, ldf),
-        F.struct(*[F.col(_q(n)) for n in lnames]).alias("__l"), F.lit(None).cast(rstruct).alias("__r"))
-    versions = rdf.select(
-        *[F.col(_q(k)).cast(t).alias(name) for k, t, name in zip(node.right_keys, key_types, keys)],
-        F.lit(RIGHT).cast("tinyint").alias("__side"), F.lit(None).cast("long").alias("__t"),
-        F.unix_micros(F.col(_q(node.right_time))).alias("__vt"), F.col("__seq").cast("long").alias("__seq"),
-        F.lit(False).alias("__late"), op(right, rdf),
-        F.lit(None).cast(lstruct).alias("__l"), F.struct(*[F.col(_q(n)) for n in rnames]).alias("__r"))
+    def side_columns(df, stream, side, key_names, time, names):
+        key_cols = [F.col(_q(k)).cast(t) for k, t in zip(key_names, key_types)]
+        values = [F.col(_q(n)) for n in names]
+        return df.select(
+            *[_key_column(c, kt).alias(name) for c, kt, name in zip(key_cols, key_types, keys)],
+            _any_null(key_cols).alias("__knull"), F.lit(side).cast("tinyint").alias("__side"),
+            F.coalesce(F.unix_micros(F.col(_q(time))), F.lit(NO_TIME)).alias("__t"),
+            F.col("__seq").cast("long").alias("__seq"),
+            (F.col("__op") if stream.changelog else F.lit(0)).cast("tinyint").alias("__op"),
+            *lvalues.spark_columns(values if side == LEFT else None),
+            *rvalues.spark_columns(values if side == RIGHT else None))
+    probe = side_columns(ldf, left, LEFT, node.left_keys, node.left_time, lnames)
+    versions = side_columns(rdf, right, RIGHT, node.right_keys, node.right_time, rnames)
     out_names = node.field_names
-    fields = [st.StructField(n, f.dataType, True) for n, f in zip(out_names, list(lstruct.fields) + list(rstruct.fields))]
+    fields = [st.StructField(n, t, True) for n, t in zip(out_names, ltypes + rtypes)]
     schema = st.StructType(fields + [st.StructField("__op", st.ByteType()), st.StructField("__seq", st.LongType())])
-    processor = TemporalJoinProcessor(node.kind == "LEFT", len(lnames), len(rnames), schema.fieldNames(), newest_only)
+    processor = TemporalJoinProcessor(node.kind == "LEFT", lvalues, rvalues, lnames.index(node.left_time),
+                                      rnames.index(node.right_time), schema.fieldNames(), newest_only)
     processor.watermark_delay_us = max(watermark_delay_ms(c) for c in node.inputs) * 1000
+    processor.input_columns = tuple(probe.columns)
     column = event_time_column(node, ctx, node.output_name(0, node.left_time))
     kwargs = {"eventTimeColumnName": column} if column else {}
-    joined = probe.unionByName(versions).groupBy(*keys).transformWithState(
+    joined = probe.unionByName(versions).groupBy(*keys, "__knull").transformWithStateInPandas(
         portable(processor), schema, "Append", "EventTime", **kwargs)
     joined = _with_condition(node, joined)
     hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
