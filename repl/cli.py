@@ -93,7 +93,9 @@ def main(argv=None):
     if args.resume_job:
         return resume_job(Client(master=args.master, conf=conf, remote=args.remote), args.resume_job)
     try:
-        client = Client(master=args.master, conf=conf, remote=args.remote)
+        # the interactive shell warms Spark up while its user types; a script runs its statements at once
+        client = Client(master=args.master, conf=conf, remote=args.remote,
+                        warm_up=not (args.file or args.execute))
         if args.file or args.execute:
             client.start()   # the shell starts Spark once its prompt is up (the JVM's start-up competes for CPU)
     except DynsqlError as e:

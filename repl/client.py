@@ -31,13 +31,14 @@ class SetupError(Exception):
 
 
 class Client:
-    def __init__(self, master=None, conf=None, settings=None, spark_runtime=None, remote=None):
+    def __init__(self, master=None, conf=None, settings=None, spark_runtime=None, remote=None, warm_up=False):
         spark_conf = {}
         for k, v in (conf or {}).items():
             if k.startswith("spark."):
                 spark_conf[k] = v
         self.settings = settings or Settings({k: v for k, v in (conf or {}).items() if not k.startswith("spark.")})
-        self.spark_runtime = spark_runtime or SparkRuntime(master=master, conf=spark_conf, remote=remote)
+        self.spark_runtime = spark_runtime or SparkRuntime(master=master, conf=spark_conf, remote=remote,
+                                                           warm_up=warm_up)
         self.engine = Engine(self.spark_runtime, self.settings, job_entry=JOB_ENTRY, job_conf=conf)
         self.session_statements = []   # the DDL and SET statements run so far, in order (a job re-plans from them)
         self._planner = None

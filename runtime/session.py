@@ -52,8 +52,9 @@ def log_dir():
 
 
 class SparkRuntime:
-    def __init__(self, master=None, conf=None, remote=None):
+    def __init__(self, master=None, conf=None, remote=None, warm_up=False):
         self.remote = remote
+        self.warm_up = warm_up      # run runtime/warm_up.py's query once the session is up (the shell)
         self.master = None if remote else (master or "local[*]")
         self.conf = dict(DEFAULT_CONF)
         self.conf.update(conf or {})
@@ -84,7 +85,7 @@ class SparkRuntime:
                 else:
                     self._spark = _create_session(self.master, self.conf)
             self.ready_after = time.time() - self.started_at
-            if self._owns and not self.remote and is_local(self.master):
+            if self.warm_up and self._owns and not self.remote and is_local(self.master):
                 from .warm_up import start_warm_up
                 start_warm_up(self._spark)
         except BaseException as e:  # reported by status() and session()

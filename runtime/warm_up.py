@@ -5,8 +5,10 @@ loads RocksDB's native library, starts the executors' Python workers and the for
 shaped like a user's: a small csv file read as a stream through dynsql's filesystem source (its Python
 readers on the executors), a keyed aggregate over RocksDB state, a foreachBatch hand-off to the driver through
 Arrow; and it imports the operators' translators. A user's first query typed a few seconds after Spark is
-ready then starts warm. A user's query that starts while the warm-up runs stops it (`stop_warm_up`), so that
-the two do not share the cores for long. A failure here changes nothing: the user's query meets the same
+ready then starts warm. A user's query that starts while the warm-up runs stops it and waits until it has
+stopped (`stop_warm_up`): the two never run side by side (a query's start changes session settings, which
+a running query's tasks read; and they would share the cores). The interactive shell asks for the warm-up
+(`SparkRuntime(warm_up=True)`); scripts and jobs, which run their statements at once, do not. A failure here changes nothing: the user's query meets the same
 problem and reports it."""
 
 import json
@@ -17,20 +19,26 @@ import threading
 
 ROWS = 1000
 _LOCK = threading.Lock()
-_running = {"query": None, "stopped": False}
+_running = {"query": None, "stopped": False, "thread": None}
 
 
 def start_warm_up(spark):
-    threading.Thread(target=warm_up, args=(spark,), name="dynsql-warm-up", daemon=True).start()
+    thread = threading.Thread(target=warm_up, args=(spark,), name="dynsql-warm-up", daemon=True)
+    with _LOCK:
+        _running["thread"] = thread
+    thread.start()
 
 
-def stop_warm_up():
-    """A user's query is starting: the warm-up, if it still runs, stops (and does not start any more)."""
+def stop_warm_up(timeout=60):
+    """A user's query is starting: the warm-up, if it still runs, stops (and does not start any more); returns
+    once it has stopped (its running micro-batch ends first)."""
     with _LOCK:
         _running["stopped"] = True
-        query = _running["query"]
-    if query is not None:        # stopping waits for the running micro-batch: not in the user's thread
-        threading.Thread(target=_stop, args=(query,), name="dynsql-warm-up-stop", daemon=True).start()
+        query, thread = _running["query"], _running["thread"]
+    if query is not None:
+        _stop(query)
+    if thread is not None and thread is not threading.current_thread():
+        thread.join(timeout)
 
 
 def _stop(query):
@@ -66,7 +74,7 @@ def warm_up(spark):
                   .queryName("dynsql_warm_up").trigger(availableNow=True))
         if _running["stopped"]:
             return None
-        query = writer.start()             # not under the lock: a user's query would wait for it to start
+        query = writer.start()
         with _LOCK:
             _running["query"] = query
             stopped = _running["stopped"]

@@ -1,5 +1,8 @@
 """The session's warm-up (runtime/warm_up.py): a query of its own through dynsql's filesystem source, a keyed
-aggregate and the foreachBatch hand-off, run to its end; a user's query stops it and it does not start again."""
+aggregate and the foreachBatch hand-off, run to its end; a user's query stops it, waits until it has stopped,
+and it does not start again."""
+
+import time
 
 import pytest
 
@@ -8,7 +11,7 @@ from runtime import warm_up
 
 @pytest.fixture
 def fresh(monkeypatch):
-    monkeypatch.setattr(warm_up, "_running", {"query": None, "stopped": False})
+    monkeypatch.setattr(warm_up, "_running", {"query": None, "stopped": False, "thread": None})
 
 
 def test_the_warm_up_runs_its_query_to_the_end(spark, fresh):
@@ -21,3 +24,14 @@ def test_a_user_query_stops_the_warm_up_for_good(spark, fresh, client, tmp_path)
                    % (tmp_path / "t.csv"))
     assert [c for b in client.execute("SELECT a FROM t") for c in b.changes] == [("+I", (1,)), ("+I", (2,))]
     assert warm_up.warm_up(spark) is None
+
+
+def test_stopping_returns_once_the_warm_up_query_has_stopped(spark, fresh):
+    warm_up.start_warm_up(spark)
+    deadline = time.time() + 60
+    while warm_up._running["query"] is None and time.time() < deadline:   # its query has started
+        time.sleep(0.05)
+    assert warm_up._running["query"] is not None
+    warm_up.stop_warm_up()
+    assert not warm_up._running["thread"].is_alive()
+    assert not [q for q in spark.streams.active if q.name == "dynsql_warm_up"]
