@@ -33,7 +33,7 @@ from pyspark.sql.streaming import StatefulProcessor
 from runtime.connect_shims import portable
 from runtime.match_recognize.output_schema import spark_schema
 from runtime.match_recognize.stream_columns import StreamColumns, output_frame
-from runtime.operators.event_time import END_WATERMARK_MS, event_time_columns
+from runtime.operators.event_time import END_WATERMARK_MS, event_time_columns, operator_watermark
 
 SEQ_STRIDE = 1 << 20          # output __seq: the releasing row's __seq * SEQ_STRIDE + the match's index
 STATE_SCHEMA = st.StructType([st.StructField("blob", st.BinaryType(), True)])
@@ -170,9 +170,7 @@ class MatchProcessor(StatefulProcessor):
         pending = state.pending
         if new is not None and len(new):
             pending = ColumnBlock.concat(pending, new)
-        final = watermark_ms is not None and watermark_ms >= END_WATERMARK_MS
-        wm_us = watermark_ms * 1000 - self.watermark_delay_us if watermark_ms is not None and watermark_ms >= 0 \
-            else None
+        final, wm_us = operator_watermark(watermark_ms, self.watermark_delay_us)
         released = keep = None
         if pending is not None and len(pending):
             if final:

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from pyspark.sql.streaming import StatefulProcessor
 
-from .event_time import END_WATERMARK_MS
+from .event_time import operator_watermark
 from .keyed_state import PickledValueState
 from .pandas_values import Values
 
@@ -105,9 +105,7 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
             new = take(new, timed) if not timed.all() else new
         timer, pending = self.pending.get()
         pending = concat(pending, new)
-        final = watermark_ms is not None and watermark_ms >= END_WATERMARK_MS
-        wm_us = watermark_ms * 1000 - self.watermark_delay_us if watermark_ms is not None and watermark_ms >= 0 \
-            else None
+        final, wm_us = operator_watermark(watermark_ms, self.watermark_delay_us)
         n = length(pending)
         if final:
             released, keep = pending, {}

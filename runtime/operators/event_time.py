@@ -99,9 +99,7 @@ class EventTimeProcessor(StatefulProcessor):
     def _advance(self, key, new, watermark_ms):
         pending = self.held
         pending.extend(r for r in new if r[0] is not None)
-        final = watermark_ms is not None and watermark_ms >= END_WATERMARK_MS
-        wm_us = watermark_ms * 1000 - self.watermark_delay_us if watermark_ms is not None and watermark_ms >= 0 \
-            else None
+        final, wm_us = operator_watermark(watermark_ms, self.watermark_delay_us)
         if final:
             released, keep = pending, []
         elif wm_us is None:
@@ -125,6 +123,15 @@ class EventTimeProcessor(StatefulProcessor):
         for t in sorted(timers):
             self.handle.registerTimer(t)
         return out
+
+
+def operator_watermark(watermark_ms, delay_us=0):
+    """Spark's watermark (epoch ms; None or negative before the first) -> (final, the operator's watermark in
+    epoch microseconds or None): `final` at the end of a bounded input (the sentinel's year 9999), the
+    operator's watermark `delay_us` behind Spark's (see watermark_delay_ms)."""
+    final = watermark_ms is not None and watermark_ms >= END_WATERMARK_MS
+    wm_us = watermark_ms * 1000 - delay_us if watermark_ms is not None and watermark_ms >= 0 else None
+    return final, wm_us
 
 
 def _order(r):

@@ -14,7 +14,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
 from ..translate import Stream, q
-from .event_time import END_WATERMARK_MS, EventTimeProcessor
+from .event_time import EventTimeProcessor, operator_watermark
 from .keyed_state import PickledValueState
 from ..connect_shims import portable
 
@@ -60,8 +60,7 @@ class SessionWindowProcessor(EventTimeProcessor):
         return iter(self._fire(self.sessions.get(), timerValues.getCurrentWatermarkInMs()))
 
     def _fire(self, sessions, watermark_ms):
-        final = watermark_ms is not None and watermark_ms >= END_WATERMARK_MS
-        wm_us = watermark_ms * 1000 if watermark_ms is not None and watermark_ms >= 0 else None
+        final, wm_us = operator_watermark(watermark_ms)
         closed = [s for s in sessions if final or (wm_us is not None and s[1] - 1000 <= wm_us)]
         open_ = [s for s in sessions if s not in closed]
         rows = []
