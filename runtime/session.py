@@ -174,7 +174,9 @@ def _create_session(master, conf):
     # Python workers on this machine (local executors, the Python data sources' planning, transformWithState's
     # driver worker) import our modules; on a cluster they run the executors' Python, which may lack our
     # dependencies (sqlglot): the zip the executors get has them
-    paths = [SOURCE_ROOT] + ([] if is_local(master) else [package_zip()])
+    # and the Python processes this JVM starts begin with worker_startup/sitecustomize.py (pyspark from its
+    # installed package, whose bytecode is cached, rather than from Spark's zip: 0.35 s less a process)
+    paths = [SOURCE_ROOT, WORKER_STARTUP] + ([] if is_local(master) else [package_zip()])
     paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     from pyspark import SparkConf, SparkContext
@@ -242,6 +244,7 @@ def _register_sources(spark):
 # ---------------------------------------------------------------------- dynsql's packages for executors
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("repl", "planner", "runtime")
+WORKER_STARTUP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker_startup")
 
 
 def package_zip():
