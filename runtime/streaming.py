@@ -151,7 +151,8 @@ class StreamingRun:
                 if end.reached(q):
                     q.stop()
                     break
-                time.sleep(0.2)
+                if q.awaitTermination(0.2):     # returns as soon as the query ends (bounded input: at once)
+                    break
             q.awaitTermination()
             self._poll_memory()
             exc = q.exception()
