@@ -3,8 +3,10 @@ through the client API on one warm session (local[2]), each result drained to it
 is; prints rows/s per workload. With FLINK_PY set (a Python with apache-flink 2.3), runs flink_perf.py on the
 same files in the same sitting and prints the ratio dynsql / Flink.
 
-    python bench/workloads_bench.py [--rows N] [--data DIR] [WORKLOAD ...]
+    python bench/workloads_bench.py [--rows N] [--data DIR] [--shell-warm-up] [WORKLOAD ...]
 
+The session is warmed as flink_perf.py warms Flink's JVM: one trivial query first. With --shell-warm-up it is
+first warmed as the interactive shell warms its session (runtime/warm_up.py's queries, run to their end).
 The inputs are generated once into DIR (default demo_data/generated/perf, git-ignored). Asserts nothing."""
 
 import argparse
@@ -70,6 +72,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--data", default=os.path.join(ROOT, "demo_data", "generated", "perf"))
+    ap.add_argument("--shell-warm-up", action="store_true",
+                    help="warm the session as the interactive shell does before the workloads")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     ensure_data(args.data, args.rows)
@@ -77,11 +81,16 @@ def main():
     loads = [w for w in loads if not args.names or w[0] in args.names]
     from repl.client import Client
     from runtime.session import SparkRuntime
-    rt = SparkRuntime(master="local[2]").start()
+    rt = SparkRuntime(master="local[2]", warm_up=args.shell_warm_up).start()
     client = Client(spark_runtime=rt)
     t = time.time()
     rt.session()
     print("spark session: %.1f s" % (time.time() - t), flush=True)
+    if args.shell_warm_up:
+        from runtime.warm_up import wait_for_warm_up
+        t = time.time()
+        wait_for_warm_up()
+        print("the shell's warm-up: %.1f s more" % (time.time() - t), flush=True)
     for stmt in client.split(head):
         client.execute(stmt)
     drain(client, "SELECT symbol FROM Ticker WHERE price < 0")          # warm: Python workers, sources

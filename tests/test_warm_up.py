@@ -1,6 +1,6 @@
-"""The session's warm-up (runtime/warm_up.py): a query of its own through dynsql's filesystem source, a keyed
-aggregate and the foreachBatch hand-off, run to its end; a user's query stops it, waits until it has stopped,
-and it does not start again."""
+"""The session's warm-up (runtime/warm_up.py): three queries of its own through dynsql's filesystem source and
+the foreachBatch hand-off (a keyed count, a window count, a keyed event-time processor), each run to its end;
+a user's query stops it, waits until it has stopped, and no warm-up query starts again."""
 
 import time
 
@@ -14,8 +14,11 @@ def fresh(monkeypatch):
     monkeypatch.setattr(warm_up, "_running", {"query": None, "stopped": False, "thread": None})
 
 
-def test_the_warm_up_runs_its_query_to_the_end(spark, fresh):
-    assert warm_up.warm_up(spark) == warm_up.ROWS
+def test_the_warm_up_runs_its_queries_to_the_end(spark, fresh):
+    # its rows are one a second from 00:00:00 (the last at 00:16:39); a 1-minute window is emitted once the
+    # watermark (the last time - 1 s = 00:16:38) passes its end: the first 16 minutes' rows
+    assert warm_up.warm_up(spark) == {"keyed count": warm_up.ROWS, "window count": 16 * 60,
+                                      "event-time counts": warm_up.ROWS}
 
 
 def test_a_user_query_stops_the_warm_up_for_good(spark, fresh, client, tmp_path):
@@ -34,4 +37,12 @@ def test_stopping_returns_once_the_warm_up_query_has_stopped(spark, fresh):
     assert warm_up._running["query"] is not None
     warm_up.stop_warm_up()
     assert not warm_up._running["thread"].is_alive()
+    assert not [q for q in spark.streams.active if q.name == "dynsql_warm_up"]
+
+
+def test_waiting_for_the_warm_up_returns_once_its_queries_have_run(spark, fresh):
+    warm_up.start_warm_up(spark)
+    warm_up.wait_for_warm_up(120)
+    assert not warm_up._running["thread"].is_alive()
+    assert not warm_up._running["stopped"]          # it ran to its end: no user query stopped it
     assert not [q for q in spark.streams.active if q.name == "dynsql_warm_up"]
