@@ -16,7 +16,7 @@ watermark node. Options beyond Flink's (documented in README):
   'source.monitor-interval'    watch the directory for new files (unbounded); Flink's option
   'replay.rows-per-second'     pace a bounded input as a live stream
   'scan.rows-per-batch'        most records a micro-batch reads from one file (default: 100000 in the first
-                               micro-batch, then twice the records read so far, up to 1000000)"""
+                               micro-batch, then ten times the records read so far, up to 1000000)"""
 
 import datetime as dt
 import json
