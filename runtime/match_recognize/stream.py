@@ -34,6 +34,7 @@ from runtime.connect_shims import portable
 from runtime.match_recognize.output_schema import spark_schema
 from runtime.match_recognize.stream_columns import StreamColumns, output_frame
 from runtime.operators.event_time import END_WATERMARK_MS, event_time_columns, operator_watermark
+from runtime.translate import q
 
 SEQ_STRIDE = 1 << 20          # output __seq: the releasing row's __seq * SEQ_STRIDE + the match's index
 STATE_SCHEMA = st.StructType([st.StructField("blob", st.BinaryType(), True)])
@@ -57,16 +58,12 @@ def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None, 
     processor = MatchProcessor(spec, input_columns, [f.name for f in schema.fields])
     processor.watermark_delay_us = watermark_delay_ms * 1000
     kwargs = {"eventTimeColumnName": event_time_column} if event_time_column else {}
-    return df.groupBy(*[F.col(_q(g)) for g in layout.grouping]).transformWithStateInPandas(
+    return df.groupBy(*[F.col(q(g)) for g in layout.grouping]).transformWithStateInPandas(
         portable(processor), schema, "Append", "EventTime" if by_time else "None", **kwargs)
 
 
 def is_by_time(spec):
     return spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
-
-
-def _q(name):
-    return "`%s`" % name.replace("`", "``")
 
 
 class KeyState:

@@ -23,6 +23,7 @@ NULL, no nanosecond timestamps)."""
 from planner.match_recognize.types import parse_type_text
 from planner.types import parse_type, to_spark
 from runtime.match_recognize.column_block import ColumnBlock
+from runtime.translate import q
 
 ALL_KEY = "__mr_all"
 BITS_PER_MASK = 62
@@ -87,10 +88,10 @@ class StreamColumns:
     def spark_columns(self):
         """Select expressions (over the input columns, __t, __seq and __late) giving the frame's columns."""
         from pyspark.sql import functions as F
-        out = [(F.lit(0) if i is None else self._key_string(F.col(_q(self.names[i])), i)).alias(g)
+        out = [(F.lit(0) if i is None else self._key_string(F.col(q(self.names[i])), i)).alias(g)
                for g, i in self.added_keys]
         for i in self.sent:
-            c = F.col(_q(self.names[i]))
+            c = F.col(q(self.names[i]))
             kind = self.kinds[i]
             if kind == TIMESTAMP:
                 c = F.coalesce(F.unix_micros(c), F.lit(0).cast("long"))
@@ -104,7 +105,7 @@ class StreamColumns:
         out.append(F.coalesce(F.col("__t"), F.lit(0).cast("long")).alias("__t"))
         out.append(F.col("__seq"))
         flagged = [(LATE_BIT, F.col("__late")), (T_NULL_BIT, F.col("__t").isNull())]
-        flagged += [(b, F.col(_q(self.names[i])).isNull()) for i, b in self.null_bit.items()]
+        flagged += [(b, F.col(q(self.names[i])).isNull()) for i, b in self.null_bit.items()]
         for k, name in enumerate(self.mask_names()):
             parts = [F.when(cond, F.lit(1 << (b - k * BITS_PER_MASK))).otherwise(F.lit(0)).cast("long")
                      for b, cond in flagged if b // BITS_PER_MASK == k]
@@ -231,6 +232,3 @@ def _key_text(v, kind):
         return "true" if v else "false"
     return str(v)
 
-
-def _q(name):
-    return "`%s`" % name.replace("`", "``")

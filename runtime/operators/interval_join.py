@@ -19,7 +19,7 @@ from pyspark.sql import types as st
 
 from planner.plan.interval_join import IntervalJoin
 
-from ..translate import Stream, conform, translates
+from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor, watermark_delay_ms
 from .row_condition import RowCondition
 from ..connect_shims import portable
@@ -76,10 +76,6 @@ class IntervalJoinProcessor(EventTimeProcessor):
         return self.nulls[LEFT] + v[3] + (seq,)
 
 
-def _q(name):
-    return "`%s`" % name.replace("`", "``")
-
-
 # ---------------------------------------------------------------------- the translator
 @translates(IntervalJoin)
 def translate_interval_join(node, inputs, ctx):
@@ -89,23 +85,23 @@ def translate_interval_join(node, inputs, ctx):
         return native_join(node, left, right, ctx, extra=[p.sql for p in node.time_predicates])
     lnames, rnames = node.left.field_names, node.right.field_names
     ldf, rdf = left.df, right.df
-    lstruct = ldf.select(F.struct(*[F.col(_q(n)) for n in lnames]).alias("s")).schema["s"].dataType
-    rstruct = rdf.select(F.struct(*[F.col(_q(n)) for n in rnames]).alias("s")).schema["s"].dataType
+    lstruct = ldf.select(F.struct(*[F.col(q(n)) for n in lnames]).alias("s")).schema["s"].dataType
+    rstruct = rdf.select(F.struct(*[F.col(q(n)) for n in rnames]).alias("s")).schema["s"].dataType
     key_types = [ldf.schema[k].dataType for k in node.left_keys]
     keys = ["__k%d" % i for i in range(len(node.left_keys))] or [ALL_KEY]
 
     def side(df, s, key_cols, time, keep_ms):
-        rt = F.unix_micros(F.col(_q(time)))
+        rt = F.unix_micros(F.col(q(time)))
         held = rt + F.lit(keep_ms * 1000)          # NULL for a row without a time: it never pairs
         if key_cols:
-            k = [F.col(_q(c)).cast(t).alias(name) for c, t, name in zip(key_cols, key_types, keys)]
+            k = [F.col(q(c)).cast(t).alias(name) for c, t, name in zip(key_cols, key_types, keys)]
         else:
             k = [F.lit(0).alias(ALL_KEY)]
         return df.select(
             *k, F.lit(s).cast("tinyint").alias("__side"), held.alias("__t"), F.col("__seq").cast("long").alias("__seq"),
             F.lit(False).alias("__late"), rt.alias("__rt"),
-            (F.struct(*[F.col(_q(n)) for n in lnames]) if s == LEFT else F.lit(None).cast(lstruct)).alias("__l"),
-            (F.struct(*[F.col(_q(n)) for n in rnames]) if s == RIGHT else F.lit(None).cast(rstruct)).alias("__r"))
+            (F.struct(*[F.col(q(n)) for n in lnames]) if s == LEFT else F.lit(None).cast(lstruct)).alias("__l"),
+            (F.struct(*[F.col(q(n)) for n in rnames]) if s == RIGHT else F.lit(None).cast(rstruct)).alias("__r"))
     both = side(ldf, LEFT, node.left_keys, node.left_time, node.left_relative_ms).unionByName(
         side(rdf, RIGHT, node.right_keys, node.right_time, node.right_relative_ms))
     fields = [st.StructField(n, f.dataType, True)
@@ -119,6 +115,6 @@ def translate_interval_join(node, inputs, ctx):
     # no eventTimeColumnName: pairs are emitted as they are found, behind the watermark (Flink holds the
     # output's watermark back instead: operators above release rows that much later, see watermark_delay_ms)
     out = both.groupBy(*keys).transformWithState(portable(processor), schema, "Append", "EventTime")
-    out = out.select(*[F.col(_q(n)) for n in node.field_names], F.col("__seq"),
+    out = out.select(*[F.col(q(n)) for n in node.field_names], F.col("__seq"),
                      F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))

@@ -70,19 +70,15 @@ from pyspark.sql import types as st  # noqa: E402
 
 from planner.plan.join import Join  # noqa: E402
 
-from ..translate import Stream, conform, translates  # noqa: E402
+from ..translate import Stream, conform, q, translates  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
 from .row_condition import RowCondition  # noqa: E402
-
-
-def _q(name):
-    return "`%s`" % name.replace("`", "``")
 
 
 def _renamed(node, side, stream):
     """Input `side`'s field columns renamed to the join's output names."""
     child = node.inputs[side]
-    return [F.col(_q(c)).alias(node.output_name(side, c)) for c in child.field_names]
+    return [F.col(q(c)).alias(node.output_name(side, c)) for c in child.field_names]
 
 
 @translates(Join)
@@ -106,13 +102,13 @@ def native_join(node, left, right, ctx, extra=()):
     r_df = right.df.select(*_renamed(node, 1, right))
     cond = None
     for a, b in zip(node.left_keys, node.right_keys):
-        c = l_df[_q(node.output_name(0, a))] == r_df[_q(node.output_name(1, b))]
+        c = l_df[q(node.output_name(0, a))] == r_df[q(node.output_name(1, b))]
         cond = c if cond is None else cond & c
     for sql in ([node.condition.sql] if node.condition is not None else []) + list(extra):
         cond = F.expr(sql) if cond is None else cond & F.expr(sql)
     how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
     joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)
-    out = joined.select(*[F.col(_q(n)) for n in node.field_names], F.col("__seq"),
+    out = joined.select(*[F.col(q(n)) for n in node.field_names], F.col("__seq"),
                         F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))
 
@@ -129,11 +125,11 @@ def _processor_join(node, left, right, ctx, condition=None):
 
     def pack(s, side, join_keys):
         df = s.df
-        cols = [F.col(_q(k)).alias(keys[i]) for i, k in enumerate(join_keys)]
+        cols = [F.col(q(k)).alias(keys[i]) for i, k in enumerate(join_keys)]
         for i, c in enumerate(lcols):
-            cols.append((F.col(_q(c)) if side == 0 else F.lit(None).cast(ltypes[c])).alias(lpack[i]))
+            cols.append((F.col(q(c)) if side == 0 else F.lit(None).cast(ltypes[c])).alias(lpack[i]))
         for i, c in enumerate(rcols):
-            cols.append((F.col(_q(c)) if side == 1 else F.lit(None).cast(rtypes[c])).alias(rpack[i]))
+            cols.append((F.col(q(c)) if side == 1 else F.lit(None).cast(rtypes[c])).alias(rpack[i]))
         op = F.col("__op") if s.changelog else F.lit(0).cast("tinyint")
         return df.select(*cols, F.lit(side).cast("tinyint").alias("__side"), op.alias("__op"), F.col("__seq"))
 

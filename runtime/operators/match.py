@@ -10,12 +10,8 @@ from planner.plan.match import Match
 
 from ..match_recognize.batch import match_batch
 from ..match_recognize.stream import match_stream
-from ..translate import Stream, conform, translates
+from ..translate import Stream, conform, q, translates
 from .event_time import event_time_column, output_rowtime, watermark_delay_ms
-
-
-def _q(name):
-    return "`%s`" % name.replace("`", "``")
 
 
 @translates(Match)
@@ -24,15 +20,15 @@ def translate_match(node, inputs, ctx):
     spec = node.spec
     names = [n for n, _ in node.input_columns]
     if not ctx.streaming:
-        df = s.df.select(*[F.col(_q(n)) for n in names], F.col("__seq"))
+        df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"))
         out = match_batch(df, spec, node.input_columns)
-        out = out.select(*[F.col(_q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),
+        out = out.select(*[F.col(q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),
                          F.lit(None).cast("timestamp").alias("__wm"))
         return Stream(conform(out, node.fields))
     rowtime = event_time_column(node, ctx, output_rowtime(node)) if node.event_time else None
-    df = s.df.select(*[F.col(_q(n)) for n in names], F.col("__seq"), F.col("__wm"))
+    df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"), F.col("__wm"))
     out = match_stream(df, spec, node.input_columns, spec.rowtime, event_time_column=rowtime,
                        watermark_delay_ms=watermark_delay_ms(node.input))
-    out = out.select(*[F.col(_q(n)) for n in node.field_names], F.col("__seq"),
+    out = out.select(*[F.col(q(n)) for n in node.field_names], F.col("__seq"),
                      F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))

@@ -136,15 +136,11 @@ from planner.plan.calc import Calc  # noqa: E402
 from planner.plan.fields import PROCTIME, ROWTIME  # noqa: E402
 from planner.plan.rank import Deduplicate, Rank  # noqa: E402
 
-from ..translate import Stream, conform, translates  # noqa: E402
+from ..translate import Stream, conform, q, translates  # noqa: E402
 from .event_time import EventTimeProcessor, event_time_columns  # noqa: E402
 from .keyed_state import PickledValueState, run_keyed  # noqa: E402
 
 ARRIVAL = "__arrival"     # a row's arrival order, ranked on where the order is arrival (proctime, LIMIT)
-
-
-def _q(name):
-    return "`%s`" % name.replace("`", "``")
 
 
 def _rank_shown(node, ctx):
@@ -184,8 +180,8 @@ def ranked_stream(node, stream, ctx, partition, order, function, limit, rank_fie
 
 
 def _batch_rank(node, stream, partition, order, function, limit):
-    w = Window.partitionBy(*[F.col(_q(p)) for p in partition]) if partition else Window.partitionBy()
-    w = w.orderBy(*[(F.col(_q(c)).asc_nulls_first() if asc else F.col(_q(c)).desc_nulls_last())
+    w = Window.partitionBy(*[F.col(q(p)) for p in partition]) if partition else Window.partitionBy()
+    w = w.orderBy(*[(F.col(q(c)).asc_nulls_first() if asc else F.col(q(c)).desc_nulls_last())
                     for c, asc in order])
     fn = {"ROW_NUMBER": F.row_number, "RANK": F.rank, "DENSE_RANK": F.dense_rank}[function]
     df = stream.df.withColumn("__rank", fn().over(w))
@@ -201,7 +197,7 @@ def translate_rank(node, inputs, ctx):
         df = _batch_rank(node, s, node.partition, node.order, node.function, node.rank_end)
         if node.rank_field:
             df = df.withColumn(node.rank_field, F.col("__rank"))
-        return Stream(conform(df.select(*[F.col(_q(n)) for n in node.field_names], "__seq", "__wm"), node.fields))
+        return Stream(conform(df.select(*[F.col(q(n)) for n in node.field_names], "__seq", "__wm"), node.fields))
     return ranked_stream(node, s, ctx, node.partition, node.order, node.function, node.rank_end, node.rank_field,
                          _rank_shown(node, ctx))
 
@@ -234,12 +230,12 @@ def translate_deduplicate(node, inputs, ctx):
         if order[0][0] == ARRIVAL:
             order = [("__seq", not node.keep_last)]
         df = _batch_rank(node, s, node.keys, order, "ROW_NUMBER", 1)
-        return Stream(df.select(*[F.col(_q(n)) for n in node.field_names], "__seq", "__wm"))
+        return Stream(df.select(*[F.col(q(n)) for n in node.field_names], "__seq", "__wm"))
     if node.time_kind == ROWTIME and not node.keep_last:
         names = node.input.field_names
         types = {f.name: f.dataType for f in s.df.schema.fields}
         fields = [st.StructField(n, types[n], True) for n in names]
         df = event_time_columns(s.df, node.order_field)
         out = run_keyed(df, node.keys, FirstRowProcessor(names), fields, ctx, time_mode="EventTime")
-        return Stream(conform(out.select(*[F.col(_q(n)) for n in names], "__seq", "__wm"), node.fields))
+        return Stream(conform(out.select(*[F.col(q(n)) for n in names], "__seq", "__wm"), node.fields))
     return ranked_stream(node, s, ctx, node.keys, order, "ROW_NUMBER", 1, None, False)

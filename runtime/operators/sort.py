@@ -10,14 +10,10 @@ from pyspark.sql import types as st
 from planner.errors import UnsupportedError
 from planner.plan.sort import Sort
 
-from ..translate import Stream, conform, translates
+from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor, event_time_columns
 from .keyed_state import run_keyed
 from .rank import ARRIVAL, _sort_value, ranked_stream
-
-
-def _q(name):
-    return "`%s`" % name.replace("`", "``")
 
 
 class TemporalSortProcessor(EventTimeProcessor):
@@ -40,7 +36,7 @@ def translate_sort(node, inputs, ctx):
     if not ctx.streaming:
         df = s.df
         if node.order:
-            df = df.orderBy(*[(F.col(_q(c)).asc_nulls_first() if asc else F.col(_q(c)).desc_nulls_last())
+            df = df.orderBy(*[(F.col(q(c)).asc_nulls_first() if asc else F.col(q(c)).desc_nulls_last())
                               for c, asc in node.order])
         if node.offset:
             df = df.offset(node.offset)
@@ -57,7 +53,7 @@ def translate_sort(node, inputs, ctx):
         fields = [st.StructField(n, types[n], True) for n in names]
         df = event_time_columns(s.df, node.order[0][0])
         out = run_keyed(df, [], TemporalSortProcessor(names, node.order[1:]), fields, ctx, time_mode="EventTime")
-        return Stream(conform(out.select(*[F.col(_q(n)) for n in names], "__seq", "__wm"), node.fields))
+        return Stream(conform(out.select(*[F.col(q(n)) for n in names], "__seq", "__wm"), node.fields))
     if node.offset:
         raise UnsupportedError("OFFSET is not supported in streaming mode", *node.position)
     order = list(node.order) or [(ARRIVAL, True)]

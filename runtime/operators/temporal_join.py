@@ -25,7 +25,7 @@ from planner.plan.node import post_order
 from planner.plan.rank import Deduplicate
 from planner.plan.temporal_join import DropUpdateBefore, TemporalJoin
 
-from ..translate import TRANSLATORS, Stream, conform, translates
+from ..translate import TRANSLATORS, Stream, conform, q, translates
 from .columnar_event_time import NO_TIME, ColumnarEventTimeProcessor, concat, length, take
 from .event_time import event_time_column, watermark_delay_ms
 from .keyed_state import PickledValueState
@@ -179,10 +179,6 @@ def _any_null(columns):
     return out
 
 
-def _q(name):
-    return "`%s`" % name.replace("`", "``")
-
-
 # ---------------------------------------------------------------------- the translators
 @translates(TemporalJoin)
 def translate_temporal_join(node, inputs, ctx):
@@ -200,12 +196,12 @@ def translate_temporal_join(node, inputs, ctx):
     rvalues = RowColumns("__r", rtypes, skip=[rnames.index(node.right_time)])
 
     def side_columns(df, stream, side, key_names, time, names):
-        key_cols = [F.col(_q(k)).cast(t) for k, t in zip(key_names, key_types)]
-        values = [F.col(_q(n)) for n in names]
+        key_cols = [F.col(q(k)).cast(t) for k, t in zip(key_names, key_types)]
+        values = [F.col(q(n)) for n in names]
         return df.select(
             *[_key_column(c, kt).alias(name) for c, kt, name in zip(key_cols, key_types, keys)],
             _any_null(key_cols).alias("__knull"), F.lit(side).cast("tinyint").alias("__side"),
-            F.coalesce(F.unix_micros(F.col(_q(time))), F.lit(NO_TIME)).alias("__t"),
+            F.coalesce(F.unix_micros(F.col(q(time))), F.lit(NO_TIME)).alias("__t"),
             F.col("__seq").cast("long").alias("__seq"),
             (F.col("__op") if stream.changelog else F.lit(0)).cast("tinyint").alias("__op"),
             *lvalues.spark_columns(values if side == LEFT else None),
@@ -225,7 +221,7 @@ def translate_temporal_join(node, inputs, ctx):
         portable(processor), schema, "Append", "EventTime", **kwargs)
     joined = _with_condition(node, joined)
     hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
-    out = joined.select(*[F.col(_q(n)) for n in out_names], *hidden)
+    out = joined.select(*[F.col(q(n)) for n in out_names], *hidden)
     return Stream(conform(out, node.fields), changelog=left.changelog)
 
 
@@ -257,7 +253,7 @@ def _with_condition(node, joined):
     if node.kind == "INNER":
         return joined.filter(holds)
     nleft = len(node.left.fields)
-    cols = [F.col(_q(n)) if i < nleft else F.when(holds, F.col(_q(n))).alias(n)
+    cols = [F.col(q(n)) if i < nleft else F.when(holds, F.col(q(n))).alias(n)
             for i, n in enumerate(node.field_names)]
     return joined.select(*cols, "__op", "__seq")
 
