@@ -16,6 +16,18 @@ def spark_schema(spec, input_columns):
     return st.StructType(fields)
 
 
+def exact_array(arrow_type, values):
+    """Python values -> a pyarrow array of `arrow_type`, none changed on the way: a DECIMAL rounded half up to
+    the type's scale, a floating value as a float (a NaN stays NaN), None as NULL."""
+    import pyarrow as pa
+    if pa.types.is_decimal(arrow_type):
+        quantum = Decimal(1).scaleb(-arrow_type.scale)
+        values = [None if v is None else Decimal(v).quantize(quantum, rounding=ROUND_HALF_UP) for v in values]
+    elif pa.types.is_floating(arrow_type):
+        values = [None if v is None else float(v) for v in values]
+    return pa.array(values, type=arrow_type)
+
+
 class ArrowWriter:
     """Buffers output rows and turns them into pyarrow RecordBatches of the output schema."""
 
@@ -26,10 +38,6 @@ class ArrowWriter:
         self.schema = to_arrow_schema(spark_struct, timezone=timezone)
         self.rows = []
         self.batch_rows = batch_rows
-        self.decimal_scales = {}
-        for i, f in enumerate(self.schema):
-            if pa.types.is_decimal(f.type):
-                self.decimal_scales[i] = Decimal(1).scaleb(-f.type.scale)
 
     def add(self, rows):
         self.rows.extend(rows)
@@ -38,25 +46,12 @@ class ArrowWriter:
         return None
 
     def flush(self):
+        """The buffered rows as one RecordBatch of the schema, or None when there are none."""
         rows, self.rows = self.rows, []
-        return self.batch(rows)
-
-    def batch(self, rows):
-        """`rows` (tuples) -> one RecordBatch of the schema, or None when there are none."""
         if not rows:
             return None
-        pa = self.pa
-        cols = list(zip(*rows))
-        arrays = []
-        for i, f in enumerate(self.schema):
-            values = list(cols[i])
-            q = self.decimal_scales.get(i)
-            if q is not None:
-                values = [None if v is None else Decimal(v).quantize(q, rounding=ROUND_HALF_UP) for v in values]
-            elif pa.types.is_floating(f.type):
-                values = [None if v is None else float(v) for v in values]
-            arrays.append(pa.array(values, type=f.type))
-        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+        arrays = [exact_array(f.type, list(values)) for f, values in zip(self.schema, zip(*rows))]
+        return self.pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
     def empty(self):
         return self.pa.RecordBatch.from_arrays([self.pa.array([], type=f.type) for f in self.schema],

@@ -23,6 +23,7 @@ NULL, no nanosecond timestamps)."""
 from planner.match_recognize.types import parse_type_text
 from planner.types import parse_type, to_spark
 from runtime.match_recognize.column_block import ColumnBlock
+from runtime.match_recognize.output_schema import exact_array
 from runtime.translate import q
 
 ALL_KEY = "__mr_all"
@@ -197,28 +198,17 @@ def output_frame(arrow_types, names, rows):
     """Output tuples -> one pandas DataFrame for Spark's worker, which turns it into Arrow of the output schema
     (`arrow_types`, `names`) without a loss: Python values in object columns (ints stay exact, None is NULL,
     datetimes keep their time zone), floating and decimal columns as Arrow-backed columns (a NaN stays NaN,
-    a decimal gets the column's scale: output_schema.ArrowWriter's rules)."""
+    a decimal gets the column's scale: output_schema.exact_array)."""
     import pandas as pd
     import pyarrow as pa
     columns = {}
     for name, arrow_type, values in zip(names, arrow_types, zip(*rows)):
         if pa.types.is_floating(arrow_type) or pa.types.is_decimal(arrow_type):
-            array = _exact_array(arrow_type, values)
+            array = exact_array(arrow_type, values)
             columns[name] = pd.Series(pd.arrays.ArrowExtensionArray(array), copy=False)
         else:
             columns[name] = pd.Series(list(values), dtype=object, copy=False)
     return pd.DataFrame(columns, copy=False)
-
-
-def _exact_array(arrow_type, values):
-    from decimal import ROUND_HALF_UP, Decimal
-    import pyarrow as pa
-    if pa.types.is_decimal(arrow_type):
-        q = Decimal(1).scaleb(-arrow_type.scale)
-        values = [None if v is None else Decimal(v).quantize(q, rounding=ROUND_HALF_UP) for v in values]
-    else:
-        values = [None if v is None else float(v) for v in values]
-    return pa.array(values, type=arrow_type)
 
 
 def _key_text(v, kind):
