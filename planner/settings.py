@@ -31,6 +31,9 @@ KNOWN_KEYS = {
     "table.dml-sync": ("false", ("true", "false"), "INSERT INTO waits for its job to finish"),
     "execution.savepoint.path": ("", None, "the next INSERT INTO jobs resume from this savepoint (a job's checkpoint)"),
     "dynsql.jobs.dir": ("~/.dynsql/jobs", None, "the job registry: one folder per INSERT INTO job, shared by sessions"),
+    "state.backend.type": ("hashmap", ("hashmap", "rocksdb"),
+                           "where streaming queries keep their state: hashmap (memory) or rocksdb (local disk, "
+                           "for state bigger than memory; always for dynsql's own stateful operators)"),
 }
 
 ALLOWED_PREFIXES = ("spark.", "dynsql.", "table.", "execution.", "sql-client.", "pipeline.", "parallelism.")
@@ -110,6 +113,10 @@ class Settings:
     @property
     def savepoint_path(self):
         return self.get("execution.savepoint.path") or None
+
+    @property
+    def state_backend(self):
+        return self.get("state.backend.type")
 
     @property
     def state_ttl_ms(self):

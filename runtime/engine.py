@@ -15,6 +15,7 @@ from .errors import from_spark
 from .result_columns import collect_columns
 from .results import ChangeBatch, ChangeStream, Column, MessageResult, TableResult
 from .session import SparkRuntime
+from .state_backend import state_store_provider
 from .warm_up import stop_warm_up
 from .streaming import AppendSink, ChangelogSink, StreamingRun, UpsertSink
 
@@ -47,6 +48,7 @@ class ResultFrame:
     paced: bool = False
     end_of_input: bool = False
     parse_errors: object = None   # connectors.parse_errors.QueryParseErrors of the tables it reads
+    state_store: str = None       # a streaming query's state store provider class (state_backend.py)
 
 
 class Engine:
@@ -135,11 +137,13 @@ class Engine:
         streaming = not batch and df.isStreaming
         kind = "upsert" if stream.upsert_keys is not None else "changelog" if stream.changelog else "append"
         scans = [n for n in query.root.walk() if isinstance(n, TableScan)]
+        backend = self.settings.state_backend if self.settings is not None else "hashmap"
         return ResultFrame(df=df, columns=columns, streaming=streaming, kind=kind, keys=stream.upsert_keys or [],
                            output_mode="update" if kind == "upsert" else "append",
                            bounded=all(is_bounded(n.table) for n in scans),
                            paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time,
-                           parse_errors=parse_errors)
+                           parse_errors=parse_errors,
+                           state_store=state_store_provider(df, backend) if streaming else None)
 
     def run_query(self, query, batch):
         result = self.result_frame(query, batch)
@@ -164,7 +168,7 @@ class Engine:
         try:
             StreamingRun(self.spark, result.df, sink, stream, bounded=result.bounded, paced=result.paced,
                          output_mode=result.output_mode, end_of_input=result.end_of_input,
-                         parse_errors=result.parse_errors).start()
+                         parse_errors=result.parse_errors, state_store=result.state_store).start()
         except DynsqlError:
             raise
         except Exception as e:

@@ -19,6 +19,8 @@ import threading
 import time
 import zipfile
 
+from .state_backend import PROVIDER_KEY, ROCKSDB
+
 DEFAULT_CONF = {
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
@@ -26,8 +28,9 @@ DEFAULT_CONF = {
     "spark.default.parallelism": "2",
     "spark.sql.session.timeZone": "UTC",
     "spark.sql.caseSensitive": "true",
-    "spark.sql.streaming.stateStore.providerClass":
-        "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",
+    # the session's; each query sets its own (state_backend.py): RocksDB is the one Spark's stateful Python API
+    # runs on
+    PROVIDER_KEY: ROCKSDB,
     "spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled": "true",
     # Spark's default (FileContext) renames each checkpoint file through Hadoop's AbstractFileSystem, which on a
     # local file system runs `readlink` in a new process for the source and the target: a fork of the JVM per

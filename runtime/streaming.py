@@ -20,6 +20,7 @@ import uuid
 from .result_columns import collect_columns
 from .results import OP_NAMES
 from .results import ChangeBatch
+from .state_backend import PROVIDER_KEY
 
 _CHECKPOINTS = None
 _START_LOCK = threading.Lock()
@@ -96,7 +97,7 @@ class StreamingRun:
     """One running streaming query feeding a ChangeStream."""
 
     def __init__(self, spark, frame, sink, stream, bounded, paced, name="dynsql", output_mode="append",
-                 end_of_input=False, parse_errors=None, checkpoint=None):
+                 end_of_input=False, parse_errors=None, checkpoint=None, state_store=None):
         self.spark = spark
         self.frame = frame
         self.sink = sink
@@ -107,6 +108,7 @@ class StreamingRun:
         self.output_mode = output_mode
         self.end_of_input = end_of_input   # the sources end with the sentinel row: keep filters above watermarks
         self.parse_errors = parse_errors   # the sources' ignore-parse-errors counters, copied to the stream's stats
+        self.state_store = state_store     # the state store provider class (state_backend.py), None: the session's
         self.query = None
         # a job's checkpoint (given) is kept when the query ends, so that the job can resume from it
         self.keep_checkpoint = checkpoint is not None
@@ -136,7 +138,7 @@ class StreamingRun:
         else:
             writer = writer.foreachBatch(self._on_batch)
         writer = writer.trigger(**trigger_for(self.bounded, self.paced))
-        self.query = start_query(self.spark, writer, self.end_of_input)
+        self.query = start_query(self.spark, writer, self.end_of_input, self.state_store)
         self.stream.set_stopper(self.stop)
         threading.Thread(target=self._watch, name="dynsql-watch", daemon=True).start()
         return self
@@ -201,21 +203,27 @@ def trigger_for(bounded, paced):
     return {"processingTime": "200 milliseconds"}
 
 
-def start_query(spark, writer, end_of_input):
-    """`writer.start()`, without predicate pushdown when the sources end with the end-of-input sentinel."""
+def start_query(spark, writer, end_of_input, state_store=None):
+    """`writer.start()` with the query's own settings: its state store provider (`state_store`, a class name;
+    None: the session's), and no predicate pushdown when the sources end with the end-of-input sentinel."""
+    own = {}
     with _START_LOCK:      # the streaming query takes a copy of the session's settings when it starts
-        previous = spark.conf.get(EXCLUDED_RULES, None) if end_of_input else None
         if end_of_input:
-            rules = [r for r in (previous or "").split(",") if r.strip()] + [PUSH_DOWN_PREDICATES]
-            spark.conf.set(EXCLUDED_RULES, ",".join(rules))
+            rules = [r for r in (spark.conf.get(EXCLUDED_RULES, None) or "").split(",") if r.strip()]
+            own[EXCLUDED_RULES] = ",".join(rules + [PUSH_DOWN_PREDICATES])
+        if state_store:
+            own[PROVIDER_KEY] = state_store
+        previous = {k: spark.conf.get(k, None) for k in own}
+        for k, v in own.items():
+            spark.conf.set(k, v)
         try:
             return writer.start()
         finally:
-            if end_of_input:
-                if previous:
-                    spark.conf.set(EXCLUDED_RULES, previous)
+            for k, v in previous.items():
+                if v:
+                    spark.conf.set(k, v)
                 else:
-                    spark.conf.unset(EXCLUDED_RULES)
+                    spark.conf.unset(k)
 
 
 class EndOfInputWatch:

@@ -7,8 +7,9 @@ window aggregate's first run takes 1.3 s more, an event-time operator's on trans
 of its own shaped like a user's, one after another, each over a small csv file read as a stream through
 dynsql's filesystem source (its Python readers on the executors) and handed to the driver through Arrow
 (foreachBatch), as a user's result is:
-  keyed count        a keyed aggregate over RocksDB state (update mode);
-  window count       a 1-minute window aggregate, emitted when the watermark passes (append mode);
+  keyed count        a keyed aggregate (update mode);
+  window count       a 1-minute window aggregate, emitted when the watermark passes (append mode),
+                     both with their state where a user's query keeps it by default (in memory);
   event-time counts  a keyed event-time processor on transformWithStateInPandas (the operators of
                      MATCH_RECOGNIZE and the temporal join run on it);
 and it imports the operators' translators. A user's query typed a few seconds after Spark is ready then starts
@@ -23,6 +24,9 @@ import os
 import shutil
 import tempfile
 import threading
+
+from .state_backend import state_store_provider
+from .streaming import start_query
 
 ROWS = 1000
 _LOCK = threading.Lock()
@@ -121,7 +125,7 @@ def _run(frame, output_mode, column, checkpoint):
     with _LOCK:
         if _running["stopped"]:
             return None
-    query = writer.start()
+    query = start_query(frame.sparkSession, writer, False, state_store_provider(frame, "hashmap"))
     with _LOCK:
         _running["query"] = query
         stopped = _running["stopped"]

@@ -1,5 +1,5 @@
 """One SparkSession for the whole pytest run, started the way dynsql starts it (local[2], 2 shuffle
-partitions, UTC, RocksDB state store); `client` gives each test a fresh catalog and settings on it."""
+partitions, UTC); `client` gives each test a fresh catalog and settings on it."""
 
 import os
 import sys

@@ -59,7 +59,7 @@ def start_print(spark, plan, result, checkpoint, rows=0):
             "upsert": lambda: UpsertSink(names, result.keys)}[result.kind]()
     StreamingRun(spark, df, sink, stream, bounded=result.bounded, paced=result.paced, name="print",
                  output_mode=result.output_mode, end_of_input=result.end_of_input,
-                 checkpoint=checkpoint).start()
+                 checkpoint=checkpoint, state_store=result.state_store).start()
     return PrintWrite(stream, prefix, out, rows)
 
 

@@ -123,7 +123,7 @@ def start_streaming(spark, result, writer, checkpoint, rows=0, last_batch=-1):
     writer = (writer.outputMode(result.output_mode).option("checkpointLocation", checkpoint)
               .trigger(**trigger_for(result.bounded, result.paced)))
     try:
-        query = start_query(spark, writer, result.end_of_input)
+        query = start_query(spark, writer, result.end_of_input, result.state_store)
     except Exception as e:
         raise from_spark(e)
     return StreamingWrite(query, result, rows, last_batch)

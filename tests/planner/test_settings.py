@@ -47,6 +47,7 @@ def test_spark_keys_reach_the_runtime_and_are_unset_by_reset():
     ("SET 'table.exec.state.ttl' = '5 weeks'", "unit"),
     ("SET 'table.local-time-zone' = 'Mars/Olympus'", "time zone"),
     ("SET 'table.display.max-column-width' = '0'", "positive"),
+    ("SET 'state.backend.type' = 'forst'", "hashmap, rocksdb"),
     ("SET 'no.such.key' = '1'", "Unknown configuration key 'no.such.key'"),
     ("SET execution.runtime-mode", "SET 'key' = 'value'"),
 ])
