@@ -155,19 +155,32 @@ def test_a_window_over_files_that_interleave_in_time(client, tmp_path, rows_per_
 
 def test_without_rows_per_batch_micro_batches_grow_from_a_small_first_one(tmp_path, monkeypatch):
     """The first micro-batch is small (changes show soon), the next ones read ten times what was read so far, up
-    to the most a micro-batch reads (here 2 and 100 records instead of 100,000 and 1,000,000)."""
+    to the most a micro-batch reads (here 2 and 100 records instead of 100,000 and 1,000,000). The batch that
+    reaches the end of the file is the last: what is left of the file (78 records) is less than 100 records
+    of it, so it reads to the end, with the end-of-input row when the query asks for one."""
     from runtime.connectors import splits
     monkeypatch.setattr(splits, "DEFAULT_ROWS_PER_BATCH", 2)
     monkeypatch.setattr(splits, "MAX_ROWS_PER_BATCH", 100)
+    monkeypatch.setattr(splits, "WHOLE_FILE_BYTES", 100)
     path = tmp_path / "t.csv"
     clicks_file(path, range(300))
-    batches = micro_batches(stream_reader(path, tmp_path / "state"))
-    assert [len(rows) for _, rows in batches] == [2, 20, 100, 100, 78, 0]
-    assert [r["user"] for _, rows in batches for r in rows] == ["u%d" % i for i in range(300)]
+    batches = micro_batches(stream_reader(path, tmp_path / "state", sentinel=True))
+    assert [len(rows) for _, rows in batches] == [2, 20, 100, 100, 79]
+    assert [r["user"] for _, rows in batches for r in rows] == ["u%d" % i for i in range(300)] + [None]
+    assert type(batches[-1][0][-1]).__name__ == "EndOfInput"
     twenty = tmp_path / "twenty.csv"
     clicks_file(twenty, range(20))
     fixed = micro_batches(stream_reader(twenty, tmp_path / "state3", rows_per_batch=3))
     assert [len(rows) for _, rows in fixed] == [3] * 6 + [2, 0]
+
+
+def test_a_small_file_is_read_in_one_micro_batch(tmp_path):
+    """A text file of at most WHOLE_FILE_BYTES (1 MB) is read whole by the first micro-batch, which is the last."""
+    path = tmp_path / "t.csv"
+    clicks_file(path, range(300))
+    batches = micro_batches(stream_reader(path, tmp_path / "state"))
+    assert [len(rows) for _, rows in batches] == [300]
+    assert [r["user"] for _, rows in batches for r in rows] == ["u%d" % i for i in range(300)]
 
 
 def test_a_lost_report_only_costs_a_rescan(tmp_path):

@@ -16,7 +16,10 @@ watermark node. Options beyond Flink's (documented in README):
   'source.monitor-interval'    watch the directory for new files (unbounded); Flink's option
   'replay.rows-per-second'     pace a bounded input as a live stream
   'scan.rows-per-batch'        most records a micro-batch reads from one file (default: 100000 in the first
-                               micro-batch, then ten times the records read so far, up to 1000000)"""
+                               micro-batch, then ten times the records read so far, up to 1000000; and without
+                               the option, a text file's micro-batch reads to its end when what is left is
+                               about that many records, or a file not read yet is at most 1 MB: that batch is
+                               the last, and the end of input comes with it)"""
 
 import datetime as dt
 import json

@@ -31,6 +31,7 @@ from pyspark.sql.datasource import InputPartition
 DEFAULT_ROWS_PER_BATCH = 100000       # without 'scan.rows-per-batch': the first micro-batch's records a file,
 GROWTH = 10                           # then this many times the records read so far,
 MAX_ROWS_PER_BATCH = 1000000          # up to this
+WHOLE_FILE_BYTES = 1 << 20            # without the option, a text file this small is read in one micro-batch
 
 
 def rows_per_batch(option, read):
@@ -205,15 +206,33 @@ class SplitPlanner:
             splits = [candidates[0][:4] + [min(cap, budget)]] if candidates else []
             files = start["files"] + (1 if splits and not continuing else 0)
         else:
-            splits = continuing + new
+            splits = [self._to_end_when_near(s) for s in continuing + new]
         seq = start["seq"] + len(start["splits"])
-        if not splits:
-            if self.spec.monitor:
-                return start
-            # a bounded input read to its end: one more batch, with the end-of-input row when asked for
-            return {"seq": seq, "splits": [], "files": files, "read": read, "max": running, "done": True,
+        if not splits and self.spec.monitor:
+            return start
+        if not splits or (not self.spec.monitor and all(s[4] is None for s in splits)):
+            # a bounded input read to its end (already, or by this batch's splits): the batch ends with the
+            # end-of-input row when asked for, and no batch follows
+            return {"seq": seq, "splits": splits, "files": files, "read": read, "max": running, "done": True,
                     "sentinel": bool(self.spec.sentinel)}
         return {"seq": seq, "splits": splits, "files": files, "read": read, "max": running, "done": False}
+
+    def _to_end_when_near(self, split):
+        """Without 'scan.rows-per-batch', a split of a text file reads to the file's end when what is left of
+        the file is no more bytes than its records so far average for the split's limit (a file not read yet:
+        no more than WHOLE_FILE_BYTES). Its micro-batch is then the last when all its splits are so, and the
+        end of input needs no micro-batch of its own. Bounded by bytes, such a batch may hold more records than
+        the limit."""
+        path, row, byte, line, limit = split
+        if self.spec.rows_per_batch or self.spec.format == "parquet" or byte is None:
+            return split
+        try:
+            left = os.path.getsize(path) - byte
+        except OSError:
+            return split
+        if left <= (WHOLE_FILE_BYTES if row == 0 else limit * byte / row):
+            return [path, row, byte, line, None]
+        return split
 
     def _clean_reports(self, below):
         """Reports of batches before `below` are never read again (their offsets carry what they taught)."""
