@@ -43,6 +43,10 @@ DEFAULT_CONF = {
     "spark.driver.extraJavaOptions": "-Xss16m -Duser.timezone=UTC",
     "spark.executor.extraJavaOptions": "-Duser.timezone=UTC",
     "spark.sql.execution.arrow.pyspark.enabled": "true",
+    # the rows in an Arrow batch to and from Python workers (Spark's default 10,000): fewer, larger batches cut
+    # the per-batch work of transformWithStateInPandas (1 M rows: MATCH_RECOGNIZE 10.2 -> 9.0 s, the temporal
+    # join 9.0 -> 7.9 s, first runs)
+    "spark.sql.execution.arrow.maxRecordsPerBatch": "100000",
     "spark.python.worker.reuse": "true",
     "spark.sql.adaptive.enabled": "false",
     "spark.sql.streaming.forceDeleteTempCheckpointLocation": "true",
