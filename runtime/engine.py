@@ -15,7 +15,7 @@ from .errors import from_spark
 from .result_columns import collect_columns
 from .results import ChangeBatch, ChangeStream, Column, MessageResult, TableResult
 from .session import SparkRuntime
-from .state_backend import state_store_provider
+from .state_backend import PROVIDER_KEY, state_store_provider
 from .warm_up import stop_warm_up
 from .streaming import AppendSink, ChangelogSink, StreamingRun, UpsertSink
 
@@ -75,8 +75,12 @@ class Engine:
                         spark.conf.set(k, v)
                     except Exception as e:
                         raise from_spark(e)
-                for k in plan.spark_conf_unset:
-                    spark.conf.unset(k)
+                for k in plan.spark_conf_unset:     # back to the session's own value (dynsql's, -D), if any
+                    started = self.spark_runtime.conf.get(k)
+                    if started is None:
+                        spark.conf.unset(k)
+                    else:
+                        spark.conf.set(k, started)
             return MessageResult(plan.text)
         if isinstance(plan, plans.ListingPlan):
             return TableResult([Column(n, t) for n, t in plan.columns], plan.rows)
@@ -138,12 +142,14 @@ class Engine:
         kind = "upsert" if stream.upsert_keys is not None else "changelog" if stream.changelog else "append"
         scans = [n for n in query.root.walk() if isinstance(n, TableScan)]
         backend = self.settings.state_backend if self.settings is not None else "hashmap"
+        # a provider the user SET by Spark's own key is the query's
+        chosen = self.settings.get(PROVIDER_KEY) if self.settings is not None else None
         return ResultFrame(df=df, columns=columns, streaming=streaming, kind=kind, keys=stream.upsert_keys or [],
                            output_mode="update" if kind == "upsert" else "append",
                            bounded=all(is_bounded(n.table) for n in scans),
                            paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time,
                            parse_errors=parse_errors,
-                           state_store=state_store_provider(df, backend) if streaming else None)
+                           state_store=(chosen or state_store_provider(df, backend)) if streaming else None)
 
     def run_query(self, query, batch):
         result = self.result_frame(query, batch)

@@ -28,6 +28,8 @@ def run_job(engine, registry, job_id, plans):
                              heartbeat=time.time(), error=None)
     writes = []
     try:
+        if len(plans) > 1:
+            _prime_filesystem_source(engine.spark)
         for index, plan in enumerate(plans):
             check_insert(plan)
             checkpoint = registry.checkpoint(job_id, index)
@@ -103,3 +105,28 @@ def _on_sigterm(event):
     except ValueError:     # not the main thread (a test running a job in-process)
         pass
 
+
+
+def _prime_filesystem_source(spark):
+    """Spark's Python runner adds its worker settings to a Python data source's function, which every read of
+    that source shares, the first time one of its tasks runs in a JVM; with local executors, a query whose task
+    Spark serializes at that moment gets a torn copy of them (java.io.OptionalDataException). A job's INSERTs
+    start together in a fresh JVM: one task of the filesystem source (reading an empty file) runs first."""
+    import json
+    import shutil
+    import tempfile
+    from pyspark.sql import types as st
+    from .session import is_connect
+    from .tables import HIDDEN_SCHEMA
+    if is_connect(spark) or not spark.sparkContext.master.startswith("local"):
+        return
+    folder = tempfile.mkdtemp(prefix="dynsql-prime-")
+    try:
+        path = os.path.join(folder, "empty.csv")
+        open(path, "w").close()
+        spec = {"path": path, "format": "csv", "columns": [("k", "STRING")], "partitions": [],
+                "options": {"connector": "filesystem", "path": path, "format": "csv"}}
+        schema = st.StructType([st.StructField("k", st.StringType())] + HIDDEN_SCHEMA)
+        spark.read.format("dynsql_filesystem").schema(schema).option("spec", json.dumps(spec)).load().count()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -110,3 +110,16 @@ def test_dynsqls_own_stateful_operators_keep_their_state_in_rocksdb(client, tmp_
             "AS rn FROM clicks) WHERE rn = 1 GROUP BY url")
     rows, stores = state_stores.of(lambda: final_rows(client.execute(last)))
     assert rows == Counter({("./p0", 1): 1, ("./p1", 1): 1, ("./p2", 1): 1}) and stores == {"rocksdb"}
+
+
+def test_a_provider_set_by_sparks_own_key_is_the_querys(client, tmp_path, state_stores):
+    clicks(client, tmp_path)
+    client.execute("SET 'spark.sql.streaming.stateStore.providerClass' = "
+                   "'org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider'")
+    rows, stores = state_stores.of(lambda: final_rows(client.execute(COUNTS)))
+    assert rows == COUNTED and stores == {"rocksdb"}
+    client.execute("SET 'spark.sql.shuffle.partitions' = '3'")
+    client.execute("RESET")     # Spark's keys go back to the session's values, not to Spark's defaults
+    spark = client.engine.spark
+    assert spark.conf.get("spark.sql.shuffle.partitions") == "2"
+    assert spark.conf.get("spark.sql.streaming.stateStore.providerClass").endswith("RocksDBStateStoreProvider")
