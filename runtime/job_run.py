@@ -6,17 +6,21 @@ CANCELED (stopped), FAILED (with the error). The checkpoints stay, so the job ca
 
 Does not plan: the caller hands it the INSERT plans it re-planned from the job's statements."""
 
+import json
 import os
+import shutil
 import signal
 import socket
+import tempfile
 import threading
 import time
 
 from planner.errors import DynsqlError
 
 from .job_registry import HEARTBEAT_SECONDS
+from .session import is_connect
 from .sinks import check_insert, start_sink
-from .tables import sources_kept_in
+from .tables import HIDDEN_SCHEMA, sources_kept_in
 
 
 def run_job(engine, registry, job_id, plans):
@@ -106,18 +110,12 @@ def _on_sigterm(event):
         pass
 
 
-
 def _prime_filesystem_source(spark):
     """Spark's Python runner adds its worker settings to a Python data source's function, which every read of
     that source shares, the first time one of its tasks runs in a JVM; with local executors, a query whose task
     Spark serializes at that moment gets a torn copy of them (java.io.OptionalDataException). A job's INSERTs
     start together in a fresh JVM: one task of the filesystem source (reading an empty file) runs first."""
-    import json
-    import shutil
-    import tempfile
     from pyspark.sql import types as st
-    from .session import is_connect
-    from .tables import HIDDEN_SCHEMA
     if is_connect(spark) or not spark.sparkContext.master.startswith("local"):
         return
     folder = tempfile.mkdtemp(prefix="dynsql-prime-")
