@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from pyspark.sql.streaming import StreamingQueryListener
+from test_changelog_property import materialize
 
 CLICKS = "".join("%s,2024-01-01 12:00:%02d,./p%d\n" % (u, i, i % 3)
                  for i, u in enumerate(["Mary", "Bob", "Mary", "Liz", "Bob", "Mary"]))
@@ -65,14 +66,6 @@ def state_stores(spark):
     spark.streams.removeListener(listener)
 
 
-def final_rows(stream):
-    rows = Counter()
-    for batch in stream:
-        for op, row in batch.changes:
-            rows[row] += 1 if op in ("+I", "+U") else -1
-    return +rows
-
-
 def clicks(client, tmp_path):
     (tmp_path / "clicks.csv").write_text(CLICKS)
     client.execute("CREATE TABLE clicks (`user` STRING, cTime TIMESTAMP(3), url STRING, "
@@ -87,15 +80,15 @@ COUNTED = Counter({("Mary", 3): 1, ("Bob", 2): 1, ("Liz", 1): 1})
 def test_a_group_aggregate_keeps_its_state_in_memory_by_default_and_in_rocksdb_when_set(client, tmp_path,
                                                                                       state_stores):
     clicks(client, tmp_path)
-    rows, stores = state_stores.of(lambda: final_rows(client.execute(COUNTS)))
+    rows, stores = state_stores.of(lambda: materialize(client.execute(COUNTS)))
     assert rows == COUNTED and stores == {"hashmap"}
     client.execute("SET 'state.backend.type' = 'rocksdb'")
-    rows, stores = state_stores.of(lambda: final_rows(client.execute(COUNTS)))
+    rows, stores = state_stores.of(lambda: materialize(client.execute(COUNTS)))
     assert rows == COUNTED and stores == {"rocksdb"}
     client.execute("RESET 'state.backend.type'")
     window = ("SELECT window_start, `user`, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(cTime), "
               "INTERVAL '3' SECOND)) GROUP BY window_start, window_end, `user`")
-    rows, stores = state_stores.of(lambda: final_rows(client.execute(window)))
+    rows, stores = state_stores.of(lambda: materialize(client.execute(window)))
     assert stores == {"hashmap"}
     assert sorted((str(t)[-8:], u, n) for (t, u, n) in rows) == [
         ("12:00:00", "Bob", 1), ("12:00:00", "Mary", 2), ("12:00:03", "Bob", 1), ("12:00:03", "Liz", 1),
@@ -108,7 +101,7 @@ def test_dynsqls_own_stateful_operators_keep_their_state_in_rocksdb(client, tmp_
     clicks(client, tmp_path)
     last = ("SELECT url, COUNT(*) AS n FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY `user` ORDER BY cTime DESC) "
             "AS rn FROM clicks) WHERE rn = 1 GROUP BY url")
-    rows, stores = state_stores.of(lambda: final_rows(client.execute(last)))
+    rows, stores = state_stores.of(lambda: materialize(client.execute(last)))
     assert rows == Counter({("./p0", 1): 1, ("./p1", 1): 1, ("./p2", 1): 1}) and stores == {"rocksdb"}
 
 
@@ -116,7 +109,7 @@ def test_a_provider_set_by_sparks_own_key_is_the_querys(client, tmp_path, state_
     clicks(client, tmp_path)
     client.execute("SET 'spark.sql.streaming.stateStore.providerClass' = "
                    "'org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider'")
-    rows, stores = state_stores.of(lambda: final_rows(client.execute(COUNTS)))
+    rows, stores = state_stores.of(lambda: materialize(client.execute(COUNTS)))
     assert rows == COUNTED and stores == {"rocksdb"}
     client.execute("SET 'spark.sql.shuffle.partitions' = '3'")
     client.execute("RESET")     # Spark's keys go back to the session's values, not to Spark's defaults
