@@ -12,6 +12,8 @@ CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
 
 @pytest.fixture(scope="session")
 def spark_runtime():
+    import pyspark.sql  # noqa: F401  (before the session starts in a thread that imports it: two threads
+    #                    importing pyspark.sql's circular modules at once can see one partly initialized)
     from runtime.session import SparkRuntime
     rt = SparkRuntime(master="local[2]").start()
     yield rt

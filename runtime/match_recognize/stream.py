@@ -34,6 +34,7 @@ from runtime.connect_shims import portable
 from runtime.match_recognize.output_schema import spark_schema
 from runtime.match_recognize.stream_columns import StreamColumns, output_frame
 from runtime.operators.event_time import END_WATERMARK_MS, event_time_columns, operator_watermark
+from runtime.operators.packed_rows import pack_by_key, unpack
 from runtime.translate import q
 
 SEQ_STRIDE = 1 << 20          # output __seq: the releasing row's __seq * SEQ_STRIDE + the match's index
@@ -57,6 +58,8 @@ def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None, 
     schema = st.StructType(list(spark_schema(spec, input_columns).fields) + [st.StructField("__seq", st.LongType())])
     processor = MatchProcessor(spec, input_columns, [f.name for f in schema.fields])
     processor.watermark_delay_us = watermark_delay_ms * 1000
+    processor.packed_in = df.sparkSession.conf.get("spark.sql.session.timeZone")
+    df = pack_by_key(df, layout.grouping)
     kwargs = {"eventTimeColumnName": event_time_column} if event_time_column else {}
     return df.groupBy(*[F.col(q(g)) for g in layout.grouping]).transformWithStateInPandas(
         portable(processor), schema, "Append", "EventTime" if by_time else "None", **kwargs)
@@ -93,6 +96,7 @@ class KeyState:
 class MatchProcessor(StatefulProcessor):
     operator_name = "MATCH_RECOGNIZE"
     watermark_delay_us = 0      # how far behind Spark's watermark this operator's own runs
+    packed_in = None            # the session time zone when the rows come packed (packed_rows.py)
 
     def __init__(self, spec, input_columns, output_names):
         self.spec = spec
@@ -122,9 +126,12 @@ class MatchProcessor(StatefulProcessor):
     def handleInputRows(self, key, rows, timerValues):
         import pandas as pd
         frames = [f for f in rows if len(f)]
-        if not frames:
-            return self._call(key, None, timerValues)
-        frame = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+        if self.packed_in is not None:
+            frame = unpack(frames, self.packed_in)
+        elif frames:
+            frame = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+        else:
+            frame = None
         return self._call(key, frame, timerValues)
 
     def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):

@@ -27,6 +27,7 @@ from pyspark.sql.streaming import StatefulProcessor
 
 from .event_time import operator_watermark
 from .keyed_state import PickledValueState
+from .packed_rows import unpack
 from .pandas_values import Values
 
 NO_TIME = np.iinfo(np.int64).min
@@ -59,6 +60,7 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
     input_columns = ()          # the input DataFrame's column names, in order (Spark 4.3's pandas worker hands
                                 # the frames over with positional names: it rebuilds them from namedtuples)
     watermark_delay_us = 0      # how far behind Spark's watermark this operator's own runs (see watermark_delay_ms)
+    packed_in = None            # the session time zone when the rows come packed (packed_rows.py)
 
     def init(self, handle):
         self.handle = handle
@@ -82,7 +84,10 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
 
     # ------------------------------------------------------------------ Spark entry points
     def handleInputRows(self, key, rows, timerValues):
-        frame = _not_late(self.operator_name, [f for f in rows if len(f)], self.input_columns)
+        frames = [f for f in rows if len(f)]
+        if self.packed_in is not None:
+            frames = [f for f in [unpack(frames, self.packed_in)] if f is not None]
+        frame = _not_late(self.operator_name, frames, self.input_columns)
         held, arrived = self.on_arrival(key, frame) if frame is not None else (None, None)
         out = [arrived, self._advance(key, held, timerValues.getCurrentWatermarkInMs(), None)]
         self.finish(key)

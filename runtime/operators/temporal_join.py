@@ -29,6 +29,7 @@ from ..translate import TRANSLATORS, Stream, conform, q, translates
 from .columnar_event_time import NO_TIME, ColumnarEventTimeProcessor, concat, length, take
 from .event_time import event_time_column, watermark_delay_ms
 from .keyed_state import PickledValueState
+from .packed_rows import pack_by_key
 from .pandas_values import MICROS, RowColumns, Values
 from ..connect_shims import portable
 
@@ -217,7 +218,9 @@ def translate_temporal_join(node, inputs, ctx):
     processor.input_columns = tuple(probe.columns)
     column = event_time_column(node, ctx, node.output_name(0, node.left_time))
     kwargs = {"eventTimeColumnName": column} if column else {}
-    joined = probe.unionByName(versions).groupBy(*keys, "__knull").transformWithStateInPandas(
+    processor.packed_in = ctx.spark.conf.get("spark.sql.session.timeZone")
+    both = pack_by_key(probe.unionByName(versions), list(keys) + ["__knull"])
+    joined = both.groupBy(*keys, "__knull").transformWithStateInPandas(
         portable(processor), schema, "Append", "EventTime", **kwargs)
     joined = _with_condition(node, joined)
     hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
