@@ -10,8 +10,8 @@ dynsql's filesystem source (its Python readers on the executors) and handed to t
   keyed count        a keyed aggregate (update mode);
   window count       a 1-minute window aggregate, emitted when the watermark passes (append mode),
                      both with their state where a user's query keeps it by default (in memory);
-  event-time counts  a keyed event-time processor on transformWithStateInPandas (the operators of
-                     MATCH_RECOGNIZE and the temporal join run on it);
+  event-time counts  a keyed event-time processor on transformWithStateInPandas, its rows packed by key
+                     (packed_rows.py), as MATCH_RECOGNIZE and the temporal join get theirs;
 and it imports the operators' translators. A user's query typed a few seconds after Spark is ready then starts
 warm. A user's query that starts while the warm-up runs stops it and waits until it has stopped
 (`stop_warm_up`): the two never run side by side (a query's start changes session settings, which a running
@@ -95,10 +95,12 @@ def warm_up(spark):
 def _queries():
     """(name, output mode, the query over the rows, its count column) of each warm-up query, in order."""
     from pyspark.sql import functions as F
+    from .operators.packed_rows import pack_by_key
     counter = _keyed_counter()
     return (("keyed count", "update", lambda rows: rows.groupBy("k").count(), "count"),
             ("window count", "append", lambda rows: rows.groupBy(F.window("ts", "1 minute"), "k").count(), "count"),
-            ("event-time counts", "append", lambda rows: rows.groupBy("k").transformWithStateInPandas(
+            ("event-time counts", "append", lambda rows: pack_by_key(rows.select(
+                F.col("k").substr(1, 1).alias("k"), "v", "ts"), ["k"]).groupBy("k").transformWithStateInPandas(
                 counter(), counter.OUTPUT, "Append", "EventTime"), "n"))
 
 
@@ -152,6 +154,7 @@ def _keyed_counter():
     import pandas as pd
     from pyspark.sql import types as st
     from pyspark.sql.streaming import StatefulProcessor
+    from .operators.packed_rows import unpack
 
     class Counter(StatefulProcessor):
         """Per key: the rows of each call, as one output row (k, n), and the key's running count as state."""
@@ -162,7 +165,8 @@ def _keyed_counter():
             self.count = handle.getValueState("n", self.STATE)
 
         def handleInputRows(self, key, rows, timerValues):
-            n = sum(len(frame) for frame in rows)
+            frame = unpack(list(rows), "UTC")
+            n = 0 if frame is None else len(frame)
             before = self.count.get()
             self.count.update(((before[0] if before else 0) + n,))
             yield pd.DataFrame({"k": [key[0]], "n": [n]})
