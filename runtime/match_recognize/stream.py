@@ -1,8 +1,9 @@
 """MATCH_RECOGNIZE over a streaming DataFrame: `match_stream(df, spec, input_columns, rowtime)`.
 
 `MatchProcessor` is a keyed event-time operator on `transformWithStateInPandas`, keyed by PARTITION BY: each
-call gets a key's new rows as pandas frames (sent as stream_columns.py describes) and keeps per key one pickled
-state value (one read and one write per key and call):
+call gets a key's new rows as pandas frames (sent as stream_columns.py describes, a key with many rows in a
+micro-batch packed into one row: operators/packed_rows.py) and keeps per key one pickled state value (one read
+and one write per key and call):
   - `pending`: the rows the watermark has not passed yet, a ColumnBlock (column_block.py: numpy arrays);
   - `buffer`: the rows the watermark has passed, as the matcher's column lists, in (rowtime, further ORDER BY
     keys, __seq) order, from the first row the matcher has not decided yet (plus the rows PREV may look back

@@ -16,7 +16,9 @@ end of a bounded input (watermark >= END_WATERMARK_MS) releases everything. Subc
 `on_arrival(key, frame) -> (held, output)` (the call's rows, a pandas DataFrame in arrival order; `held`: the
 Columns to hold, with __t, __seq and whatever else `on_time` needs) and `on_time(key, rows, watermark_us,
 final) -> output` (the released rows, sorted), and may implement `init_state(handle)` and `finish(key)` (write
-back state of their own). An output is a pandas DataFrame in the output schema's column order, or None. Unlike
+back state of their own). An output is a pandas DataFrame in the output schema's column order, or None. When the
+translator sends the rows packed by key (packed_rows.py), `packed_in` is the session time zone and the call's
+frames are unpacked first. Unlike
 EventTimeProcessor there are no extra timers (`more_timers`) and no processing-time mode yet."""
 
 import sys
