@@ -127,27 +127,35 @@ class FlinkMatcher:
             st.opts = [(var, nots, target, finals, factory.ext[var], defines[var])
                        for var, nots, target, finals in _options(st)]
             stack.extend(o[2] for o in st.opts)
+        # a start state with one way on, a variable with no DEFINE that cannot end the match at once: every
+        # start row is taken (the first step needs no test)
+        opts = start_state.opts
+        self.first_take = None
+        if len(opts) == 1 and opts[0][5] is None and not opts[0][1] and not opts[0][3]:
+            self.first_take = (opts[0][4], opts[0][2])
 
     def match_from(self, s, n, data, ts, within, match_number):
         """-> ('match', last Step) | ('fail', None) | ('pending', None) (rows ran out with paths alive)."""
-        paths = [(self.start, self.factory.root)]
         defines = self.defines
+        first = self.first_take
+        if first is not None and s < n:         # the start row is taken whatever it holds
+            ext, target = first
+            paths = ((target, ext(self.factory.root, s, data)),)
+            begin = s + 1
+        else:
+            paths = ((self.start, self.factory.root),)
+            begin = s
         t0 = ts[s] if within is not None else None
-        for r in range(s, n):
+        for r in range(begin, n):
             if t0 is not None and ts[r] - t0 >= within:
-                return "fail", None
+                return FAIL
             new_paths = []
             for state, parent in paths:
-                memo = None
+                memo = {}
                 for var, nots, target, finals, ext, f in state.opts:
-                    if nots:
-                        if memo is None:
-                            memo = {}
-                        if not _all_fail(nots, memo, defines, parent, r, s, match_number, data):
-                            continue
+                    if nots and not _all_fail(nots, memo, defines, parent, r, s, match_number, data):
+                        continue
                     if f is not None:
-                        if memo is None:
-                            memo = {}
                         h = memo.get(var)
                         if h is None:
                             h = memo[var] = f(parent, r, s, match_number, data) is True
@@ -155,14 +163,16 @@ class FlinkMatcher:
                             continue
                     step = ext(parent, r, data)
                     for fnots in finals:
-                        if not fnots or _all_fail(fnots, memo if memo is not None else {}, defines, parent, r, s,
-                                                  match_number, data):
+                        if not fnots or _all_fail(fnots, memo, defines, parent, r, s, match_number, data):
                             return "match", step
                     new_paths.append((target, step))
             if not new_paths:
-                return "fail", None
+                return FAIL
             paths = new_paths
-        return "pending", None
+        return PENDING
+
+
+FAIL, PENDING = ("fail", None), ("pending", None)
 
 
 def _all_fail(nots, memo, defines, parent, r, s, m, data):
