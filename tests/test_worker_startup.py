@@ -40,3 +40,17 @@ def test_a_zip_with_no_installed_package_beside_it_stays(tmp_path):
     lonely.write_bytes(b"")
     out = run_python([str(lonely), WORKER_STARTUP], "import sys\nprint(%r in sys.path)" % str(lonely))
     assert out == ["True"]
+
+
+def test_the_daemon_that_forks_python_workers_has_loaded_what_they_import(spark):
+    """Spark's workers are forked from `python -m pyspark.daemon`, which imported pandas, pyarrow and dynsql's
+    operators at its start: a new worker has them loaded (the daemon itself never runs a task)."""
+    def daemon_has(_):
+        import os
+        with open("/proc/%d/maps" % os.getppid()) as f:
+            maps = f.read()
+        with open("/proc/%d/cmdline" % os.getppid()) as f:
+            command = f.read().split("\0")
+        return "pyspark.daemon" in command, "/pandas/_libs/" in maps, "/pyarrow/" in maps
+
+    assert spark.range(1).rdd.map(daemon_has).collect() == [(True, True, True)]
