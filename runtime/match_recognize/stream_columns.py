@@ -207,8 +207,37 @@ def output_frame(arrow_types, names, rows):
             array = exact_array(arrow_type, values)
             columns[name] = pd.Series(pd.arrays.ArrowExtensionArray(array), copy=False)
         else:
+            if _has_map(arrow_type):
+                values = [_maps_as_dicts(v, arrow_type) for v in values]
             columns[name] = pd.Series(list(values), dtype=object, copy=False)
     return pd.DataFrame(columns, copy=False)
+
+
+def _has_map(arrow_type):
+    import pyarrow as pa
+    if pa.types.is_map(arrow_type):
+        return True
+    if pa.types.is_struct(arrow_type):
+        return any(_has_map(arrow_type.field(i).type) for i in range(arrow_type.num_fields))
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        return _has_map(arrow_type.value_type)
+    return False
+
+
+def _maps_as_dicts(value, arrow_type):
+    """A value as the matcher holds it (a MAP as Arrow gives it: a list of (key, value) pairs) -> as Spark's
+    worker takes it from pandas (a MAP as a dict), at any depth."""
+    import pyarrow as pa
+    if value is None:
+        return None
+    if pa.types.is_map(arrow_type):
+        items = value.items() if isinstance(value, dict) else value
+        return {k: _maps_as_dicts(v, arrow_type.item_type) for k, v in items}
+    if pa.types.is_struct(arrow_type):
+        return {f.name: _maps_as_dicts(value.get(f.name), f.type) for f in arrow_type}
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        return [_maps_as_dicts(v, arrow_type.value_type) for v in value]
+    return value
 
 
 def _key_text(v, kind):
