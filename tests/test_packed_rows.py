@@ -115,6 +115,32 @@ def test_temporal_join_over_packed_rows(client, tmp_path):
     assert len(expected) > 790                                   # all but the orders before the first rates
 
 
+def test_nested_values_through_packed_rows_and_out_of_match_recognize(client, tmp_path):
+    """ARRAY, ROW, MAP and DATE columns of packed rows, and MEASURES of those types (a MAP measure made the
+    worker fail before: the matcher holds a MAP as Arrow's (key, value) pairs, Spark's worker takes a dict)."""
+    import json
+    with open(tmp_path / "t.json", "w") as f:
+        for i in range(600):
+            f.write(json.dumps({"sym": "A" if i % 2 else "B", "ts": "2024-01-01 00:%02d:%02d" % (i // 60, i % 60),
+                                "price": (i * 37) % 101, "tags": None if i % 9 == 0 else [i, None],
+                                "info": {"a": i, "b": None if i % 4 == 0 else "x%d" % i}, "m": {"k": i},
+                                "d": "2024-02-%02d" % (i % 28 + 1)}) + "\n")
+    client.execute("""CREATE TABLE t (sym STRING, ts TIMESTAMP(3), price INT, tags ARRAY<INT>,
+        info ROW<a INT, b STRING>, m MAP<STRING, INT>, d DATE, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+        WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'json')""" % (tmp_path / "t.json"))
+    query = """SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY sym ORDER BY ts
+        MEASURES A.tags AS a_tags, B.info AS b_info, B.m AS b_m, B.d AS b_d, B.price AS b_price
+        ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW PATTERN (A B) DEFINE B AS B.price > A.price) MR"""
+    streamed = [tuple(row) for batch in client.execute(query) for _, row in batch.changes]
+    client.settings.set("execution.runtime-mode", "batch")
+    assert Counter(map(repr, streamed)) == Counter(repr(tuple(row)) for row in client.execute(query).rows)
+    assert len(streamed) > 100
+    for sym, tags, info, m, d, price in streamed:
+        i = info["a"]                                      # B's row number
+        assert (m, price, d.day) == ({"k": i}, (i * 37) % 101, i % 28 + 1)
+        assert info["b"] == (None if i % 4 == 0 else "x%d" % i)
+
+
 def worker_frames(batch):
     """What Spark 4.3's transformWithStateInPandas worker hands a key: its rows, regrouped row by row."""
     from pyspark.sql.conversion import ArrowBatchTransformer

@@ -78,7 +78,35 @@ def _normalize_base(t):
         return "TIMESTAMP_LTZ" + u[len("TIMESTAMP"):u.index(")") + 1]
     if u in ("DECIMAL", "DEC", "NUMERIC"):
         return "DECIMAL(10, 0)"
-    return re.sub(r"\s*,\s*", ", ", u)
+    return re.sub(r"\s*,\s*", ", ", _upper_but_field_names(t))
+
+
+_TYPE_TOKEN = re.compile(r"`(?:[^`]|``)*`|[A-Za-z_][A-Za-z_0-9$]*|.", re.S)
+
+
+def _upper_but_field_names(t):
+    """A type's text in upper case, except the field names of a ROW (`ROW<a INT>`, `ROW(a INT)`), which keep
+    theirs: a ROW value's fields are found by name."""
+    out, open_kinds, keyword, expect_name = [], [], None, False
+    for m in _TYPE_TOKEN.finditer(t):
+        tok = m.group(0)
+        if tok in ("<", "("):
+            open_kinds.append(keyword)
+            expect_name = keyword == "ROW"
+        elif tok in (">", ")"):
+            if open_kinds:
+                open_kinds.pop()
+            expect_name = False
+        elif tok == ",":
+            expect_name = bool(open_kinds) and open_kinds[-1] == "ROW"
+        elif tok.startswith("`") or tok[0].isalpha() or tok[0] == "_":
+            if expect_name:
+                expect_name = False
+            else:
+                tok = tok.upper()
+                keyword = tok
+        out.append(tok)
+    return "".join(out)
 
 
 class TypeScope:
