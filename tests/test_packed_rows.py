@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from runtime.operators.packed_rows import PACK_FROM, _packer, unpack
+from runtime.operators.packed_rows import PACK_FROM, ROWS, _packer, unpack
 
 START = datetime(2024, 1, 1)
 BIG = 2 ** 62
@@ -172,7 +172,7 @@ def test_unpacked_frames_are_the_workers_frames():
         return repr(list(x)) if hasattr(x, "__len__") and not isinstance(x, str) else repr(x)
 
     for pack_from, packed_keys in ((10, {"big"}), (4, set(reference)), (1000, set())):
-        sent = list(_packer(["k"], pack_from)(iter([batch.slice(0, 500), batch.slice(500)])))
+        sent = list(_packer(["k"], pack_from, ROWS)(iter([batch.slice(0, 500), batch.slice(500)])))
         got = {}
         for out in sent:
             for k, frame in worker_frames(out).items():

@@ -35,7 +35,7 @@ from runtime.connect_shims import portable
 from runtime.match_recognize.output_schema import spark_schema
 from runtime.match_recognize.stream_columns import StreamColumns, output_frame
 from runtime.operators.event_time import END_WATERMARK_MS, event_time_columns, operator_watermark
-from runtime.operators.packed_rows import pack_by_key, unpack
+from runtime.operators.packed_rows import frames_of_call, pack_by_key
 from runtime.translate import q
 
 SEQ_STRIDE = 1 << 20          # output __seq: the releasing row's __seq * SEQ_STRIDE + the match's index
@@ -126,13 +126,8 @@ class MatchProcessor(StatefulProcessor):
     # ------------------------------------------------------------------ Spark entry points
     def handleInputRows(self, key, rows, timerValues):
         import pandas as pd
-        frames = [f for f in rows if len(f)]
-        if self.packed_in is not None:
-            frame = unpack(frames, self.packed_in)
-        elif frames:
-            frame = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-        else:
-            frame = None
+        frames = frames_of_call(rows, self.packed_in)
+        frame = (frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)) if frames else None
         return self._call(key, frame, timerValues)
 
     def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):

@@ -29,7 +29,7 @@ from pyspark.sql.streaming import StatefulProcessor
 
 from .event_time import operator_watermark
 from .keyed_state import PickledValueState
-from .packed_rows import unpack
+from .packed_rows import frames_of_call
 from .pandas_values import Values
 
 NO_TIME = np.iinfo(np.int64).min
@@ -86,10 +86,7 @@ class ColumnarEventTimeProcessor(StatefulProcessor):
 
     # ------------------------------------------------------------------ Spark entry points
     def handleInputRows(self, key, rows, timerValues):
-        frames = [f for f in rows if len(f)]
-        if self.packed_in is not None:
-            frames = [f for f in [unpack(frames, self.packed_in)] if f is not None]
-        frame = _not_late(self.operator_name, frames, self.input_columns)
+        frame = _not_late(self.operator_name, frames_of_call(rows, self.packed_in), self.input_columns)
         held, arrived = self.on_arrival(key, frame) if frame is not None else (None, None)
         out = [arrived, self._advance(key, held, timerValues.getCurrentWatermarkInMs(), None)]
         self.finish(key)

@@ -24,10 +24,10 @@ def pack_by_key(df, keys):
     """df -> df's columns and __rows BINARY: per input batch, a key's rows as they are or packed in one row."""
     from pyspark.sql import types as st
     schema = st.StructType(list(df.schema.fields) + [st.StructField(ROWS, st.BinaryType(), True)])
-    return df.mapInArrow(_packer(list(keys), PACK_FROM), schema)
+    return df.mapInArrow(_packer(list(keys), PACK_FROM, ROWS), schema)
 
 
-def _packer(keys, pack_from):
+def _packer(keys, pack_from, rows_column):
     """The mapInArrow function (a closure that imports nothing of dynsql: it travels by value, to a Spark Connect
     server too)."""
 
@@ -52,7 +52,7 @@ def _packer(keys, pack_from):
             groups = index.group_by(keys, use_threads=False).aggregate([("__i", "list")])
             if n < pack_from * groups.num_rows * 2:      # few rows a key: no packing pays
                 yield pa.RecordBatch.from_arrays(batch.columns + [pa.nulls(n, pa.binary())],
-                                                 names=batch.schema.names + ["__rows"])
+                                                 names=batch.schema.names + [rows_column])
                 continue
             rows = groups.column("__i_list").combine_chunks()
             offsets, values = rows.offsets.to_numpy(), rows.values
@@ -71,14 +71,24 @@ def _packer(keys, pack_from):
             columns = [heads.column(i) if name in keys else placeholder(heads.column(i), m)
                        for i, name in enumerate(batch.schema.names)]
             yield pa.RecordBatch.from_arrays(columns + [pa.array(blobs, pa.binary())],
-                                             names=batch.schema.names + ["__rows"])
+                                             names=batch.schema.names + [rows_column])
             if len(plain):
                 positions = np.concatenate([np.arange(offsets[g], offsets[g + 1]) for g in plain])
                 rest = batch.take(pa.array(np.sort(values.to_numpy()[positions])))     # in arrival order
                 yield pa.RecordBatch.from_arrays(rest.columns + [pa.nulls(len(rest), pa.binary())],
-                                                 names=batch.schema.names + ["__rows"])
+                                                 names=batch.schema.names + [rows_column])
 
     return pack
+
+
+def frames_of_call(rows, timezone):
+    """A keyed operator's call's frames (Spark's iterator `rows`) -> its non-empty frames: one, unpacked, when the
+    rows come packed (`timezone`: the session's; None when they come as they are)."""
+    frames = [f for f in rows if len(f)]
+    if timezone is None:
+        return frames
+    frame = unpack(frames, timezone)
+    return [] if frame is None else [frame]
 
 
 def unpack(frames, timezone):

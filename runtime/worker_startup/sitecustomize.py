@@ -62,16 +62,15 @@ def _run_shadowed_sitecustomize():
 
 
 def _preload_for_workers():
-    """In the daemon that forks Spark's Python task workers (`python -m pyspark.daemon pyspark.worker`): import once what the workers
-    import (pyspark's worker and its Arrow paths, pandas, pyarrow, dynsql's operators), so that every worker it
-    forks starts with them loaded. A new worker otherwise spends about 0.35 s importing them, before the first
-    task of each query shape and again whenever Spark has closed its idle workers (after a minute)."""
+    """In the daemon that forks Spark's Python task workers (`python -m pyspark.daemon pyspark.worker`): import
+    once what the workers import (pyspark's worker and its Arrow paths, pandas, pyarrow, dynsql's operators), so
+    that every worker it forks starts with them loaded. A new worker otherwise spends about 0.35 s importing them,
+    before the first task of each query shape and again whenever Spark has closed its idle workers (after a
+    minute). Not in the daemon of other workers (a Python data source's lookup, creation, read planning): they
+    need none of it, and they start one after another while the session's first query is planned."""
     argv = list(getattr(sys, "orig_argv", ()))
-    if "-m" not in argv or argv[argv.index("-m") + 1:argv.index("-m") + 2] != ["pyspark.daemon"]:
-        return
-    if argv[argv.index("-m") + 2:argv.index("-m") + 3] not in ([], ["pyspark.worker"]):
-        # the daemon of other workers (a Python data source's lookup, creation, read planning): they need none
-        # of it, and they start one after another while the session's first query is planned
+    m = argv.index("-m") if "-m" in argv else None
+    if m is None or argv[m + 1:m + 3] not in (["pyspark.daemon"], ["pyspark.daemon", "pyspark.worker"]):
         return
     import importlib
     for name in ("pyarrow", "pandas", "pyspark.worker", "pyspark.sql.pandas.serializers", "pyspark.sql.conversion",
