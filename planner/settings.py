@@ -34,6 +34,10 @@ KNOWN_KEYS = {
     "state.backend.type": ("hashmap", ("hashmap", "rocksdb"),
                            "where streaming queries keep their state: hashmap (memory) or rocksdb (local disk, "
                            "for state bigger than memory; always for dynsql's own stateful operators)"),
+    "dynsql.one-pass.max-input-size": ("64 mb", None,
+                                       "a streaming SELECT over bounded files of at most this size, whose result is "
+                                       "insert-only, reads its input in one pass (one Spark batch job) instead of "
+                                       "micro-batches; 0: always micro-batches"),
 }
 
 ALLOWED_PREFIXES = ("spark.", "dynsql.", "table.", "execution.", "sql-client.", "pipeline.", "parallelism.")
@@ -74,6 +78,8 @@ class Settings:
                                       % (_shown(value), key))
             if key == "table.local-time-zone":
                 _check_time_zone(value)
+            if key in _SIZE_KEYS:
+                parse_size_bytes(value, key)
         elif not key.startswith(ALLOWED_PREFIXES):
             raise ConfigError("Unknown configuration key '%s'" % _shown(key),
                               hint="Flink keys such as %s, or any spark.* key"
@@ -122,6 +128,10 @@ class Settings:
     def state_ttl_ms(self):
         return parse_duration_ms(self.get("table.exec.state.ttl"))
 
+    @property
+    def one_pass_max_bytes(self):
+        return parse_size_bytes(self.get("dynsql.one-pass.max-input-size"))
+
     def window_emit(self):
         """(early firing, allowed lateness in ms) of legacy group windows, from the table.exec.emit.* keys. A
         late row within the lateness fires its window again (Flink's event-time trigger does so even without
@@ -132,6 +142,30 @@ class Settings:
 
 _DURATION_KEYS = ("table.exec.state.ttl", "table.exec.emit.allow-lateness", "table.exec.emit.late-fire.delay",
                   "table.exec.emit.early-fire.delay")
+
+
+_SIZE_KEYS = ("dynsql.one-pass.max-input-size",)
+
+_UNITS_BYTES = {"": 1, "b": 1, "bytes": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
+                "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40,
+                "tib": 1 << 40}
+
+
+def parse_size_bytes(text, key=None):
+    """A memory size as Flink's MemorySize reads it ('64 mb', '1g', '512 kb', '1024': bytes) -> bytes. `key`
+    names the setting in errors."""
+    of = (" for '%s'" % key) if key else ""
+    m = re.fullmatch(r"\s*([0-9]+)\s*([a-zA-Z]*)\s*", text or "")
+    if not m:
+        raise ConfigError("Invalid size '%s'%s: a whole number and a unit" % (_shown(text), of),
+                          hint="e.g. '64 mb', '1 gb', '512 kb', '0'")
+    digits, unit = m.group(1).lstrip("0") or "0", m.group(2).lower()
+    if unit not in _UNITS_BYTES:
+        raise ConfigError("Invalid size unit '%s' in '%s'%s" % (_shown(unit), _shown(text), of),
+                          hint="units: bytes, kb, mb, gb, tb")
+    if len(digits) > 20 or int(digits) * _UNITS_BYTES[unit] >= 2 ** 63:
+        raise ConfigError("Invalid size '%s'%s: too large" % (_shown(text), of))
+    return int(digits) * _UNITS_BYTES[unit]
 
 
 _UNITS_MS = {

@@ -118,22 +118,24 @@ class Engine:
         return MessageResult("\n".join(lines + ["[INFO] Complete execution of the SQL update statement."]))
 
     # ------------------------------------------------------------------ queries
-    def _translate(self, query, batch):
+    def _translate(self, query, batch, one_pass=False):
+        """one_pass: a streaming query read in one pass (runtime/one_pass.py): batch frames, streaming lateness."""
         from .translate import TranslateContext, translate, uses_event_time
-        ctx = TranslateContext(self.spark, streaming=not batch,
+        streaming = not batch and not one_pass
+        ctx = TranslateContext(self.spark, streaming=streaming,
                                ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0,
-                               event_time=not batch and uses_event_time(query.root),
+                               event_time=streaming and uses_event_time(query.root), late_rows=one_pass,
                                line=query.line, column=query.column)
         return translate(query.root, ctx), ctx
 
-    def result_frame(self, query, batch):
+    def result_frame(self, query, batch, one_pass=False):
         """The query's result as a DataFrame and how to read it (`ResultFrame`): what the shell's result
         stream and an INSERT INTO job's sink both start from. The plan (planner.query_plan.QueryPlan) is
         translated node by node (runtime/translate.py)."""
         from planner.plan.scan import TableScan
         from .connectors.parse_errors import collecting
         with collecting() as parse_errors:
-            stream, ctx = self._translate(query, batch)
+            stream, ctx = self._translate(query, batch, one_pass)
         df = stream.df
         types = {f.name: f for f in df.schema.fields}
         columns = [Column(f.name, f.type_text() or flink_type_of(types[f.name].dataType, types[f.name].nullable))
@@ -151,9 +153,18 @@ class Engine:
                            parse_errors=parse_errors,
                            state_store=(chosen or state_store_provider(df, backend)) if streaming else None)
 
+    def _one_pass(self, query, batch):
+        from .one_pass import reads_in_one_pass
+        return not batch and reads_in_one_pass(query, self.settings)
+
     def run_query(self, query, batch):
-        result = self.result_frame(query, batch)
+        one_pass = self._one_pass(query, batch)
+        result = self.result_frame(query, batch, one_pass)
         names = [c.name for c in result.columns]
+        if one_pass:
+            from .one_pass import OnePassRun
+            stream = ChangeStream(result.columns, description=query.text)
+            return OnePassRun(self.spark, result.df, names, stream, result.parse_errors).start().stream
         if not result.streaming:
             try:
                 rows = collect_columns(result.df).tuples(names)
@@ -185,7 +196,11 @@ class Engine:
         q = plan.query
         lines = ["== Optimized Physical Plan ==" if plan.changelog_mode else "== Physical Plan =="]
         lines += q.explain(with_modes=plan.changelog_mode)
-        stream, _ = self._translate(q, plan.batch)
+        one_pass = self._one_pass(q, plan.batch)
+        if one_pass:
+            lines += ["", "== Execution ==", "one pass: the bounded input is read by one Spark batch job "
+                      "(dynsql.one-pass.max-input-size)"]
+        stream, _ = self._translate(q, plan.batch, one_pass)
         try:
             physical = stream.df._jdf.queryExecution().simpleString()
         except Exception:      # Spark Connect has no JVM handle: the dynsql plan alone

@@ -20,6 +20,11 @@ def from_spark(e, sql_line=None, sql_column=None):
                                   "and protobuf; dynsql's own packages are shipped to it")
         err.cause = e
         return err
+    m = re.search(r"planner\.errors\.\w+: (.+)", text)
+    if m:        # a dynsql error raised in a worker (a MATCH_RECOGNIZE skip that would loop, ...): its own words
+        err = RuntimeFailure(m.group(1).strip())
+        err.cause = e
+        return err
     for kind in ("FormatError", "BadValue", "MatchRecognizeRuntimeError", "FileNotFoundError", "ValueError"):
         m = re.search(r"%s: (.+)" % kind, text)
         if m:

@@ -55,6 +55,9 @@ class TranslateContext:
     streaming: bool
     ttl_ms: int = 0
     event_time: bool = False           # the plan has event-time operators: sources set Spark's watermark
+    # a streaming query read in one pass (runtime/one_pass.py): batch frames, but the operators drop the rows
+    # streaming finds late (by `__wm`), as they do in streaming
+    late_rows: bool = False
     parents: dict = field(default_factory=dict)   # id(node) -> parent node
     line: int = None
     column: int = None

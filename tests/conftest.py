@@ -28,10 +28,28 @@ def spark(spark_runtime):
 @pytest.fixture
 def client(spark_runtime, tmp_path_factory):
     """A client on the shared session; its INSERT INTO jobs go to a registry of their own, and those still
-    running at the end of the test are stopped."""
-    from repl.client import Client
-    c = Client(spark_runtime=spark_runtime, conf={"dynsql.jobs.dir": str(tmp_path_factory.mktemp("jobs"))})
+    running at the end of the test are stopped. Its streaming queries run on micro-batches, the operators the
+    tests are about, even where a bounded file would be read in one pass (`one_pass_client`: as by default)."""
+    c = _client(spark_runtime, tmp_path_factory, {"dynsql.one-pass.max-input-size": "0"})
     yield c
+    _stop_jobs(c)
+
+
+@pytest.fixture
+def one_pass_client(spark_runtime, tmp_path_factory):
+    """A client with dynsql's default settings: a streaming query over one small bounded file is read in one
+    pass (runtime/one_pass.py)."""
+    c = _client(spark_runtime, tmp_path_factory, {})
+    yield c
+    _stop_jobs(c)
+
+
+def _client(spark_runtime, tmp_path_factory, conf):
+    from repl.client import Client
+    return Client(spark_runtime=spark_runtime, conf={"dynsql.jobs.dir": str(tmp_path_factory.mktemp("jobs")), **conf})
+
+
+def _stop_jobs(c):
     for record in c.engine.jobs.registry.all():     # its jobs, and those a dynsql process of the test started
         if record.status in ("INITIALIZING", "RUNNING"):
             try:

@@ -1,5 +1,6 @@
 """Flink 2.3's own answers (../shared/conformance/cases), run in this process on the shared session:
-each case's SQL in, its changelog compared with Flink's by the conformance comparator."""
+each case's SQL in, its changelog compared with Flink's by the conformance comparator; on micro-batches, and
+with the default settings (one pass where a query can be read so, runtime/one_pass.py)."""
 
 import pytest
 
@@ -17,4 +18,12 @@ CASES = case_names(*COVERED)
 @pytest.mark.parametrize("name", CASES)
 def test_case_matches_flink(client, name):
     ok, detail = run_case(client, name)
+    assert ok, detail
+
+
+@pytest.mark.skipif(not CASES, reason="../shared/conformance/cases is not beside the repository")
+@pytest.mark.parametrize("name", CASES)
+def test_case_matches_flink_with_the_default_settings(one_pass_client, name):
+    """As the CLI runs them: a streaming query over one small file is read in one pass where it can be."""
+    ok, detail = run_case(one_pass_client, name)
     assert ok, detail

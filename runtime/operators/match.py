@@ -2,7 +2,8 @@
 over the input's rows, keyed by PARTITION BY; batch, the same matcher over each partition's sorted rows
 (runtime/match_recognize/batch.py, `mapInArrow`). Whatever the input is (a table, a view, a join's output),
 the node's input columns are what the matcher reads. In batch mode no row is late (Flink's batch mode has no
-watermarks)."""
+watermarks); a streaming query read in one pass (runtime/one_pass.py) runs the batch matcher, which drops the
+rows streaming finds late (rowtime <= `__wm`), and ends the input as the final watermark does."""
 
 from pyspark.sql import functions as F
 
@@ -20,7 +21,7 @@ def translate_match(node, inputs, ctx):
     spec = node.spec
     names = [n for n, _ in node.input_columns]
     if not ctx.streaming:
-        df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"))
+        df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"), *([F.col("__wm")] if ctx.late_rows else []))
         out = match_batch(df, spec, node.input_columns)
         out = out.select(*[F.col(q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),
                          F.lit(None).cast("timestamp").alias("__wm"))

@@ -117,7 +117,7 @@ def _aggregates(calls, streaming):
 def _window_groups(node, s, ctx, lateness_ms=0):
     """The input rows with `__window` (start, end) as Spark groups them: assigned here from the time column
     (or read from the rows' window_start / window_end), late (row, window) pairs dropped."""
-    streaming_rowtime = ctx.streaming and node.time_kind != PROCTIME
+    streaming_rowtime = (ctx.streaming or ctx.late_rows) and node.time_kind != PROCTIME
     df = s.df
     spec = node.spec
     time_field = getattr(node, "time_field", None)
@@ -193,7 +193,7 @@ def translate_group_window_aggregate(node, inputs, ctx):
     """Insert-only: as a window aggregate. With early / late firing (table.exec.emit.*): Spark's update-mode
     aggregate, each window's result updated at every micro-batch that changes it, its state kept for the allowed
     lateness (the sources' watermark is delayed by it); only projections may follow it."""
-    grouped = _aggregate(node, inputs[0], ctx, node.lateness_ms if ctx.streaming else 0)
+    grouped = _aggregate(node, inputs[0], ctx, node.lateness_ms if ctx.streaming or ctx.late_rows else 0)
     out = _finish(node, grouped, ctx)
     if not (ctx.streaming and node.updating):
         return Stream(out)

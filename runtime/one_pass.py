@@ -1,0 +1,154 @@
+"""A streaming query over bounded files, read in one pass: one Spark batch job instead of micro-batches.
+
+A streaming SELECT whose every table is one bounded, unpaced file (so that Spark would read it with the
+`availableNow` trigger, a micro-batch after another until its end) and whose result is insert-only gives the
+same rows when the whole input is read at once, provided each operator decides lateness as streaming does: per
+row, by the watermark in effect just before the row arrived (`__wm`, which the source computes the same way
+in a batch read of one file, top to bottom), and fires at the end of the input everything the final
+watermark fires. The window aggregates and MATCH_RECOGNIZE do so on batch frames when the translate context
+says `late_rows` (runtime/operators/window.py, match.py); the other operators allowed here (scans,
+projections and filters, window table functions) keep no state. The changelog is then the result's rows as
++I, in one batch, with no state store, no checkpoint, and no extra micro-batch for the watermark to fire the
+last windows and matches: the largest micro-batch a bounded input can have.
+
+Kept on micro-batches: updating results (a changelog is what the user wants to see), anything reading
+processing time, several files or a directory (their per-row watermarks depend on how micro-batches split
+them), paced or watched tables, INSERT INTO jobs (they keep checkpoints), and inputs larger than
+`dynsql.one-pass.max-input-size` (the result is collected at once, where micro-batches bound it)."""
+
+import os
+import threading
+import time
+import uuid
+
+from planner.errors import DynsqlError
+from planner.plan.calc import Calc
+from planner.plan.fields import PROCTIME
+from planner.plan.match import Match
+from planner.plan.scan import TableScan
+from planner.plan.sink import CollectSink
+from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
+
+from .results import ChangeBatch
+
+
+def reads_in_one_pass(query, settings):
+    """Whether the streaming SELECT `query` (a planner QueryPlan) runs as one batch job (see the module)."""
+    limit = settings.one_pass_max_bytes if settings is not None else 0
+    if limit <= 0:
+        return False
+    size = 0
+    for node in query.root.walk():
+        if not node.insert_only or not _keeps_streaming_semantics(node):
+            return False
+        if isinstance(node, TableScan):
+            size += os.path.getsize(node.table.options["path"])
+    return size <= limit
+
+
+def _keeps_streaming_semantics(node):
+    if isinstance(node, (CollectSink, Calc)):
+        return True
+    if isinstance(node, TableScan):
+        return _one_bounded_file(node)
+    if isinstance(node, WindowTableFunction):
+        return node.spec.kind != "SESSION" and node.time_kind != PROCTIME
+    if isinstance(node, WindowAggregate):
+        return node.spec.kind != "SESSION" and node.time_kind != PROCTIME
+    if isinstance(node, GroupWindowAggregate):
+        return node.spec.kind != "SESSION" and node.time_kind != PROCTIME and not node.updating
+    if isinstance(node, Match):
+        return node.event_time
+    return False
+
+
+def _one_bounded_file(scan):
+    """A filesystem table read from one file, unpaced and unwatched, insert-only, whose rowtime (if any) is a
+    physical column (a computed rowtime has no per-row `__wm`: streaming leaves its lateness to Spark's
+    micro-batch watermark)."""
+    table = scan.table
+    o = table.options
+    if o.get("connector") != "filesystem" or scan.changelog_source or table.partition_keys:
+        return False
+    if "source.monitor-interval" in o or "replay.rows-per-second" in o or not os.path.isfile(o.get("path", "")):
+        return False
+    if any(c.is_proctime for c in table.columns):
+        return False
+    wm = table.watermark
+    if wm is not None and any(c.name == wm.column and c.computed is not None for c in table.columns):
+        return False
+    return True
+
+
+class OnePassRun:
+    """Runs a one-pass query's batch frame in a thread of its own and hands its rows to the ChangeStream as
+    one batch of +I; `stop` (the shell's Ctrl-C or Q) cancels its Spark jobs by their tag."""
+
+    def __init__(self, spark, frame, names, stream, parse_errors=None):
+        self.spark = spark
+        self.frame = frame
+        self.names = names
+        self.stream = stream
+        self.parse_errors = parse_errors
+        self.tag = "dynsql-one-pass-" + uuid.uuid4().hex
+        self._stopping = False
+        self._thread = None
+
+    def start(self):
+        self.stream.set_stopper(self.stop)
+        self._thread = threading.Thread(target=self._run, name="dynsql-one-pass", daemon=True)
+        self._thread.start()
+        return self
+
+    def _run(self):
+        from .errors import from_spark
+        from .result_columns import collect_columns
+        try:
+            self._tag(True)
+            try:
+                rows = collect_columns(self.frame).tuples(self.names)
+            finally:
+                self._tag(False)
+        except DynsqlError as e:
+            if not self._stopping:
+                self.stream.fail(e)
+            return
+        except Exception as e:
+            if not self._stopping:
+                self.stream.fail(from_spark(e))
+            return
+        if self._stopping:
+            return
+        if self.parse_errors is not None and self.parse_errors.sources:
+            self.stream.stats.skipped_rows = self.parse_errors.skipped_rows
+            self.stream.stats.nulled_rows = self.parse_errors.nulled_rows
+        self.stream.publish(ChangeBatch([("+I", r) for r in rows], 0))
+        self.stream.finish()
+
+    def _tag(self, on):
+        """Tag the jobs this thread starts (Spark Connect: the session's operations from this thread)."""
+        from .session import is_connect
+        if is_connect(self.spark):
+            (self.spark.addTag if on else self.spark.removeTag)(self.tag)
+        else:
+            sc = self.spark.sparkContext
+            (sc.addJobTag if on else sc.removeJobTag)(self.tag)
+
+    def _cancel(self):
+        from .session import is_connect
+        if is_connect(self.spark):
+            self.spark.interruptTag(self.tag)
+        else:
+            self.spark.sparkContext.cancelJobsWithTag(self.tag)
+
+    def stop(self):
+        """Cancel the running job; a job the query submits right after that is cancelled in turn (for 5 s at
+        most: the thread then ends of itself, its rows dropped)."""
+        self._stopping = True
+        deadline = time.time() + 5
+        while self._thread is not None and self._thread.is_alive() and time.time() < deadline:
+            try:
+                self._cancel()
+            except Exception:
+                pass
+            self._thread.join(0.1)

@@ -1,0 +1,170 @@
+"""A streaming query over one small bounded file, read in one pass (runtime/one_pass.py): the same rows as on
+micro-batches, late rows dropped as streaming drops them; what stays on micro-batches; EXPLAIN saying which;
+the setting; a stopped query; an error inside the batch job."""
+
+import datetime as dt
+import time
+
+import pytest
+
+from planner.errors import DynsqlError
+from test_window_tvfs import EVENTS as window_tvf_events
+from test_window_tvfs import text
+
+# arrival order; watermark = max(ts) - 1 s: test_window_tvfs's events and one more late row
+EVENTS = window_tvf_events + "user1,2024-01-01 10:00:05,4\n"
+# the 6th row (10:00:02) arrives at watermark 10:00:06: its 5-second window has fired, and for
+# MATCH_RECOGNIZE it is late (rowtime <= watermark); the 8th (10:00:05) arrives at 10:00:11: late too
+
+TICKS = """\
+ACME,2024-01-01 10:00:01,12
+ACME,2024-01-01 10:00:02,11
+ACME,2024-01-01 10:00:03,10
+ACME,2024-01-01 10:00:04,13
+BETA,2024-01-01 10:00:05,20
+ACME,2024-01-01 10:00:02,1
+BETA,2024-01-01 10:00:06,19
+BETA,2024-01-01 10:00:07,25
+ACME,2024-01-01 10:00:08,9
+ACME,2024-01-01 10:00:09,14
+"""
+# the 6th row (ACME 10:00:02, price 1) is late: with it, ACME would match 11 -> 1 -> 10 differently
+
+TUMBLE = """
+    SELECT window_start, window_end, `user`, COUNT(*) AS cnt, SUM(amount) AS total
+    FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '5' SECOND))
+    GROUP BY window_start, window_end, `user`"""
+
+V_SHAPE = """
+    SELECT * FROM ticks MATCH_RECOGNIZE (
+      PARTITION BY symbol ORDER BY ts
+      MEASURES FIRST(DOWN.ts) AS first_down, LAST(UP.ts) AS up_ts, LAST(DOWN.price) AS bottom
+      ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW
+      PATTERN (START_ROW DOWN+ UP)
+      DEFINE DOWN AS (LAST(DOWN.price, 1) IS NULL AND DOWN.price < START_ROW.price)
+                  OR DOWN.price < LAST(DOWN.price, 1),
+             UP AS UP.price > LAST(DOWN.price)) MR"""
+
+
+@pytest.fixture
+def tables(tmp_path):
+    def create(client):
+        for name, body, cols in (("events", EVENTS, "`user` STRING, ts TIMESTAMP(3), amount INT"),
+                                 ("ticks", TICKS, "symbol STRING, ts TIMESTAMP(3), price INT")):
+            path = tmp_path / (name + ".csv")
+            path.write_text(body)
+            client.execute("CREATE TABLE %s (%s, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ("
+                           "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % (name, cols, path))
+        return client
+    return create
+
+
+def changes(client, sql):
+    """The query's changes in arrival order, times as HH:MM:SS."""
+    return [(op, tuple(text(v) for v in row)) for batch in client.execute(sql) for op, row in batch.changes]
+
+
+def explained(client, sql):
+    return client.execute("EXPLAIN " + sql).text
+
+
+def test_tumble_in_one_pass_drops_the_late_rows_as_micro_batches_do(one_pass_client, client, tables):
+    expected = sorted([
+        ("+I", ("10:00:00", "10:00:05", "user1", 2, 4)),
+        ("+I", ("10:00:00", "10:00:05", "user2", 1, 5)),
+        ("+I", ("10:00:05", "10:00:10", "user3", 1, 7)),
+        ("+I", ("10:00:05", "10:00:10", "user1", 1, 2)),      # not the late 10:00:05 row
+        ("+I", ("10:00:10", "10:00:15", "user2", 1, 6)),
+    ])
+    assert "one pass" in explained(tables(one_pass_client), TUMBLE)
+    assert sorted(changes(one_pass_client, TUMBLE)) == expected
+    assert "one pass" not in explained(tables(client), TUMBLE)
+    assert sorted(changes(client, TUMBLE)) == expected
+
+
+def test_match_recognize_in_one_pass_drops_the_late_rows_as_micro_batches_do(one_pass_client, client, tables):
+    expected = sorted([
+        ("+I", ("ACME", "10:00:02", "10:00:04", 10)),
+        ("+I", ("BETA", "10:00:06", "10:00:07", 19)),
+    ])
+    assert "one pass" in explained(tables(one_pass_client), V_SHAPE)
+    assert sorted(changes(one_pass_client, V_SHAPE)) == expected
+    assert sorted(changes(tables(client), V_SHAPE)) == expected
+
+
+def test_a_window_over_matches_composes_in_one_pass(one_pass_client, tables):
+    c = tables(one_pass_client)
+    c.execute("CREATE VIEW matches AS " + V_SHAPE.replace("LAST(DOWN.price) AS bottom", "MATCH_ROWTIME() AS mt"))
+    sql = """
+        SELECT window_start, COUNT(*) AS matches
+        FROM TABLE(TUMBLE(TABLE matches, DESCRIPTOR(mt), INTERVAL '5' SECOND))
+        GROUP BY window_start, window_end"""
+    assert "one pass" in explained(c, sql)
+    assert sorted(changes(c, sql)) == [("+I", ("10:00:00", 1)), ("+I", ("10:00:05", 1))]
+
+
+def test_updating_results_and_processing_time_stay_on_micro_batches(one_pass_client, tables, tmp_path):
+    c = tables(one_pass_client)
+    assert "one pass" not in explained(c, "SELECT `user`, COUNT(*) FROM events GROUP BY `user`")
+    assert "one pass" in explained(c, "SELECT `user`, amount * 2 AS twice FROM events WHERE amount > 2")
+    c.execute("CREATE TABLE clicked (`user` STRING, ts TIMESTAMP(3), amount INT, pt AS PROCTIME()) WITH ("
+              "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % (tmp_path / "events.csv"))
+    assert "one pass" not in explained(c, "SELECT `user` FROM clicked")
+    c.execute("CREATE TABLE paced (`user` STRING, ts TIMESTAMP(3), amount INT) WITH ('connector' = 'filesystem', "
+              "'path' = '%s', 'format' = 'csv', 'replay.rows-per-second' = '100')" % (tmp_path / "events.csv"))
+    assert "one pass" not in explained(c, "SELECT `user` FROM paced")
+    c.execute("CREATE TABLE folder (`user` STRING, ts TIMESTAMP(3), amount INT) WITH ('connector' = 'filesystem', "
+              "'path' = '%s', 'format' = 'csv')" % tmp_path)
+    assert "one pass" not in explained(c, "SELECT `user` FROM folder")
+
+
+def test_the_size_limit_decides(one_pass_client, tables):
+    c = tables(one_pass_client)
+    c.execute("SET 'dynsql.one-pass.max-input-size' = '100 bytes'")    # events.csv is 227 bytes
+    assert "one pass" not in explained(c, TUMBLE)
+    c.execute("SET 'dynsql.one-pass.max-input-size' = '1kb'")
+    assert "one pass" in explained(c, TUMBLE)
+    with pytest.raises(DynsqlError, match="Invalid size unit 'parsecs' in '3 parsecs' for "
+                                          "'dynsql.one-pass.max-input-size'"):
+        c.execute("SET 'dynsql.one-pass.max-input-size' = '3 parsecs'")
+    with pytest.raises(DynsqlError, match="Invalid size '-1' for 'dynsql.one-pass.max-input-size'"):
+        c.execute("SET 'dynsql.one-pass.max-input-size' = '-1'")
+
+
+def test_a_runtime_error_ends_the_stream_with_dynsql_words(one_pass_client, client, tables):
+    sql = """
+        SELECT * FROM ticks MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY ts MEASURES A.price AS p
+          ONE ROW PER MATCH AFTER MATCH SKIP TO FIRST A PATTERN (A B) DEFINE B AS B.price < A.price) MR"""
+    assert "one pass" in explained(tables(one_pass_client), sql)
+    for c in (one_pass_client, tables(client)):
+        result = c.execute(sql)
+        with pytest.raises(DynsqlError) as e:
+            list(result)
+        assert str(e.value) == ("Could not skip to first element of a match. (AFTER MATCH SKIP TO FIRST A would "
+                                "resume matching at the first row of the match, an endless loop)")
+
+
+def test_stopping_a_one_pass_query_cancels_its_spark_job(one_pass_client, tmp_path, spark):
+    path = tmp_path / "many.csv"
+    start = dt.datetime(2024, 1, 1)
+    with open(path, "w") as f:
+        for i in range(300_000):
+            f.write("s%d,%s,%d\n" % (i % 3, (start + dt.timedelta(seconds=i)).strftime("%Y-%m-%d %H:%M:%S"), i % 97))
+    c = one_pass_client
+    c.execute("CREATE TABLE many (symbol STRING, ts TIMESTAMP(3), price INT, WATERMARK FOR ts AS ts) WITH ("
+              "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % path)
+    sql = V_SHAPE.replace("ticks", "many")
+    assert "one pass" in explained(c, sql)
+    tracker = spark.sparkContext.statusTracker()
+    result = c.execute(sql)
+    deadline = time.time() + 30
+    while not tracker.getActiveJobsIds() and time.time() < deadline:
+        time.sleep(0.02)
+    running = tracker.getActiveJobsIds()
+    assert running and not result.finished
+    result.stop()
+    assert list(result) == [] and result.error is None
+    while tracker.getActiveJobsIds() and time.time() < deadline:
+        time.sleep(0.1)
+    assert tracker.getActiveJobsIds() == []
+    assert [tracker.getJobInfo(j).status for j in running] == ["FAILED"] * len(running)    # cancelled
