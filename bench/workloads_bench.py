@@ -3,10 +3,12 @@ through the client API on one warm session (local[2]), each result drained to it
 is; prints rows/s per workload. With FLINK_PY set (a Python with apache-flink 2.3), runs flink_perf.py on the
 same files in the same sitting and prints the ratio dynsql / Flink.
 
-    python bench/workloads_bench.py [--rows N] [--data DIR] [--shell-warm-up] [WORKLOAD ...]
+    python bench/workloads_bench.py [--rows N] [--data DIR] [--shell-warm-up] [--micro-batches] [WORKLOAD ...]
 
 The session is warmed as flink_perf.py warms Flink's JVM: one trivial query first. With --shell-warm-up it is
 first warmed as the interactive shell warms its session (runtime/warm_up.py's queries, run to their end).
+Each workload's line says how it ran: `one pass` (runtime/one_pass.py), `micro-batches`, or `batch`;
+--micro-batches turns the one pass off (`dynsql.one-pass.max-input-size` = 0).
 The inputs are generated once into DIR (default demo_data/generated/perf, git-ignored). Asserts nothing."""
 
 import argparse
@@ -74,6 +76,8 @@ def main():
     ap.add_argument("--data", default=os.path.join(ROOT, "demo_data", "generated", "perf"))
     ap.add_argument("--shell-warm-up", action="store_true",
                     help="warm the session as the interactive shell does before the workloads")
+    ap.add_argument("--micro-batches", action="store_true",
+                    help="streaming workloads on micro-batches, never in one pass")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     ensure_data(args.data, args.rows)
@@ -83,6 +87,8 @@ def main():
     from runtime.session import SparkRuntime
     rt = SparkRuntime(master="local[2]", warm_up=args.shell_warm_up).start()
     client = Client(spark_runtime=rt)
+    if args.micro_batches:
+        client.settings.set("dynsql.one-pass.max-input-size", "0")
     t = time.time()
     rt.session()
     print("spark session: %.1f s" % (time.time() - t), flush=True)
@@ -97,9 +103,12 @@ def main():
     ours = {}
     for name, mode, query in loads:
         client.settings.set("execution.runtime-mode", mode)
+        how = "batch" if mode == "batch" else \
+            "one pass" if "one pass" in client.execute("EXPLAIN " + query).text else "micro-batches"
         seconds, changes = drain(client, query)
         ours[name] = args.rows / seconds
-        print("%-14s %6.1f s %9.0f rows/s  (%d changes out)" % (name, seconds, ours[name], changes), flush=True)
+        print("%-14s %6.1f s %9.0f rows/s  (%d changes out; %s)" % (name, seconds, ours[name], changes, how),
+              flush=True)
     rt.stop()
     flink = flink_figures(args.data, [n for n, _, _ in loads])
     if flink:
