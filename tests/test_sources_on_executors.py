@@ -174,6 +174,21 @@ def test_without_rows_per_batch_micro_batches_grow_from_a_small_first_one(tmp_pa
     assert [len(rows) for _, rows in fixed] == [3] * 6 + [2, 0]
 
 
+def test_a_file_two_micro_batches_would_read_is_read_in_one(tmp_path, monkeypatch):
+    """A file of more than WHOLE_FILE_BYTES whose head says it holds about as many records as the small first
+    micro-batch and a largest one read (here 2 + 100) is read whole by the first micro-batch, the last."""
+    from runtime.connectors import splits
+    monkeypatch.setattr(splits, "DEFAULT_ROWS_PER_BATCH", 2)
+    monkeypatch.setattr(splits, "MAX_ROWS_PER_BATCH", 100)
+    monkeypatch.setattr(splits, "WHOLE_FILE_BYTES", 100)
+    for records, sizes in ((102, [102]), (110, [2, 20, 88])):
+        path = tmp_path / ("t%d.csv" % records)
+        clicks_file(path, range(records))
+        batches = micro_batches(stream_reader(path, tmp_path / ("state%d" % records)))
+        assert [len(rows) for _, rows in batches] == sizes
+        assert [r["user"] for _, rows in batches for r in rows] == ["u%d" % i for i in range(records)]
+
+
 def test_a_small_file_is_read_in_one_micro_batch(tmp_path):
     """A text file of at most WHOLE_FILE_BYTES (1 MB) is read whole by the first micro-batch, which is the last."""
     path = tmp_path / "t.csv"

@@ -18,8 +18,9 @@ watermark node. Options beyond Flink's (documented in README):
   'scan.rows-per-batch'        most records a micro-batch reads from one file (default: 100000 in the first
                                micro-batch, then ten times the records read so far, up to 1000000; and without
                                the option, a text file's micro-batch reads to its end when what is left is
-                               about that many records, or a file not read yet is at most 1 MB: that batch is
-                               the last, and the end of input comes with it)"""
+                               about that many records, or a file not read yet is at most 1 MB or holds about
+                               1,100,000 records by its head's line lengths: that batch is the last, and the end
+                               of input comes with it)"""
 
 import datetime as dt
 import json
