@@ -154,18 +154,8 @@ _UNITS_BYTES = {"": 1, "b": 1, "bytes": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1
 def parse_size_bytes(text, key=None):
     """A memory size as Flink's MemorySize reads it ('64 mb', '1g', '512 kb', '1024': bytes) -> bytes. `key`
     names the setting in errors."""
-    of = (" for '%s'" % key) if key else ""
-    m = re.fullmatch(r"\s*([0-9]+)\s*([a-zA-Z]*)\s*", text or "")
-    if not m:
-        raise ConfigError("Invalid size '%s'%s: a whole number and a unit" % (_shown(text), of),
-                          hint="e.g. '64 mb', '1 gb', '512 kb', '0'")
-    digits, unit = m.group(1).lstrip("0") or "0", m.group(2).lower()
-    if unit not in _UNITS_BYTES:
-        raise ConfigError("Invalid size unit '%s' in '%s'%s" % (_shown(unit), _shown(text), of),
-                          hint="units: bytes, kb, mb, gb, tb")
-    if len(digits) > 20 or int(digits) * _UNITS_BYTES[unit] >= 2 ** 63:
-        raise ConfigError("Invalid size '%s'%s: too large" % (_shown(text), of))
-    return int(digits) * _UNITS_BYTES[unit]
+    return _parse_quantity(text, key, "size", _UNITS_BYTES, "", 2 ** 63 - 1, "too large",
+                           "e.g. '64 mb', '1 gb', '512 kb', '0'", "units: bytes, kb, mb, gb, tb")
 
 
 _UNITS_MS = {
@@ -183,19 +173,24 @@ _MAX_DURATION_MS = (2 ** 63 - 1) // 1_000_000     # Flink keeps a duration in na
 def parse_duration_ms(text, key=None):
     """Flink duration text ('10 s', '1 h', '500ms', '0': milliseconds) -> milliseconds. `key` names the
     setting in errors."""
+    return _parse_quantity(text, key, "duration", _UNITS_MS, "ms", _MAX_DURATION_MS,
+                           "too large (at most %d days)" % (_MAX_DURATION_MS // 86400000),
+                           "e.g. '10 s', '5 min', '1 h', '500 ms'", "units: ms, s, min, h, d")
+
+
+def _parse_quantity(text, key, noun, units, default_unit, largest, too_large, examples, unit_names):
+    """'<whole number> [unit]' -> the number times its unit's value in `units` (no unit: `default_unit`), at most
+    `largest`; errors name the `noun`, the setting `key`, and the hints given."""
     of = (" for '%s'" % key) if key else ""
     m = re.fullmatch(r"\s*([0-9]+)\s*([a-zA-Z]*)\s*", text or "")
     if not m:
-        raise ConfigError("Invalid duration '%s'%s: a whole number and a unit" % (_shown(text), of),
-                          hint="e.g. '10 s', '5 min', '1 h', '500 ms'")
-    digits, unit = m.group(1).lstrip("0") or "0", m.group(2).lower() or "ms"
-    if unit not in _UNITS_MS:
-        raise ConfigError("Invalid duration unit '%s' in '%s'%s" % (_shown(unit), _shown(text), of),
-                          hint="units: ms, s, min, h, d")
-    if len(digits) > 20 or int(digits) * _UNITS_MS[unit] > _MAX_DURATION_MS:
-        raise ConfigError("Invalid duration '%s'%s: too large (at most %d days)"
-                          % (_shown(text), of, _MAX_DURATION_MS // 86400000))
-    return int(digits) * _UNITS_MS[unit]
+        raise ConfigError("Invalid %s '%s'%s: a whole number and a unit" % (noun, _shown(text), of), hint=examples)
+    digits, unit = m.group(1).lstrip("0") or "0", m.group(2).lower() or default_unit
+    if unit not in units:
+        raise ConfigError("Invalid %s unit '%s' in '%s'%s" % (noun, _shown(unit), _shown(text), of), hint=unit_names)
+    if len(digits) > 20 or int(digits) * units[unit] > largest:
+        raise ConfigError("Invalid %s '%s'%s: %s" % (noun, _shown(text), of, too_large))
+    return int(digits) * units[unit]
 
 
 def _shown(text, width=60):
