@@ -25,7 +25,7 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = RuntimeFailure(m.group(1).strip())
         err.cause = e
         return err
-    for kind in ("FormatError", "BadValue", "MatchRecognizeRuntimeError", "FileNotFoundError", "ValueError"):
+    for kind in ("FormatError", "BadValue", "FileNotFoundError", "ValueError"):
         m = re.search(r"%s: (.+)" % kind, text)
         if m:
             msg = m.group(1).strip().splitlines()[0]

@@ -21,7 +21,6 @@ import threading
 import time
 import uuid
 
-from planner.errors import DynsqlError
 from planner.plan.calc import Calc
 from planner.plan.fields import PROCTIME
 from planner.plan.match import Match
@@ -30,6 +29,7 @@ from planner.plan.sink import CollectSink
 from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
 
 from .results import ChangeBatch
+from .streaming import count_parse_errors
 
 
 def reads_in_one_pass(query, settings):
@@ -51,9 +51,7 @@ def _keeps_streaming_semantics(node):
         return True
     if isinstance(node, TableScan):
         return _one_bounded_file(node)
-    if isinstance(node, WindowTableFunction):
-        return node.spec.kind != "SESSION" and node.time_kind != PROCTIME
-    if isinstance(node, WindowAggregate):
+    if isinstance(node, (WindowTableFunction, WindowAggregate)):
         return node.spec.kind != "SESSION" and node.time_kind != PROCTIME
     if isinstance(node, GroupWindowAggregate):
         return node.spec.kind != "SESSION" and node.time_kind != PROCTIME and not node.updating
@@ -85,7 +83,9 @@ class OnePassRun:
     one batch of +I; `stop` (the shell's Ctrl-C or Q) cancels its Spark jobs by their tag."""
 
     def __init__(self, spark, frame, names, stream, parse_errors=None):
+        from .session import is_connect
         self.spark = spark
+        self.connect = is_connect(spark)
         self.frame = frame
         self.names = names
         self.stream = stream
@@ -109,34 +109,26 @@ class OnePassRun:
                 rows = collect_columns(self.frame).tuples(self.names)
             finally:
                 self._tag(False)
-        except DynsqlError as e:
-            if not self._stopping:
-                self.stream.fail(e)
-            return
-        except Exception as e:
+        except Exception as e:        # a DynsqlError passes through from_spark as it is
             if not self._stopping:
                 self.stream.fail(from_spark(e))
             return
         if self._stopping:
             return
-        if self.parse_errors is not None and self.parse_errors.sources:
-            self.stream.stats.skipped_rows = self.parse_errors.skipped_rows
-            self.stream.stats.nulled_rows = self.parse_errors.nulled_rows
+        count_parse_errors(self.parse_errors, self.stream)
         self.stream.publish(ChangeBatch([("+I", r) for r in rows], 0))
         self.stream.finish()
 
     def _tag(self, on):
         """Tag the jobs this thread starts (Spark Connect: the session's operations from this thread)."""
-        from .session import is_connect
-        if is_connect(self.spark):
+        if self.connect:
             (self.spark.addTag if on else self.spark.removeTag)(self.tag)
         else:
             sc = self.spark.sparkContext
             (sc.addJobTag if on else sc.removeJobTag)(self.tag)
 
     def _cancel(self):
-        from .session import is_connect
-        if is_connect(self.spark):
+        if self.connect:
             self.spark.interruptTag(self.tag)
         else:
             self.spark.sparkContext.cancelJobsWithTag(self.tag)

@@ -125,9 +125,7 @@ class StreamingRun:
         self.stream.publish(ChangeBatch(changes, batch_id))
 
     def _count_parse_errors(self):
-        if self.parse_errors is not None and self.parse_errors.sources:
-            self.stream.stats.skipped_rows = self.parse_errors.skipped_rows
-            self.stream.stats.nulled_rows = self.parse_errors.nulled_rows
+        count_parse_errors(self.parse_errors, self.stream)
 
     def start(self):
         from .session import is_connect
@@ -194,6 +192,13 @@ class StreamingRun:
                 self.query.stop()
             except Exception:
                 pass
+
+
+def count_parse_errors(parse_errors, stream):
+    """The sources' ignore-parse-errors counters (connectors.parse_errors.QueryParseErrors) into the stream's stats."""
+    if parse_errors is not None and parse_errors.sources:
+        stream.stats.skipped_rows = parse_errors.skipped_rows
+        stream.stats.nulled_rows = parse_errors.nulled_rows
 
 
 def trigger_for(bounded, paced):
