@@ -11,9 +11,15 @@ projections and filters, window table functions) keep no state. The changelog is
 +I, in one batch, with no state store, no checkpoint, and no extra micro-batch for the watermark to fire the
 last windows and matches: the largest micro-batch a bounded input can have.
 
+An event-time temporal join of a versioned view runs so too, over files that a streaming read takes whole in
+its first micro-batch (at most 1 MB, or about 1.1 M records): micro-batches then give the join every row of
+both inputs before the watermark moves, so each probe row meets the version valid at its time among all the
+versions, which runtime/operators/as_of_join.py computes at once on Spark's window functions.
+
 Kept on micro-batches: updating results (a changelog is what the user wants to see), anything reading
-processing time, several files or a directory (their per-row watermarks depend on how micro-batches split
-them), paced or watched tables, INSERT INTO jobs (they keep checkpoints), and inputs larger than
+processing time, a directory, two tables whose files micro-batches would split (their watermarks, and what
+a temporal join has seen of each, depend on how micro-batches split them), stateful operators after a temporal
+join, paced or watched tables, INSERT INTO jobs (they keep checkpoints), and inputs larger than
 `dynsql.one-pass.max-input-size` (the result is collected at once, where micro-batches bound it)."""
 
 import os
@@ -26,8 +32,10 @@ from planner.plan.fields import PROCTIME
 from planner.plan.match import Match
 from planner.plan.scan import TableScan
 from planner.plan.sink import CollectSink
+from planner.plan.temporal_join import TemporalJoin, versioned_view
 from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
 
+from .connectors.splits import first_micro_batch_reads_whole
 from .results import ChangeBatch
 from .streaming import count_parse_errors
 
@@ -37,13 +45,23 @@ def reads_in_one_pass(query, settings):
     limit = settings.one_pass_max_bytes if settings is not None else 0
     if limit <= 0:
         return False
-    size = 0
-    for node in query.root.walk():
-        if not node.insert_only or not _keeps_streaming_semantics(node):
-            return False
-        if isinstance(node, TableScan):
-            size += os.path.getsize(node.table.options["path"])
-    return size <= limit
+    scans = []
+    if not _in_one_pass(query.root, scans, False):
+        return False
+    return sum(os.path.getsize(s.table.options["path"]) for s in scans) <= limit
+
+
+def _in_one_pass(node, scans, stateful_above):
+    """Whether `node` and the nodes below it keep their streaming results in one pass; collects the scans.
+    `stateful_above`: a node other than a projection, filter or the sink is above `node`."""
+    if isinstance(node, TemporalJoin):
+        return not stateful_above and node.insert_only and _temporal_join_in_one_pass(node, scans)
+    if not node.insert_only or not _keeps_streaming_semantics(node):
+        return False
+    if isinstance(node, TableScan):
+        scans.append(node)
+    above = stateful_above or not isinstance(node, (Calc, CollectSink))
+    return all(_in_one_pass(c, scans, above) for c in node.inputs)
 
 
 def _keeps_streaming_semantics(node):
@@ -57,6 +75,32 @@ def _keeps_streaming_semantics(node):
         return node.spec.kind != "SESSION" and node.time_kind != PROCTIME and not node.updating
     if isinstance(node, Match):
         return node.event_time
+    return False
+
+
+def _temporal_join_in_one_pass(join, scans):
+    """An event-time temporal join of a versioned view (a keep-last-row deduplication on a rowtime) over
+    projections and filters of files that a streaming read takes whole in its first micro-batch: micro-batches
+    then hand the join every row before the watermark moves, and it joins each probe row with the version valid
+    at its time among all the versions, as runtime/operators/as_of_join.py does at once. Only projections,
+    filters and the sink may follow it (its rows carry no per-row watermark)."""
+    deduplication, _ = versioned_view(join.right)
+    if deduplication is None:
+        return False
+    mine = []
+    if not (_projections_of_a_file(join.left, mine) and _projections_of_a_file(deduplication.input, mine)):
+        return False
+    scans.extend(mine)
+    return all(first_micro_batch_reads_whole(s.table.options["path"], s.table.options.get("format"),
+                                             s.table.options.get("scan.rows-per-batch")) for s in mine)
+
+
+def _projections_of_a_file(node, scans):
+    while isinstance(node, Calc) and node.insert_only:
+        node = node.input
+    if isinstance(node, TableScan) and node.insert_only and _one_bounded_file(node):
+        scans.append(node)
+        return True
     return False
 
 

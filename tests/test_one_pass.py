@@ -46,17 +46,63 @@ V_SHAPE = """
              UP AS UP.price > LAST(DOWN.price)) MR"""
 
 
+ORDERS = """\
+o1,EUR,10,2024-01-01 09:59:59
+o2,EUR,10,2024-01-01 10:00:04
+o3,EUR,10,2024-01-01 10:00:05
+o4,USD,10,2024-01-01 10:00:09
+o5,USD,10,2024-01-01 10:00:10
+o6,null,10,2024-01-01 10:00:06
+o7,EUR,10,null
+o8,USD,10,2024-01-01 10:00:02
+"""
+RATES = """\
+EUR,1.10,2024-01-01 10:00:00
+USD,1.00,2024-01-01 10:00:00
+EUR,1.20,2024-01-01 10:00:05
+EUR,9.99,2024-01-01 10:00:03
+EUR,1.30,2024-01-01 10:00:05
+null,5.00,2024-01-01 10:00:00
+USD,2.00,null
+USD,1.50,2024-01-01 10:00:10
+"""
+# EUR 9.99 is older than EUR's newest rate when it arrives: no version; EUR 1.30 replaces 1.20 (same time); the
+# NULL currency's rate joins nothing; USD 2.00 has no time, nor has o7 (dropped); o8 arrives behind the
+# watermark: both files are read whole by the first micro-batch, so it meets every version there too
+
+AS_OF = """
+    SELECT o.id, r.rate, r.ts FROM orders AS o
+    %s JOIN rates_now FOR SYSTEM_TIME AS OF o.ts AS r ON o.currency = r.currency%s"""
+
+
+def create_csv_tables(client, folder, tables, watermark, options=""):
+    """CREATE TABLE name (columns, WATERMARK FOR ts AS `watermark`) over a CSV file of `body`, for each
+    (name, body, columns) of `tables`."""
+    for name, body, cols in tables:
+        path = folder / (name + ".csv")
+        path.write_text(body)
+        client.execute("CREATE TABLE %s (%s, WATERMARK FOR ts AS %s) WITH ('connector' = 'filesystem', "
+                       "'path' = '%s', 'format' = 'csv'%s)" % (name, cols, watermark, path, options))
+    return client
+
+
 @pytest.fixture
-def tables(tmp_path):
+def orders_and_rates(tmp_path):
     def create(client):
-        for name, body, cols in (("events", EVENTS, "`user` STRING, ts TIMESTAMP(3), amount INT"),
-                                 ("ticks", TICKS, "symbol STRING, ts TIMESTAMP(3), price INT")):
-            path = tmp_path / (name + ".csv")
-            path.write_text(body)
-            client.execute("CREATE TABLE %s (%s, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ("
-                           "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % (name, cols, path))
+        create_csv_tables(client, tmp_path, (
+            ("orders", ORDERS, "id STRING, currency STRING, amount INT, ts TIMESTAMP(3)"),
+            ("rates", RATES, "currency STRING, rate DOUBLE, ts TIMESTAMP(3)")), "ts", ", 'csv.null-literal' = 'null'")
+        client.execute("CREATE VIEW rates_now AS SELECT currency, rate, ts FROM (SELECT *, ROW_NUMBER() OVER ("
+                       "PARTITION BY currency ORDER BY ts DESC) AS rn FROM rates) WHERE rn = 1")
         return client
     return create
+
+
+@pytest.fixture
+def tables(tmp_path):
+    return lambda client: create_csv_tables(client, tmp_path, (
+        ("events", EVENTS, "`user` STRING, ts TIMESTAMP(3), amount INT"),
+        ("ticks", TICKS, "symbol STRING, ts TIMESTAMP(3), price INT")), "ts - INTERVAL '1' SECOND")
 
 
 def changes(client, sql):
@@ -101,6 +147,33 @@ def test_a_window_over_matches_composes_in_one_pass(one_pass_client, tables):
         GROUP BY window_start, window_end"""
     assert "one pass" in explained(c, sql)
     assert sorted(changes(c, sql)) == [("+I", ("10:00:00", 1)), ("+I", ("10:00:05", 1))]
+
+
+def test_a_temporal_join_in_one_pass_joins_as_of_each_row_as_micro_batches_do(one_pass_client, client,
+                                                                             orders_and_rates):
+    inner = [("o2", 1.10, "10:00:00"), ("o3", 1.30, "10:00:05"), ("o4", 1.00, "10:00:00"),
+             ("o5", 1.50, "10:00:10"), ("o8", 1.00, "10:00:00")]
+    left_over_1_05 = [("o1", None, None), ("o2", 1.10, "10:00:00"), ("o3", 1.30, "10:00:05"), ("o4", None, None),
+                      ("o5", 1.50, "10:00:10"), ("o6", None, None), ("o8", None, None)]
+    inner_sql, left_sql = AS_OF % ("", ""), AS_OF % ("LEFT", " AND r.rate > 1.05")
+    assert "one pass" in explained(orders_and_rates(one_pass_client), inner_sql)
+    for c in (one_pass_client, orders_and_rates(client)):
+        assert sorted(changes(c, inner_sql)) == [("+I", row) for row in inner]
+        assert sorted(changes(c, left_sql)) == [("+I", row) for row in left_over_1_05]
+
+
+def test_a_temporal_join_stays_on_micro_batches_where_they_would_split_its_input(one_pass_client,
+                                                                               orders_and_rates, tmp_path):
+    c = orders_and_rates(one_pass_client)
+    c.execute("CREATE TABLE orders_in_parts (id STRING, currency STRING, amount INT, ts TIMESTAMP(3), WATERMARK "
+              "FOR ts AS ts) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', "
+              "'csv.null-literal' = 'null', 'scan.rows-per-batch' = '3')" % (tmp_path / "orders.csv"))
+    assert "one pass" not in explained(c, (AS_OF % ("", "")).replace("orders AS o", "orders_in_parts AS o"))
+    c.execute("CREATE VIEW converted AS " + (AS_OF % ("", "")).replace("o.id,", "o.id, o.ts AS ots,"))
+    assert "one pass" in explained(c, "SELECT id FROM converted WHERE rate > 1")
+    assert "one pass" not in explained(c, """
+        SELECT window_start, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE converted, DESCRIPTOR(ots), INTERVAL '5' SECOND))
+        GROUP BY window_start, window_end""")
 
 
 def test_updating_results_and_processing_time_stay_on_micro_batches(one_pass_client, tables, tmp_path):

@@ -11,9 +11,12 @@ Nothing here runs anything: runtime/operators/temporal_join.py does."""
 
 from dataclasses import replace
 
+from .calc import Calc
 from .changelog import ALL_KINDS
+from .fields import ROWTIME
 from .join import JOIN_TYPES, Join, joined_fields
 from .node import PlanNode
+from .rank import Deduplicate
 
 
 class TemporalJoin(Join):
@@ -55,6 +58,18 @@ class TemporalJoin(Join):
         return "joinType=[%s], where=[%s], select=[%s]" % (
             JOIN_TYPES[self.kind], cond[0] if len(cond) == 1 else "AND(%s)" % ", ".join(cond),
             ", ".join(self.field_names))
+
+
+def versioned_view(side):
+    """A temporal join's versioned side as a versioned view: (the keep-last-row deduplication on a rowtime it
+    is, the projections over it from the top down), or (None, []) when the side is something else."""
+    projections, node = [], side
+    while isinstance(node, Calc) and node.condition is None:
+        projections.append(node)
+        node = node.input
+    if isinstance(node, Deduplicate) and node.keep_last and node.time_kind == ROWTIME:
+        return node, projections
+    return None, []
 
 
 class DropUpdateBefore(PlanNode):

@@ -140,6 +140,19 @@ def _records_in(path, size):
     return size * lines / len(head) if lines else float("inf")
 
 
+def _whole_when_new(path, size, limit):
+    """Whether a file not read yet (`size` bytes) is read whole by a micro-batch whose limit is `limit` records
+    (see SplitPlanner._to_end_when_near)."""
+    return size <= WHOLE_FILE_BYTES or _records_in(path, size) <= MAX_ROWS_PER_BATCH + limit
+
+
+def first_micro_batch_reads_whole(path, fmt, rows_per_batch_option=None):
+    """Whether a streaming read of the one file `path` takes it whole in its first micro-batch."""
+    if rows_per_batch_option or fmt == "parquet":
+        return False
+    return _whole_when_new(path, os.path.getsize(path), rows_per_batch(None, 0))
+
+
 class SplitPlanner:
     """Plans a streaming read's micro-batches (runs where Spark plans them). Holds the manifest of files
     found (paths, not rows: its size grows with the number of files only)."""
@@ -245,7 +258,7 @@ class SplitPlanner:
         except OSError:
             return split
         if row == 0:
-            whole = left <= WHOLE_FILE_BYTES or _records_in(path, left) <= MAX_ROWS_PER_BATCH + limit
+            whole = _whole_when_new(path, left, limit)
         else:
             whole = left <= limit * byte / row
         if whole:

@@ -12,7 +12,8 @@ over updates sends them) end one. Versions older than the newest one the waterma
 chosen and are dropped. Probe rows are never dropped as late (Flink's operator keeps them): their time
 travels as a plain value, so Spark's watermark does not filter them either. The rest of the ON condition is
 applied to the joined rows (INNER drops a row failing it, LEFT keeps it with NULLs): the version is chosen by
-time alone, then tested, as in Flink. Batch mode is refused by the planner, as Flink 2.4 does."""
+time alone, then tested, as in Flink. Batch mode is refused by the planner, as Flink 2.4 does; a streaming query
+read in one pass (runtime/one_pass.py) joins the whole input at once (as_of_join.py)."""
 
 import numpy as np
 import pandas as pd
@@ -20,12 +21,11 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
 from planner.plan.calc import Calc
-from planner.plan.fields import ROWTIME
 from planner.plan.node import post_order
-from planner.plan.rank import Deduplicate
-from planner.plan.temporal_join import DropUpdateBefore, TemporalJoin
+from planner.plan.temporal_join import DropUpdateBefore, TemporalJoin, versioned_view
 
 from ..translate import TRANSLATORS, Stream, conform, q, translates
+from .as_of_join import as_of_join
 from .columnar_event_time import NO_TIME, ColumnarEventTimeProcessor, concat, length, take
 from .event_time import event_time_column, watermark_delay_ms
 from .keyed_state import PickledValueState
@@ -185,23 +185,40 @@ def _any_null(columns):
 def translate_temporal_join(node, inputs, ctx):
     left, right = inputs
     right, newest_only = _versions(node.right, right, ctx)
-    lnames, rnames = node.left.field_names, node.right.field_names
     ldf, rdf = left.df, right.df
     if right.changelog and not node.right.update_before:
         rdf = rdf.filter(F.col("__op") != F.lit(1))
-    ltypes = [ldf.schema[n].dataType for n in lnames]
-    rtypes = [rdf.schema[n].dataType for n in rnames]
     key_types = [ldf.schema[k].dataType for k in node.left_keys]
     keys = ["__k%d" % i for i in range(len(node.left_keys))]
+
+    def key_columns(names):
+        """The side's key columns cast to the left's types, never NULL, then __knull."""
+        cols = [F.col(q(k)).cast(t) for k, t in zip(names, key_types)]
+        return [_key_column(c, kt).alias(name) for c, kt, name in zip(cols, key_types, keys)] + \
+            [_any_null(cols).alias("__knull")]
+    if ctx.streaming:
+        joined = _joined_on_micro_batches(node, ctx, left, right, ldf, rdf, key_columns, keys, newest_only)
+    else:                         # one pass (runtime/one_pass.py): the whole input at once
+        joined = as_of_join(node, ldf, rdf, key_columns(node.left_keys), key_columns(node.right_keys),
+                            keys + ["__knull"])
+    joined = _with_condition(node, joined)
+    hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
+    out = joined.select(*[F.col(q(n)) for n in node.field_names], *hidden)
+    return Stream(conform(out, node.fields), changelog=left.changelog)
+
+
+def _joined_on_micro_batches(node, ctx, left, right, ldf, rdf, key_columns, keys, newest_only):
+    """Both sides unioned, packed by key and joined by TemporalJoinProcessor: (node's fields, __op, __seq)."""
+    lnames, rnames = node.left.field_names, node.right.field_names
+    ltypes = [ldf.schema[n].dataType for n in lnames]
+    rtypes = [rdf.schema[n].dataType for n in rnames]
     lvalues = RowColumns("__l", ltypes, skip=[lnames.index(node.left_time)])
     rvalues = RowColumns("__r", rtypes, skip=[rnames.index(node.right_time)])
 
     def side_columns(df, stream, side, key_names, time, names):
-        key_cols = [F.col(q(k)).cast(t) for k, t in zip(key_names, key_types)]
         values = [F.col(q(n)) for n in names]
         return df.select(
-            *[_key_column(c, kt).alias(name) for c, kt, name in zip(key_cols, key_types, keys)],
-            _any_null(key_cols).alias("__knull"), F.lit(side).cast("tinyint").alias("__side"),
+            *key_columns(key_names), F.lit(side).cast("tinyint").alias("__side"),
             F.coalesce(F.unix_micros(F.col(q(time))), F.lit(NO_TIME)).alias("__t"),
             F.col("__seq").cast("long").alias("__seq"),
             (F.col("__op") if stream.changelog else F.lit(0)).cast("tinyint").alias("__op"),
@@ -220,12 +237,8 @@ def translate_temporal_join(node, inputs, ctx):
     kwargs = {"eventTimeColumnName": column} if column else {}
     processor.packed_in = ctx.spark.conf.get("spark.sql.session.timeZone")
     both = pack_by_key(probe.unionByName(versions), list(keys) + ["__knull"])
-    joined = both.groupBy(*keys, "__knull").transformWithStateInPandas(
+    return both.groupBy(*keys, "__knull").transformWithStateInPandas(
         portable(processor), schema, "Append", "EventTime", **kwargs)
-    joined = _with_condition(node, joined)
-    hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
-    out = joined.select(*[F.col(q(n)) for n in out_names], *hidden)
-    return Stream(conform(out, node.fields), changelog=left.changelog)
 
 
 def _versions(right, stream, ctx):
@@ -233,11 +246,8 @@ def _versions(right, stream, ctx):
     deduplication on a rowtime) is read from the deduplication's input: every row is a version unless it is
     older than its key's newest (the deduplication's changelog row by row; its translated Stream only holds
     each micro-batch's net change, which would skip versions). Otherwise the side's own Stream."""
-    chain, n = [], right
-    while isinstance(n, Calc) and n.condition is None:
-        chain.append(n)
-        n = n.input
-    if not (isinstance(n, Deduplicate) and n.keep_last and n.time_kind == ROWTIME):
+    n, chain = versioned_view(right)
+    if n is None:
         return stream, False
     done = {}
     for m in post_order(n.input):
