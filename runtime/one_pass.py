@@ -11,15 +11,17 @@ projections and filters, window table functions) keep no state. The changelog is
 +I, in one batch, with no state store, no checkpoint, and no extra micro-batch for the watermark to fire the
 last windows and matches: the largest micro-batch a bounded input can have.
 
-An event-time temporal join of a versioned view runs so too, over files that a streaming read takes whole in
-its first micro-batch (at most 1 MB, or about 1.1 M records): micro-batches then give the join every row of
-both inputs before the watermark moves, so each probe row meets the version valid at its time among all the
-versions, which runtime/operators/as_of_join.py computes at once on Spark's window functions.
+Two operators run so over files that a streaming read takes whole in its first micro-batch (at most 1 MB, or
+about 1.1 M records), where micro-batches give them every row before the watermark moves and show their results
+once: an event-time temporal join of a versioned view (each probe row meets the version valid at its time among
+all the versions, which runtime/operators/as_of_join.py computes at once on Spark's window functions), and a
+grouped aggregate of order-independent functions (each group's final row as +I, as Spark's update-mode aggregate
+emits it from one micro-batch; Spark's batch aggregate computes it).
 
-Kept on micro-batches: updating results (a changelog is what the user wants to see), anything reading
-processing time, a directory, two tables whose files micro-batches would split (their watermarks, and what
-a temporal join has seen of each, depend on how micro-batches split them), stateful operators after a temporal
-join, paced or watched tables, INSERT INTO jobs (they keep checkpoints), and inputs larger than
+Kept on micro-batches: other updating results (their changelog is what the user wants to see), an aggregate
+or temporal join over a file that micro-batches would split (they show updates between micro-batches; what a
+temporal join has seen of each input depends on the split), anything stateful after them, anything reading
+processing time, a directory, paced or watched tables, INSERT INTO jobs (they keep checkpoints), and inputs larger than
 `dynsql.one-pass.max-input-size` (the result is collected at once, where micro-batches bound it)."""
 
 import os
@@ -27,6 +29,7 @@ import threading
 import time
 import uuid
 
+from planner.plan.aggregate import GroupAggregate
 from planner.plan.calc import Calc
 from planner.plan.fields import PROCTIME
 from planner.plan.match import Match
@@ -56,8 +59,10 @@ def _in_one_pass(node, scans, stateful_above):
     `stateful_above`: a node other than a projection, filter or the sink is above `node`."""
     if isinstance(node, TemporalJoin):
         return not stateful_above and node.insert_only and _temporal_join_in_one_pass(node, scans)
-    if not node.insert_only or not _keeps_streaming_semantics(node):
-        return False
+    if isinstance(node, GroupAggregate):
+        return not stateful_above and _group_aggregate_in_one_pass(node, scans)
+    if not (node.insert_only or isinstance(node, (Calc, CollectSink))) or not _keeps_streaming_semantics(node):
+        return False       # (projections and the sink update only where a node below them does)
     if isinstance(node, TableScan):
         scans.append(node)
     above = stateful_above or not isinstance(node, (Calc, CollectSink))
@@ -85,23 +90,35 @@ def _temporal_join_in_one_pass(join, scans):
     at its time among all the versions, as runtime/operators/as_of_join.py does at once. Only projections,
     filters and the sink may follow it (its rows carry no per-row watermark)."""
     deduplication, _ = versioned_view(join.right)
-    if deduplication is None:
+    return deduplication is not None and _first_micro_batch_reads_all((join.left, deduplication.input), scans)
+
+
+def _group_aggregate_in_one_pass(aggregate, scans):
+    """A grouped aggregate of functions whose results do not depend on the rows' order (COUNT, SUM, AVG, MIN,
+    MAX, the deviations and variances; no DISTINCT) over projections and filters of a file that a streaming read
+    takes whole in its first micro-batch: micro-batches then emit each group once, as +I with its final values
+    (Spark's update-mode aggregate over one micro-batch), which Spark's batch aggregate gives at once. Only
+    projections, filters and the sink may follow it. A global aggregate keeps micro-batches: over no rows a
+    batch aggregate gives a row, a streaming one none."""
+    from .operators.group_aggregate import NATIVE_STREAMING_FUNCTIONS
+    if not aggregate.keys or any(c.function not in NATIVE_STREAMING_FUNCTIONS or c.distinct for c in aggregate.calls):
         return False
+    return _first_micro_batch_reads_all((aggregate.input,), scans)
+
+
+def _first_micro_batch_reads_all(inputs, scans):
+    """Whether each of `inputs` is projections and filters of one bounded file that a streaming read takes whole
+    in its first micro-batch; collects their scans."""
     mine = []
-    if not (_projections_of_a_file(join.left, mine) and _projections_of_a_file(deduplication.input, mine)):
-        return False
+    for node in inputs:
+        while isinstance(node, Calc) and node.insert_only:
+            node = node.input
+        if not (isinstance(node, TableScan) and node.insert_only and _one_bounded_file(node)):
+            return False
+        mine.append(node)
     scans.extend(mine)
     return all(first_micro_batch_reads_whole(s.table.options["path"], s.table.options.get("format"),
                                              s.table.options.get("scan.rows-per-batch")) for s in mine)
-
-
-def _projections_of_a_file(node, scans):
-    while isinstance(node, Calc) and node.insert_only:
-        node = node.input
-    if isinstance(node, TableScan) and node.insert_only and _one_bounded_file(node):
-        scans.append(node)
-        return True
-    return False
 
 
 def _one_bounded_file(scan):

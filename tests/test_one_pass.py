@@ -176,9 +176,24 @@ def test_a_temporal_join_stays_on_micro_batches_where_they_would_split_its_input
         GROUP BY window_start, window_end""")
 
 
+def test_a_grouped_aggregate_in_one_pass_shows_each_group_once_as_micro_batches_do(one_pass_client, client,
+                                                                                  tables):
+    sql = """SELECT `user`, COUNT(*) AS n, SUM(amount) AS total, MAX(ts) AS last_ts FROM events GROUP BY `user`
+             HAVING COUNT(*) > 1"""
+    assert "one pass" in explained(tables(one_pass_client), sql)
+    for c in (one_pass_client, tables(client)):
+        assert sorted(changes(c, sql)) == [("+I", ("user1", 4, 10, "10:00:07")), ("+I", ("user2", 3, 111, "10:00:12"))]
+
+
 def test_updating_results_and_processing_time_stay_on_micro_batches(one_pass_client, tables, tmp_path):
     c = tables(one_pass_client)
-    assert "one pass" not in explained(c, "SELECT `user`, COUNT(*) FROM events GROUP BY `user`")
+    assert "one pass" not in explained(c, "SELECT COUNT(*) FROM events")      # a global aggregate
+    assert "one pass" not in explained(c, "SELECT `user`, LISTAGG(CAST(amount AS STRING)) FROM events GROUP BY `user`")
+    assert "one pass" not in explained(c, "SELECT n, COUNT(*) FROM (SELECT `user`, COUNT(*) AS n FROM events "
+                                          "GROUP BY `user`) GROUP BY n")
+    c.execute("CREATE TABLE events_in_parts (`user` STRING, ts TIMESTAMP(3), amount INT) WITH ('connector' = "
+              "'filesystem', 'path' = '%s', 'format' = 'csv', 'scan.rows-per-batch' = '3')" % (tmp_path / "events.csv"))
+    assert "one pass" not in explained(c, "SELECT `user`, COUNT(*) FROM events_in_parts GROUP BY `user`")
     assert "one pass" in explained(c, "SELECT `user`, amount * 2 AS twice FROM events WHERE amount > 2")
     c.execute("CREATE TABLE clicked (`user` STRING, ts TIMESTAMP(3), amount INT, pt AS PROCTIME()) WITH ("
               "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % (tmp_path / "events.csv"))

@@ -155,7 +155,8 @@ def q(name):
 
 
 # ---------------------------------------------------------------------- the translator
-_NATIVE_STREAMING = ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP")
+# Spark's streaming aggregate gives Flink's rows for these (their results do not depend on the rows' order)
+NATIVE_STREAMING_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP")
 
 
 @translates(GroupAggregate)
@@ -167,7 +168,7 @@ def translate_group_aggregate(node, inputs, ctx):
                          F.lit(None).cast("timestamp").alias("__wm"))
         return Stream(conform(out, node.fields))
     native = (not s.changelog and node.input.insert_only and not ctx.ttl_ms and ctx.only_calcs_above(node)
-              and all(c.function in _NATIVE_STREAMING and not c.distinct for c in node.calls))
+              and all(c.function in NATIVE_STREAMING_FUNCTIONS and not c.distinct for c in node.calls))
     if native:
         out = native_aggregate(s.df, node.keys, node.calls)
         keys = ["__key%d" % i for i in range(len(node.keys))]
