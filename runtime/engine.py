@@ -120,11 +120,13 @@ class Engine:
     # ------------------------------------------------------------------ queries
     def _translate(self, query, batch, one_pass=False):
         """one_pass: a streaming query read in one pass (runtime/one_pass.py): batch frames, streaming lateness."""
+        from .one_pass import drops_late_rows
         from .translate import TranslateContext, translate, uses_event_time
         streaming = not batch and not one_pass
         ctx = TranslateContext(self.spark, streaming=streaming,
                                ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0,
-                               event_time=streaming and uses_event_time(query.root), late_rows=one_pass,
+                               event_time=streaming and uses_event_time(query.root),
+                               late_rows=one_pass and drops_late_rows(query),
                                line=query.line, column=query.column)
         return translate(query.root, ctx), ctx
 

@@ -54,6 +54,13 @@ def reads_in_one_pass(query, settings):
     return sum(os.path.getsize(s.table.options["path"]) for s in scans) <= limit
 
 
+def drops_late_rows(query):
+    """Whether a one-pass query has operators that drop late rows by `__wm` (window aggregates,
+    MATCH_RECOGNIZE): their translate context says `late_rows`, and their scans keep one split a file (the
+    per-row watermark is computed top to bottom)."""
+    return any(isinstance(n, (WindowAggregate, GroupWindowAggregate, Match)) for n in query.root.walk())
+
+
 def _in_one_pass(node, scans, stateful_above):
     """Whether `node` and the nodes below it keep their streaming results in one pass; collects the scans.
     `stateful_above`: a node other than a projection, filter or the sink is above `node`."""

@@ -55,8 +55,8 @@ class TranslateContext:
     streaming: bool
     ttl_ms: int = 0
     event_time: bool = False           # the plan has event-time operators: sources set Spark's watermark
-    # a streaming query read in one pass (runtime/one_pass.py): batch frames, but the operators drop the rows
-    # streaming finds late (by `__wm`), as they do in streaming
+    # a streaming query read in one pass (runtime/one_pass.py) with operators that drop late rows: batch frames,
+    # but those operators drop the rows streaming finds late (by `__wm`), as they do in streaming
     late_rows: bool = False
     parents: dict = field(default_factory=dict)   # id(node) -> parent node
     line: int = None
