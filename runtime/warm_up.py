@@ -13,7 +13,8 @@ driver through Arrow (foreachBatch), as a user's result is:
   event-time counts  a keyed event-time processor on transformWithStateInPandas, its rows packed by key
                      (packed_rows.py), as MATCH_RECOGNIZE and the temporal join get theirs;
   one pass           the same file read by one batch job, as a query over a small file is (one_pass.py): a
-                     window count, and a pass over each key's rows sorted by time (MATCH_RECOGNIZE's shape);
+                     window count, a pass over each key's rows sorted by time (MATCH_RECOGNIZE's shape), and
+                     each key's running last value by time (the temporal join's, as_of_join.py);
 and it imports the operators' translators. A user's query typed a few seconds after Spark is ready then starts
 warm. A user's query that starts while the warm-up runs stops it and waits until it has stopped
 (`stop_warm_up`): the two never run side by side (a query's start changes session settings, which a running
@@ -127,20 +128,24 @@ def _rows(spark, path, folder, streaming=True):
 
 
 def _one_pass(spark, path, folder):
-    """The one-pass query: a batch read of the csv, its 1-minute window counts and a count of each key's rows in
-    time order, brought to the driver -> the rows both counted (None: stopped, or it failed). It is short
-    (under a second): a user's query that stops the warm-up waits for it."""
+    """The one-pass query: a batch read of the csv, its 1-minute window counts, a count of each key's rows in
+    time order and its running last time, brought to the driver -> the rows the three counted (None: stopped,
+    or it failed). It is short (under a second): a user's query that stops the warm-up waits for it."""
+    from pyspark.sql import Window
     from pyspark.sql import functions as F
     from .result_columns import collect_columns
     rows = _rows(spark, path, folder, streaming=False)
     windows = rows.groupBy(F.window("ts", "1 minute"), "k").agg(F.count(F.lit(1)).alias("n"))
     ordered = rows.repartition(2, "k").sortWithinPartitions("k", "ts", "__seq").select("k", "ts")
     keyed = ordered.mapInArrow(_count_batches, "n long")
+    running = Window.partitionBy("k").orderBy("ts", "__seq").rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    last = rows.select(F.last("ts", ignorenulls=True).over(running).alias("t")).filter(F.col("t").isNotNull())
     with _LOCK:
         if _running["stopped"]:
             return None
     try:
-        return sum(collect_columns(windows)["n"]) + sum(collect_columns(keyed)["n"])
+        frames = (collect_columns(windows)["n"], collect_columns(keyed)["n"])
+        return sum(sum(n) for n in frames) + len(collect_columns(last)["t"])
     except Exception:
         return None
 
