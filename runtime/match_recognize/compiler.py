@@ -23,11 +23,12 @@ from runtime.match_recognize.paths import Root, Step
 class AggregateSlot:
     """A running aggregate over the rows mapped to `vars` (None: all rows)."""
 
-    def __init__(self, kind, vars, arg_fn, star):
+    def __init__(self, kind, vars, arg_fn, star, plain=False):
         self.kind = kind            # SUM COUNT AVG MIN MAX
         self.vars = vars            # frozenset of variable ids, or None
         self.arg_fn = arg_fn        # f(row, D) -> value, or None for COUNT(*)
         self.star = star
+        self.plain = star or plain  # COUNT(*) or a bare column: adding a row's first value cannot raise
         self.initial = {"COUNT": 0, "SUM": None, "AVG": (None, 0), "MIN": None, "MAX": None}[kind]
 
     def add(self, state, row, data):
@@ -488,7 +489,7 @@ class ExpressionCompiler:
             arg_fn = None if star else self.compile_row(arg, "agg%d" % len(self.slots))
             self._consts, self._cols = saved
             k = len(self.slots)
-            self.slots.append(AggregateSlot(kind, vars, arg_fn, star))
+            self.slots.append(AggregateSlot(kind, vars, arg_fn, star, isinstance(arg, exp.Column)))
             self._slot_keys[key] = k
         if self._cand is not None and (vars is None or self._cand in vars):
             return "SLOTS[%d].final(SLOTS[%d].add(P.aggs[%d], r, D))" % (k, k, k)

@@ -10,7 +10,7 @@ Plain Python: no Spark here."""
 
 from planner.errors import RuntimeFailure
 from planner.match_recognize.pattern import flat_elements
-from runtime.match_recognize import flink_automaton
+from runtime.match_recognize import flink_automaton, second_row
 from runtime.match_recognize.compiler import ExpressionCompiler
 from runtime.match_recognize.paths import PathFactory
 from runtime.match_recognize.standard_vm import Program, StandardMatcher
@@ -22,6 +22,7 @@ class CompiledMatch:
         self.spec = spec
         self.columns = list(columns)
         self.variables = spec.variables()
+        self.second_row = None
         subsets = {s.name: s.variables for s in spec.subsets}
         comp = ExpressionCompiler(self.variables, subsets, self.columns, spec.rowtime)
         self.defines = []
@@ -37,6 +38,8 @@ class CompiledMatch:
         if spec.semantics == "flink":
             elements = [(var_ids[name], lo, hi, greedy) for name, lo, hi, greedy, _ in flat_elements(spec.pattern)]
             self.engine = flink_automaton.FlinkMatcher(flink_automaton.build(elements), self.defines, self.factory)
+            # start rows whose next row no way on can take fail without trying them (one numpy test)
+            self.second_row = second_row.compile_test(spec, self.columns, self.engine, comp.slots)
         else:
             self.engine = StandardMatcher(Program(spec.pattern, var_ids), self.defines, self.factory)
         am = spec.after_match
@@ -84,8 +87,17 @@ class PartitionRun:
         flink = c.spec.semantics == "flink"
         within = c.within_us
         unmatched_rows = c.spec.rows_per_match == "ALL" and c.spec.empty_matches == "UNMATCHED"
+        # cannot[s - lo]: row s+1 cannot follow start row s, which fails (only for s+1 < n: more rows may come)
+        lo = s
+        cannot = c.second_row.cannot_take(data, ts, lo, n, within) if c.second_row is not None else None
+        last = lo + len(cannot) if cannot is not None else lo
         while s < n and not self.blocked:
-            if flink:
+            if s < last and cannot[s - lo]:
+                if not unmatched_rows:          # the whole run of such start rows fails: go past it
+                    s = _next_maybe(cannot, s - lo, lo, last)
+                    continue
+                kind, step = "fail", None
+            elif flink:
                 kind, step = engine.match_from(s, n, data, ts, within, self.match_number + 1)
             else:
                 kind, step = engine.match_from(s, n, data, ts, within, self.match_number + 1, final)
@@ -160,3 +172,11 @@ class PartitionRun:
         c = self.c
         return (tuple(self.key_values) + tuple(data[i][r] for i in c.order_idx) + measures
                 + tuple(data[i][r] for i in c.rest_idx))
+
+
+def _next_maybe(cannot, i, lo, last):
+    """The first start row from lo + i on that `cannot` does not rule out (`last`: none before it)."""
+    try:
+        return lo + cannot.index(False, i)
+    except ValueError:
+        return last
