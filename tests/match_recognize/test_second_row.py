@@ -87,8 +87,8 @@ def test_the_matches_are_the_same_with_and_without_it(monkeypatch):
     monkeypatch.setattr(second_row, "MIN_ROWS", 0)
     rng = random.Random(2)
     for _ in range(400):
-        body = body_of(rng.choice(DEFINES), rng.choice(PATTERNS),
-                       rng.choice(["ONE ROW PER MATCH", "ALL ROWS PER MATCH", "ALL ROWS PER MATCH WITH UNMATCHED ROWS"]),
+        per_match = ["ONE ROW PER MATCH", "ALL ROWS PER MATCH", "ALL ROWS PER MATCH WITH UNMATCHED ROWS"]
+        body = body_of(rng.choice(DEFINES), rng.choice(PATTERNS), rng.choice(per_match),
                        rng.choice(["PAST LAST ROW", "TO NEXT ROW", "TO LAST A"]),
                        rng.choice(["", "WITHIN INTERVAL '3' SECOND"]))
         with_test, without = compiled(body), compiled(body)
@@ -109,7 +109,8 @@ def test_an_integer_division_by_zero_is_still_raised():
 
 V_SHAPE = ("PARTITION BY sym ORDER BY ts MEASURES FIRST(A.ts) AS first_down, LAST(B.ts) AS up_ts, LAST(A.price) "
            "AS bottom ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW PATTERN (S A+ B) DEFINE A AS "
-           "(LAST(A.price, 1) IS NULL AND A.price < S.price) OR A.price < LAST(A.price, 1), B AS B.price > LAST(A.price)")
+           "(LAST(A.price, 1) IS NULL AND A.price < S.price) OR A.price < LAST(A.price, 1), "
+           "B AS B.price > LAST(A.price)")
 
 
 def cycle_rows(n):
