@@ -5,8 +5,9 @@ spec.semantics == 'flink', the standard's preference-ordered VM otherwise). `Par
 partition's start rows one after another, applies AFTER MATCH SKIP (raising the standard's runtime
 errors: skipping to the first row of the match, or to a variable with no row), numbers the matches and
 turns each into output rows (ONE ROW PER MATCH, or ALL ROWS PER MATCH with SHOW/OMIT EMPTY MATCHES and
-WITH UNMATCHED ROWS). It can stop at the end of the rows it has and resume later (streaming).
-Plain Python: no Spark here."""
+WITH UNMATCHED ROWS). It can stop at the end of the rows it has and resume later (streaming). With Flink's
+semantics it first rules out, in one numpy pass (second_row.py), the start rows whose next row no way on can
+take: they fail as match_from would fail them. Plain Python: no Spark here."""
 
 from planner.errors import RuntimeFailure
 from planner.match_recognize.pattern import flat_elements
