@@ -25,24 +25,28 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key):
     deduplication's insert-only input). `probe_keys` / `version_keys`: each side's key columns, never NULL, and
     `__knull` (a key field is NULL), named as `key` says."""
 
-    def side(df, keys, kind, time, names, values):
+    def side(df, keys, kind, time, values):
         return df.select(*keys, F.lit(kind).cast("tinyint").alias("__side"),
                          F.unix_micros(F.col(q(time))).alias("__t"), F.col("__seq").cast("long").alias("__seq"),
-                         F.struct(*[F.col(q(n)).alias("f%d" % i) for i, n in enumerate(names)]).alias(values)
-                         ).filter(F.col("__t").isNotNull())
-    probe = side(ldf, probe_keys, PROBE, node.left_time, node.left.field_names, "__l")
-    versions = side(rdf, version_keys, VERSION, node.right_time, node.right.field_names, "__r")
+                         *values).filter(F.col("__t").isNotNull())
+    lnames, rnames = node.left.field_names, node.right.field_names
+    probe = side(ldf, probe_keys, PROBE, node.left_time,
+                 [F.col(q(n)).alias("__l%d" % i) for i, n in enumerate(lnames)])
+    # each right field in a struct of its own: never NULL on a version, so `last` skips only the probe rows; and
+    # a field nothing reads is pruned with its window function
+    versions = side(rdf, version_keys, VERSION, node.right_time,
+                    [F.struct(F.col(q(n)).alias("v")).alias("__r%d" % i) for i, n in enumerate(rnames)])
     versions = _newest_versions(versions.filter(~F.col("__knull")), key)
     running = Window.partitionBy(*key).orderBy("__t", "__side", "__seq").rowsBetween(Window.unboundedPreceding,
                                                                                       Window.currentRow)
-    both = probe.unionByName(versions, allowMissingColumns=True)
-    joined = both.withColumn("__v", F.last("__r", ignorenulls=True).over(running)).filter(F.col("__side") == PROBE)
+    found = [F.last("__r%d" % i, ignorenulls=True).over(running).alias("__v%d" % i) for i in range(len(rnames))]
+    joined = probe.unionByName(versions, allowMissingColumns=True).select("*", *found)
+    joined = joined.filter(F.col("__side") == PROBE)
     if node.kind == "INNER":
-        joined = joined.filter(F.col("__v").isNotNull())
-    nleft = len(node.left.fields)
+        joined = joined.filter(F.col("__v0").isNotNull())
     names = node.field_names
-    columns = [F.col("__l.f%d" % i).alias(n) for i, n in enumerate(names[:nleft])]
-    columns += [F.col("__v.f%d" % i).alias(n) for i, n in enumerate(names[nleft:])]
+    columns = [F.col("__l%d" % i).alias(n) for i, n in enumerate(names[:len(lnames)])]
+    columns += [F.col("__v%d.v" % i).alias(n) for i, n in enumerate(names[len(lnames):])]
     return joined.select(*columns, F.lit(0).cast("tinyint").alias("__op"), "__seq")
 
 
