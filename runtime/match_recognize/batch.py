@@ -61,6 +61,24 @@ def _column_values(array):
     return array.to_pylist()
 
 
+def _key_runs(batch, key_names):
+    """The (first, end) row ranges of the batch's runs of equal partition keys, found by Arrow's comparisons of
+    each row with the one before (NULL equals NULL, NaN nothing, as the Python values compare)."""
+    import numpy as np
+    import pyarrow.compute as pc
+    n = batch.num_rows
+    change = np.zeros(max(n - 1, 0), dtype=bool)
+    for name in key_names if n > 1 else ():
+        column = batch.column(name)
+        later, earlier = column.slice(1), column.slice(0, n - 1)
+        change |= pc.fill_null(pc.not_equal(later, earlier), False).to_numpy(zero_copy_only=False)
+        if column.null_count:
+            change |= pc.is_null(later).to_numpy(zero_copy_only=False) != \
+                pc.is_null(earlier).to_numpy(zero_copy_only=False)
+    starts = np.concatenate([[0], np.flatnonzero(change) + 1]).tolist()
+    return zip(starts, starts[1:] + [n])
+
+
 class _ArrowMatch:
     """The mapInArrow function: consecutive rows with the same key form one partition."""
 
@@ -101,17 +119,8 @@ class _ArrowMatch:
                 ts = list(cols[ti].us)
             else:
                 ts = batch.column(SEQ).to_pylist()
-            n = batch.num_rows
-            if pidx:
-                keys = list(zip(*[cols[i] for i in pidx]))
-            else:
-                keys = [()] * n
-            a = 0
-            while a < n:
-                k = keys[a]
-                b = a + 1
-                while b < n and keys[b] == k:
-                    b += 1
+            for a, b in _key_runs(batch, spec.partition_by):
+                k = tuple(cols[i][a] for i in pidx)
                 if buf is not None and k != key:
                     out = self._run(compiled, buf, key, writer)
                     if out is not None:
@@ -123,7 +132,6 @@ class _ArrowMatch:
                 else:
                     for c, src in zip(buf, cols + [ts]):
                         c.extend(src[a:b])
-                a = b
         if buf is not None:
             out = self._run(compiled, buf, key, writer)
             if out is not None:

@@ -47,3 +47,26 @@ def _naive(v):
     if isinstance(v, dt.datetime) and v.tzinfo is not None:
         return v.astimezone(dt.timezone.utc).replace(tzinfo=None)
     return v
+
+
+def test_partitions_by_several_keys_with_nulls_across_arrow_batches(spark):
+    """Runs of equal keys are found per Arrow batch (NULL equals NULL) and continue across batches."""
+    from pyspark.sql import types as st
+    columns = [("k1", "STRING"), ("k2", "DOUBLE"), ("ts", "TIMESTAMP(3)"), ("v", "INT")]
+    spec = validate(parse_match_recognize("""
+        PARTITION BY k1, k2 ORDER BY ts MEASURES A.v AS av, B.v AS bv ONE ROW PER MATCH
+        PATTERN (A B) DEFINE B AS B.v > A.v"""), columns, "ts")
+    t1, t2 = dt.datetime(2024, 1, 1, 10, 0, 1), dt.datetime(2024, 1, 1, 10, 0, 2)
+    rows = [("a", 1.0, t1, 1), ("a", 1.0, t2, 2), ("a", None, t1, 5), ("a", None, t2, 6), (None, 1.0, t1, 3),
+            (None, 1.0, t2, 4), (None, None, t1, 9), (None, None, t2, 1), ("b", 1.0, t1, 1), ("b", 2.0, t2, 2)]
+    schema = st.StructType([st.StructField("k1", st.StringType()), st.StructField("k2", st.DoubleType()),
+                            st.StructField("ts", st.TimestampType()), st.StructField("v", st.IntegerType()),
+                            st.StructField("__seq", st.LongType())])
+    frame = spark.createDataFrame([r + (i,) for i, r in enumerate(rows)], schema)
+    before = spark.conf.get("spark.sql.execution.arrow.maxRecordsPerBatch")
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "3")
+    try:
+        got = sorted(match_batch(frame, spec, columns, partitions=1).collect(), key=lambda r: r["av"])
+    finally:
+        spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", before)
+    assert [tuple(r) for r in got] == [("a", 1.0, 1, 2), (None, 1.0, 3, 4), ("a", None, 5, 6)]
