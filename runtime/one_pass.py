@@ -14,7 +14,8 @@ last windows and matches: the largest micro-batch a bounded input can have.
 Two operators run so over files that a streaming read takes whole in its first micro-batch (at most 1 MB, or
 about 1.1 M records), where micro-batches give them every row before the watermark moves and show their results
 once: an event-time temporal join of a versioned view (each probe row meets the version valid at its time among
-all the versions, which runtime/operators/as_of_join.py computes at once on Spark's window functions), and a
+all the versions, which runtime/operators/as_of_join.py computes at once: a numpy lookup of the versions when
+they fit under Spark's broadcast limit, else Spark's window functions), and a
 grouped aggregate of order-independent functions (each group's final row as +I, as Spark's update-mode aggregate
 emits it from one micro-batch; Spark's batch aggregate computes it).
 

@@ -2,7 +2,9 @@
 micro-batches, late rows dropped as streaming drops them; what stays on micro-batches; EXPLAIN saying which;
 the setting; a stopped query; an error inside the batch job."""
 
+import contextlib
 import datetime as dt
+import random
 import time
 
 import pytest
@@ -157,9 +159,57 @@ def test_a_temporal_join_in_one_pass_joins_as_of_each_row_as_micro_batches_do(on
                       ("o5", 1.50, "10:00:10"), ("o6", None, None), ("o8", None, None)]
     inner_sql, left_sql = AS_OF % ("", ""), AS_OF % ("LEFT", " AND r.rate > 1.05")
     assert "one pass" in explained(orders_and_rates(one_pass_client), inner_sql)
-    for c in (one_pass_client, orders_and_rates(client)):
-        assert sorted(changes(c, inner_sql)) == [("+I", row) for row in inner]
-        assert sorted(changes(c, left_sql)) == [("+I", row) for row in left_over_1_05]
+    for c, plan in ((one_pass_client, "lookup"), (one_pass_client, "window"), (orders_and_rates(client), None)):
+        with as_of_plan(c, plan):
+            assert sorted(changes(c, inner_sql)) == [("+I", row) for row in inner]
+            assert sorted(changes(c, left_sql)) == [("+I", row) for row in left_over_1_05]
+
+
+@contextlib.contextmanager
+def as_of_plan(client, plan, sql=AS_OF % ("", "")):
+    """One pass joins as of each row by a lookup of versions that fit under Spark's broadcast limit, else by a
+    window over both sides (runtime/operators/as_of_lookup.py, as_of_join.py): `plan` says which (None: as is),
+    and EXPLAIN shows it."""
+    if plan == "window":
+        client.execute("SET 'spark.sql.autoBroadcastJoinThreshold' = '-1'")
+    try:
+        if plan is not None:
+            shown = explained(client, sql)
+            assert ("MapInArrow" in shown) == (plan == "lookup") and ("Window" in shown) == (plan == "window")
+        yield
+    finally:
+        client.execute("RESET 'spark.sql.autoBroadcastJoinThreshold'")
+
+
+def test_a_temporal_join_on_two_key_columns_finds_the_same_versions_by_lookup_and_by_window(
+        one_pass_client, client, tmp_path):
+    """Random orders and rates on a (currency, region) key, with NULL keys and times, versions arriving late and
+    two of one time: the lookup, the window plan and micro-batches give the same rows."""
+    rng = random.Random(7)
+    base = dt.datetime(2024, 1, 1, 10)
+
+    def line(i, *values):
+        when = "null" if rng.random() < 0.05 else (base + dt.timedelta(seconds=rng.randint(0, 60))).isoformat(" ")
+        return ",".join([str(v) for v in values] + [when]) + "\n"
+    currencies = ["EUR", "USD", "GBP", "null"]
+    rates = "".join(line(i, rng.choice(currencies), rng.choice([1, 2, "null"]), i) for i in range(120))
+    orders = "".join(line(i, "o%d" % i, rng.choice(currencies), rng.choice([1, 2, 3, "null"])) for i in range(300))
+    sql = """SELECT o.id, r.rate, r.ts FROM orders AS o
+             %s JOIN rates_now FOR SYSTEM_TIME AS OF o.ts AS r ON o.currency = r.currency AND o.region = r.region"""
+    for c in (one_pass_client, client):
+        create_csv_tables(c, tmp_path, (
+            ("orders", orders, "id STRING, currency STRING, region INT, ts TIMESTAMP(3)"),
+            ("rates", rates, "currency STRING, region INT, rate INT, ts TIMESTAMP(3)")), "ts",
+            ", 'csv.null-literal' = 'null'")
+        c.execute("CREATE VIEW rates_now AS SELECT currency, region, rate, ts FROM (SELECT *, ROW_NUMBER() OVER ("
+                  "PARTITION BY currency, region ORDER BY ts DESC) AS rn FROM rates) WHERE rn = 1")
+    got = {}
+    for c, plan in ((one_pass_client, "lookup"), (one_pass_client, "window"), (client, None)):
+        with as_of_plan(c, plan, sql % ""):
+            got[plan] = [sorted(changes(c, sql % kind)) for kind in ("", "LEFT")]
+    inner, left = got["lookup"]
+    assert len(inner) > 50 and len(left) > len(inner)
+    assert got["window"] == got[None] == got["lookup"]
 
 
 def test_a_temporal_join_stays_on_micro_batches_where_they_would_split_its_input(one_pass_client,

@@ -10,10 +10,12 @@ the last version so far is carried to each probe row (`last(..., ignorenulls)` o
 shuffle and one sort, no Python. The versions are the versioned view's input rows as its keep-last-row
 deduplication takes them: a row older than an earlier row of its key is none, and of a key's rows with one
 time the last to arrive is the version. A row without a time is neither a probe row nor a version; a NULL key
-joins nothing (INNER drops the row, LEFT pads it with NULLs)."""
+joins nothing (INNER drops the row, LEFT pads it with NULLs). When the versions fit under Spark's broadcast
+limit, each probe batch looks its versions up instead, in the task that reads it (as_of_lookup.py)."""
 
 from pyspark.sql import Window
 from pyspark.sql import functions as F
+from pyspark.sql import types as st
 
 from ..translate import q
 
@@ -30,22 +32,27 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key):
                          F.unix_micros(F.col(q(time))).alias("__t"), F.col("__seq").cast("long").alias("__seq"),
                          *values).filter(F.col("__t").isNotNull())
     lnames, rnames = node.left.field_names, node.right.field_names
-    probe = side(ldf, probe_keys, PROBE, node.left_time,
-                 [F.col(q(n)).alias("__l%d" % i) for i, n in enumerate(lnames)])
+    left = ["__l%d" % i for i in range(len(lnames))]
+    right = ["__r%d" % i for i in range(len(rnames))]
+    probe = side(ldf, probe_keys, PROBE, node.left_time, [F.col(q(n)).alias(c) for n, c in zip(lnames, left)])
+    versions = side(rdf, version_keys, VERSION, node.right_time, [F.col(q(n)).alias(c) for n, c in zip(rnames, right)])
+    versions = _newest_versions(versions.filter(~F.col("__knull")), key)
+    looked_up = _looked_up(node, probe, versions, key[:-1], left, right)
+    if looked_up is not None:
+        return looked_up
     # each right field in a struct of its own: never NULL on a version, so `last` skips only the probe rows; and
     # a field nothing reads is pruned with its window function
-    versions = side(rdf, version_keys, VERSION, node.right_time,
-                    [F.struct(F.col(q(n)).alias("v")).alias("__r%d" % i) for i, n in enumerate(rnames)])
-    versions = _newest_versions(versions.filter(~F.col("__knull")), key)
+    versions = versions.select(*[c for c in versions.columns if c not in right],
+                               *[F.struct(F.col(c).alias("v")).alias(c) for c in right])
     running = Window.partitionBy(*key).orderBy("__t", "__side", "__seq").rowsBetween(Window.unboundedPreceding,
                                                                                       Window.currentRow)
-    found = [F.last("__r%d" % i, ignorenulls=True).over(running).alias("__v%d" % i) for i in range(len(rnames))]
+    found = [F.last(c, ignorenulls=True).over(running).alias("__v%d" % i) for i, c in enumerate(right)]
     joined = probe.unionByName(versions, allowMissingColumns=True).select("*", *found)
     joined = joined.filter(F.col("__side") == PROBE)
     if node.kind == "INNER":
         joined = joined.filter(F.col("__v0").isNotNull())
     names = node.field_names
-    columns = [F.col("__l%d" % i).alias(n) for i, n in enumerate(names[:len(lnames)])]
+    columns = [F.col(c).alias(n) for c, n in zip(left, names)]
     columns += [F.col("__v%d.v" % i).alias(n) for i, n in enumerate(names[len(lnames):])]
     return joined.select(*columns, F.lit(0).cast("tinyint").alias("__op"), "__seq")
 
@@ -58,3 +65,25 @@ def _newest_versions(versions, key):
     versions = versions.filter(F.col("__newest").isNull() | (F.col("__t") >= F.col("__newest")))
     versions = versions.withColumn("__last", F.max("__seq").over(Window.partitionBy(*key, "__t")))
     return versions.filter(F.col("__seq") == F.col("__last")).drop("__newest", "__last")
+
+
+def _looked_up(node, probe, versions, key, left, right):
+    """The joined rows by as_of_lookup.py when the versions fit in memory, else None (the window plan)."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+    from .as_of_lookup import AsOfLookup, versions_in_memory
+    try:
+        table = versions_in_memory(versions, key, right)
+    except Exception:           # reading the versions failed: the window plan reports it when the query runs
+        return None
+    if table is None:
+        return None
+    spark = probe.sparkSession
+    fields = [st.StructField(n, f.dataType, True) for n, f in
+              zip(node.field_names, [probe.schema[c] for c in left] + [versions.schema[c] for c in right])]
+    schema = st.StructType(fields + [st.StructField("__op", st.ByteType()), st.StructField("__seq", st.LongType())])
+    try:
+        lookup = AsOfLookup(table, key, right, left, to_arrow_schema(
+            schema, timezone=spark.conf.get("spark.sql.session.timeZone")), node.kind == "INNER")
+    except OverflowError:
+        return None
+    return probe.mapInArrow(lookup, schema)

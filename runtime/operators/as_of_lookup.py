@@ -1,0 +1,101 @@
+"""The as-of join of as_of_join.py when the versions are few: each probe batch looks its versions up with numpy.
+
+The versions (already deduplicated as the versioned view takes them) are brought to the driver when they fit
+under Spark's own broadcast limit (`spark.sql.autoBroadcastJoinThreshold`, as Spark decides to broadcast the
+small side of a join; -1 turns this off) and travel with the function into every task; the probe rows never
+leave the task that reads them: no shuffle, no sort, no window. Per probe batch, the key is encoded as one
+integer (each key column's position among the versions' distinct values, combined), the time as its rank
+among the versions' times, and one `searchsorted` over the versions sorted by (key, time) finds for every
+row the last version of its key at or before its time: the same version the window plan carries to it.
+Floating-point and nested keys, and nested values, keep the window plan (Arrow's lookups and Spark's
+grouping could disagree on -0.0 / NaN)."""
+
+import numpy as np
+from pyspark.sql import types as st
+
+from planner.errors import DynsqlError
+from planner.settings import parse_size_bytes
+
+MAX_VERSIONS = 1_000_000          # more: the window plan, whatever their size in bytes
+KEY_TYPES = (st.ByteType, st.ShortType, st.IntegerType, st.LongType, st.StringType, st.BooleanType,
+             st.DecimalType, st.DateType, st.TimestampType, st.TimestampNTZType)
+VALUE_TYPES = KEY_TYPES + (st.FloatType, st.DoubleType)
+
+
+def versions_in_memory(versions, key, values):
+    """The versions frame (key columns, __t, the `values` columns) as a pyarrow Table when a lookup can join
+    them, else None (too many or too large for the broadcast limit, a type the lookup does not take)."""
+    spark = versions.sparkSession
+    types = {f.name: f.dataType for f in versions.schema.fields}
+    if not all(type(types[k]) in KEY_TYPES for k in key) or not all(type(types[v]) in VALUE_TYPES for v in values):
+        return None
+    try:
+        limit = parse_size_bytes(spark.conf.get("spark.sql.autoBroadcastJoinThreshold"))
+    except DynsqlError:             # -1 (Spark's "never broadcast") or a size Spark reads and dynsql does not
+        return None
+    table = versions.select(*key, "__t", *values).limit(MAX_VERSIONS + 1).toArrow()
+    if table.num_rows > MAX_VERSIONS or table.nbytes > limit:
+        return None
+    return table
+
+
+class AsOfLookup:
+    """The mapInArrow function: probe batches (key columns, __knull, __t, __seq, __l<i>) -> the joined rows
+    (the left values, the version's values, __op, __seq), cast to `schema` (a pyarrow Schema). `inner`: a probe
+    row without a version is dropped (else its version's values are NULL)."""
+
+    def __init__(self, versions, key, values, left, schema, inner):
+        import pyarrow.compute as pc
+        versions = versions.combine_chunks()
+        self.key, self.left, self.schema, self.inner = list(key), list(left), schema, inner
+        self.distinct = [pc.unique(versions.column(k)) for k in self.key]
+        code, _ = self._codes(versions)
+        t = versions.column("__t").to_numpy()
+        self.times = np.unique(t)
+        self.width = len(self.times) + 1
+        if np.prod([float(len(d)) for d in self.distinct]) * self.width >= 2.0 ** 62:
+            raise OverflowError("the versions' keys and times do not fit one int64 code")
+        # each version's (key, time) as one integer: its time's rank + 1, so that a probe row's count of version
+        # times at or before its own is the code of the last version it may take
+        combined = code * self.width + np.searchsorted(self.times, t) + 1
+        order = np.argsort(combined, kind="stable")
+        self.combined, self.code = combined[order], code[order]
+        self.values = versions.select(list(values)).take(order)
+
+    def _codes(self, batch):
+        """(the key as one int64 per row, whether every key column's value is among the versions')."""
+        import pyarrow.compute as pc
+        code = np.zeros(batch.num_rows, dtype=np.int64)
+        known = np.ones(batch.num_rows, dtype=bool)
+        for name, distinct in zip(self.key, self.distinct):
+            position = pc.index_in(batch.column(name), value_set=distinct)
+            known &= position.is_valid().to_numpy(zero_copy_only=False)
+            code = code * len(distinct) + position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+        return code, known
+
+    def lookup(self, batch):
+        """Each probe row's version: its index into self.values, and where it has one."""
+        code, known = self._codes(batch)
+        known &= ~batch.column("__knull").to_numpy(zero_copy_only=False)
+        t = batch.column("__t").to_numpy(zero_copy_only=False)
+        probe = code * self.width + np.searchsorted(self.times, t, side="right")
+        found = np.searchsorted(self.combined, probe, side="right") - 1
+        hit = known & (found >= 0) & (self.code[np.maximum(found, 0)] == code)
+        return found, hit
+
+    def __call__(self, batches):
+        import pyarrow as pa
+        for batch in batches:
+            found, hit = self.lookup(batch)
+            if self.inner:
+                keep = pa.array(hit)
+                batch, rows = batch.filter(keep), pa.array(found[hit])
+            else:
+                rows = pa.array(found, mask=~hit)
+            right = self.values.take(rows)
+            n = batch.num_rows
+            columns = [batch.column(c) for c in self.left] + [right.column(i).combine_chunks()
+                                                               for i in range(right.num_columns)]
+            columns += [pa.array(np.zeros(n, dtype=np.int8)), batch.column("__seq")]
+            yield pa.RecordBatch.from_arrays([c.cast(f.type) for c, f in zip(columns, self.schema)],
+                                             schema=self.schema)
