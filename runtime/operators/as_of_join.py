@@ -36,10 +36,11 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key):
     right = ["__r%d" % i for i in range(len(rnames))]
     probe = side(ldf, probe_keys, PROBE, node.left_time, [F.col(q(n)).alias(c) for n, c in zip(lnames, left)])
     versions = side(rdf, version_keys, VERSION, node.right_time, [F.col(q(n)).alias(c) for n, c in zip(rnames, right)])
-    versions = _newest_versions(versions.filter(~F.col("__knull")), key)
+    versions = versions.filter(~F.col("__knull"))
     looked_up = _looked_up(node, probe, versions, key[:-1], left, right)
     if looked_up is not None:
         return looked_up
+    versions = _newest_versions(versions, key)
     # each right field in a struct of its own: never NULL on a version, so `last` skips only the probe rows; and
     # a field nothing reads is pruned with its window function
     versions = versions.select(*[c for c in versions.columns if c not in right],

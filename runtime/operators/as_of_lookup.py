@@ -7,6 +7,9 @@ leave the task that reads them: no shuffle, no sort, no window. Per probe batch,
 integer (each key column's position among the versions' distinct values, combined), the time as its rank
 among the versions' times, and one `searchsorted` over the versions sorted by (key, time) finds for every
 row the last version of its key at or before its time: the same version the window plan carries to it.
+The versions arrive as the versioned view's input rows and are deduplicated here as as_of_join.py's
+`_newest_versions` does it on Spark (a row older than an earlier row of its key is no version; of a key's rows
+with one time the last to arrive is the version), so that the whole join runs without a Spark window.
 Floating-point and nested keys, and nested values, keep the window plan (Arrow's lookups and Spark's
 grouping could disagree on -0.0 / NaN)."""
 
@@ -23,8 +26,8 @@ VALUE_TYPES = KEY_TYPES + (st.FloatType, st.DoubleType)
 
 
 def versions_in_memory(versions, key, values):
-    """The versions frame (key columns, __t, the `values` columns) as a pyarrow Table when a lookup can join
-    them, else None (too many or too large for the broadcast limit, a type the lookup does not take)."""
+    """The versions frame (key columns, __t, __seq, the `values` columns) as a pyarrow Table when a lookup can
+    join them, else None (too many or too large for the broadcast limit, a type the lookup does not take)."""
     spark = versions.sparkSession
     types = {f.name: f.dataType for f in versions.schema.fields}
     if not all(type(types[k]) in KEY_TYPES for k in key) or not all(type(types[v]) in VALUE_TYPES for v in values):
@@ -33,7 +36,7 @@ def versions_in_memory(versions, key, values):
         limit = parse_size_bytes(spark.conf.get("spark.sql.autoBroadcastJoinThreshold"))
     except DynsqlError:             # -1 (Spark's "never broadcast") or a size Spark reads and dynsql does not
         return None
-    table = versions.select(*key, "__t", *values).limit(MAX_VERSIONS + 1).toArrow()
+    table = versions.select(*key, "__t", "__seq", *values).limit(MAX_VERSIONS + 1).toArrow()
     if table.num_rows > MAX_VERSIONS or table.nbytes > limit:
         return None
     return table
@@ -58,7 +61,8 @@ class AsOfLookup:
         # each version's (key, time) as one integer: its time's rank + 1, so that a probe row's count of version
         # times at or before its own is the code of the last version it may take
         combined = code * self.width + np.searchsorted(self.times, t) + 1
-        order = np.argsort(combined, kind="stable")
+        kept = newest_versions(combined, code * self.width, versions.column("__seq").to_numpy())
+        order = kept[np.argsort(combined[kept], kind="stable")]
         self.combined, self.code = combined[order], code[order]
         self.values = versions.select(list(values)).take(order)
 
@@ -99,3 +103,17 @@ class AsOfLookup:
             columns += [pa.array(np.zeros(n, dtype=np.int8)), batch.column("__seq")]
             yield pa.RecordBatch.from_arrays([c.cast(f.type) for c, f in zip(columns, self.schema)],
                                              schema=self.schema)
+
+
+def newest_versions(combined, key_base, seq):
+    """The indexes of the rows the keep-last-row deduplication takes as versions (as_of_join._newest_versions):
+    `combined` orders a key's rows by time (key_base: the key's lowest code, below all its rows'), `seq` by
+    arrival. A row older than an earlier row of its key is none; of a key's rows with one time, the last to
+    arrive (among those left) is the version."""
+    by_arrival = np.lexsort((seq, key_base))
+    c = combined[by_arrival]
+    newest_before = np.concatenate([[-1], np.maximum.accumulate(c)[:-1]])   # of an earlier key: below key_base
+    left = by_arrival[c >= newest_before]
+    by_time = left[np.lexsort((seq[left], combined[left]))]
+    last = np.append(combined[by_time][1:] != combined[by_time][:-1], True)
+    return by_time[last]
