@@ -5,7 +5,7 @@ has no DEFINE and the match cannot end there), a start row s fails at once unles
 some way on from the state after that take TRUE. There the path is just [s -> start variable], so every
 navigation is static: `V.c` is row s+1 for the variable V being tested, row s for the start variable, NULL
 for any other; FIRST/LAST count those rows; PREV(c, k) is row s+1-k (NULL before the buffer's first row).
-`SecondRowTest.cannot_take` evaluates those DEFINEs for every start row of a partition at once, as numpy
+`NextRowsTest.cannot_take` evaluates those DEFINEs for every start row of a partition at once, as numpy
 arrays with NULL masks and SQL's three-valued logic, and PartitionRun.advance fails the start rows whose
 second row no way on can take without calling match_from.
 
@@ -65,7 +65,7 @@ NULL_NUM = Num(np.int64(0), np.True_, True, 0)
 
 
 def compile_test(spec, columns, engine, slots):
-    """A SecondRowTest for a FlinkMatcher `engine` with first_take set, or None when its DEFINEs are outside
+    """A NextRowsTest for a FlinkMatcher `engine` with first_take set, or None when its DEFINEs are outside
     the subset. columns: names of the partition's data lists; slots: the spec's aggregate slots."""
     if engine.first_take is None:
         return None
@@ -98,11 +98,11 @@ def compile_test(spec, columns, engine, slots):
         return None
     if not options:
         return None
-    return SecondRowTest([tests[v] for v in dict.fromkeys(options)],
+    return NextRowsTest([tests[v] for v in dict.fromkeys(options)],
                          [t for v, t in tests.items() if v not in options], sorted(lows.items()))
 
 
-class SecondRowTest:
+class NextRowsTest:
     """The compiled test: `cannot_take(data, ts, lo, n, within)`."""
 
     def __init__(self, options, others, columns):

@@ -1,4 +1,4 @@
-"""The numpy test that rules out Flink start rows whose next row no way on can take (second_row.py): it agrees
+"""The numpy test that rules out Flink start rows whose next row no way on can take (next_rows.py): it agrees
 with the Python DEFINEs row for row, it changes no result (batch, resumed, errors, the partition's last row),
 it stays off where it must, and the client's batch and streaming queries give the rows."""
 
@@ -8,7 +8,7 @@ import random
 import pytest
 
 from planner.match_recognize import parse_match_recognize, validate
-from runtime.match_recognize import second_row
+from runtime.match_recognize import next_rows
 from runtime.match_recognize.matcher import CompiledMatch, PartitionRun
 from runtime.match_recognize.rows import match_rows, to_micros
 
@@ -64,15 +64,15 @@ def outcome(c, rows):
 
 
 def test_the_numpy_test_agrees_with_the_python_defines(monkeypatch):
-    monkeypatch.setattr(second_row, "MIN_ROWS", 0)
+    monkeypatch.setattr(next_rows, "MIN_ROWS", 0)
     rng = random.Random(1)
     for define in DEFINES:
         for pattern in PATTERNS:
             c = compiled(body_of(define, pattern))
-            assert c.second_row is not None, (define, pattern)
+            assert c.next_rows is not None, (define, pattern)
             rows = random_rows(rng, 60)
             data = [list(col) for col in zip(*rows)]
-            cannot = c.second_row.cannot_take(data, None, 0, len(rows), None)
+            cannot = c.next_rows.cannot_take(data, None, 0, len(rows), None)
             ext, state = c.engine.first_take
             for s in range(len(rows) - 1):
                 start = ext(c.factory.root, s, data)
@@ -84,7 +84,7 @@ def test_the_numpy_test_agrees_with_the_python_defines(monkeypatch):
 
 
 def test_the_matches_are_the_same_with_and_without_it(monkeypatch):
-    monkeypatch.setattr(second_row, "MIN_ROWS", 0)
+    monkeypatch.setattr(next_rows, "MIN_ROWS", 0)
     rng = random.Random(2)
     for _ in range(400):
         per_match = ["ONE ROW PER MATCH", "ALL ROWS PER MATCH", "ALL ROWS PER MATCH WITH UNMATCHED ROWS"]
@@ -92,7 +92,7 @@ def test_the_matches_are_the_same_with_and_without_it(monkeypatch):
                        rng.choice(["PAST LAST ROW", "TO NEXT ROW", "TO LAST A"]),
                        rng.choice(["", "WITHIN INTERVAL '3' SECOND"]))
         with_test, without = compiled(body), compiled(body)
-        without.second_row = None
+        without.next_rows = None
         rows = random_rows(rng, rng.randint(1, 90), ("x", "y"))
         assert outcome(with_test, rows) == outcome(without, rows), body
 
@@ -102,7 +102,7 @@ def test_an_integer_division_by_zero_is_still_raised():
     c = compiled(body_of("A AS A.price / (A.price - S.price) < 0, B AS B.price > A.price", "S A B"))
     rows = [("x", T0 + dt.timedelta(seconds=i), 10 + i % 2, 1.0, None) for i in range(70)]
     rows += [("x", T0 + dt.timedelta(seconds=70), 11, 1.0, None), ("x", T0 + dt.timedelta(seconds=71), 11, 1.0, None)]
-    assert c.second_row is not None
+    assert c.next_rows is not None
     with pytest.raises(ZeroDivisionError):
         match_rows(c, NAMES, rows)
 
@@ -129,7 +129,7 @@ def test_the_last_row_is_never_ruled_out_while_rows_may_follow():
     run = PartitionRun(c, ("x",))
     out = []
     for k in (99, 201, 297):            # each call ends on an 11: it starts a V the next call completes
-        assert c.second_row.cannot_take(data, ts, run.start, k, None) is not None
+        assert c.next_rows.cannot_take(data, ts, run.start, k, None) is not None
         out += run.advance(data, ts, k, final=False)
         assert run.start == k - 1
     out += run.advance(data, ts, len(rows), final=True)
@@ -138,7 +138,7 @@ def test_the_last_row_is_never_ruled_out_while_rows_may_follow():
 
 def test_no_test_where_it_must_not_apply():
     ok = "A AS A.price < S.price, B AS B.price > A.price"
-    assert compiled(body_of(ok, "S A B")).second_row is not None
+    assert compiled(body_of(ok, "S A B")).next_rows is not None
     for define, pattern in [
         ("A AS A.price < S.price", "S A? B"),                              # B may follow S and has no DEFINE
         ("A AS A.tag < S.tag, B AS B.price > A.price", "S A B"),           # strings
@@ -148,11 +148,11 @@ def test_no_test_where_it_must_not_apply():
         ("A AS A.price > NEXT(A.price), B AS B.price > A.price", "S A B"),  # NEXT
         ("S AS S.price > 1, A AS A.price < S.price, B AS B.price > A.price", "S A B"),   # S has a DEFINE
     ]:
-        assert compiled(body_of(define, pattern)).second_row is None, define
+        assert compiled(body_of(define, pattern)).next_rows is None, define
     # the start row's step computes an aggregate of an expression: it could raise at any start row
     body = body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(S.price / S.price) AS q")
-    assert compiled(body).second_row is None
-    assert compiled(body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(S.price) AS q")).second_row is not None
+    assert compiled(body).next_rows is None
+    assert compiled(body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(S.price) AS q")).next_rows is not None
 
 
 # ---- through the client: batch and streaming queries over a CSV file --------------------------------------
