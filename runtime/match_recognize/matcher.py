@@ -6,12 +6,12 @@ partition's start rows one after another, applies AFTER MATCH SKIP (raising the 
 errors: skipping to the first row of the match, or to a variable with no row), numbers the matches and
 turns each into output rows (ONE ROW PER MATCH, or ALL ROWS PER MATCH with SHOW/OMIT EMPTY MATCHES and
 WITH UNMATCHED ROWS). It can stop at the end of the rows it has and resume later (streaming). With Flink's
-semantics it first rules out, in one numpy pass (second_row.py), the start rows whose next row no way on can
-take: they fail as match_from would fail them. Plain Python: no Spark here."""
+semantics it first rules out, in one numpy pass (next_rows.py), the start rows whose next rows (s+1, and s+2
+where it is there) no way on can take: they fail as match_from would fail them. Plain Python: no Spark here."""
 
 from planner.errors import RuntimeFailure
 from planner.match_recognize.pattern import flat_elements
-from runtime.match_recognize import flink_automaton, second_row
+from runtime.match_recognize import flink_automaton, next_rows
 from runtime.match_recognize.compiler import ExpressionCompiler
 from runtime.match_recognize.paths import PathFactory
 from runtime.match_recognize.standard_vm import Program, StandardMatcher
@@ -23,7 +23,7 @@ class CompiledMatch:
         self.spec = spec
         self.columns = list(columns)
         self.variables = spec.variables()
-        self.second_row = None
+        self.next_rows = None
         subsets = {s.name: s.variables for s in spec.subsets}
         comp = ExpressionCompiler(self.variables, subsets, self.columns, spec.rowtime)
         self.defines = []
@@ -39,8 +39,8 @@ class CompiledMatch:
         if spec.semantics == "flink":
             elements = [(var_ids[name], lo, hi, greedy) for name, lo, hi, greedy, _ in flat_elements(spec.pattern)]
             self.engine = flink_automaton.FlinkMatcher(flink_automaton.build(elements), self.defines, self.factory)
-            # start rows whose next row no way on can take fail without trying them (one numpy test)
-            self.second_row = second_row.compile_test(spec, self.columns, self.engine, comp.slots)
+            # start rows whose next rows no way on can take fail without trying them (one numpy test)
+            self.next_rows = next_rows.compile_test(spec, self.columns, self.engine, comp.slots)
         else:
             self.engine = StandardMatcher(Program(spec.pattern, var_ids), self.defines, self.factory)
         am = spec.after_match
@@ -88,9 +88,9 @@ class PartitionRun:
         flink = c.spec.semantics == "flink"
         within = c.within_us
         unmatched_rows = c.spec.rows_per_match == "ALL" and c.spec.empty_matches == "UNMATCHED"
-        # cannot[s - lo]: row s+1 cannot follow start row s, which fails (only for s+1 < n: more rows may come)
+        # cannot[s - lo]: start row s fails at row s+1 or s+2 (only rows < n: more rows may come)
         lo = s
-        cannot = c.second_row.cannot_take(data, ts, lo, n, within) if c.second_row is not None else None
+        cannot = c.next_rows.cannot_take(data, ts, lo, n, within) if c.next_rows is not None else None
         last = lo + len(cannot) if cannot is not None else lo
         while s < n and not self.blocked:
             if s < last and cannot[s - lo]:

@@ -1,6 +1,7 @@
-"""The numpy test that rules out Flink start rows whose next row no way on can take (second_row.py): it agrees
-with the Python DEFINEs row for row, it changes no result (batch, resumed, errors, the partition's last row),
-it stays off where it must, and the client's batch and streaming queries give the rows."""
+"""The numpy test that rules out Flink start rows whose next rows no way on can take (next_rows.py): it agrees
+with Flink's matcher row for row (fails by row s+2), it changes no result (batch, resumed, errors, the
+partition's last row), it rules out more of the V-shape's start rows than the next row alone, it stays off
+where it must, and the client's batch and streaming queries give the rows."""
 
 import datetime as dt
 import random
@@ -8,7 +9,7 @@ import random
 import pytest
 
 from planner.match_recognize import parse_match_recognize, validate
-from runtime.match_recognize import second_row
+from runtime.match_recognize import next_rows
 from runtime.match_recognize.matcher import CompiledMatch, PartitionRun
 from runtime.match_recognize.rows import match_rows, to_micros
 
@@ -35,6 +36,17 @@ DEFINES = [
     "A AS A.vol * A.vol > S.vol, B AS B.vol > 1e308 * A.vol",
 ]
 PATTERNS = ["S A+ B", "S A* B", "S A? B", "S A{2,3} B", "S A B", "S A+? B", "S A{2,} B", "S A*? B"]
+# with a third variable C, which decides row s+2 where it follows A
+DEFINES_C = [
+    "A AS A.price > S.price, B AS B.price < A.price, C AS C.price < A.price + B.price - 2 * S.price",
+    "A AS A.price <> S.price, B AS B.price > S.price, C AS C.vol / (C.price - A.price) > 0.5 OR "
+    "C.price / (C.price - S.price) > 1",
+    "A AS A.price >= PREV(A.price), B AS B.price < A.price, C AS C.price > PREV(C.price, 3) AND "
+    "LAST(price, 2) < LAST(A.price)",
+]
+PATTERNS_C = ["S A B C", "S A C B", "S A+ C B", "S A C? B", "S A{2} C B", "S A B+ C", "S A? C B", "S A* C+ B",
+              "S C*? A B"]
+CASES = [(d, p) for d in DEFINES for p in PATTERNS] + [(d, p) for d in DEFINES_C for p in PATTERNS_C]
 
 
 def compiled(body):
@@ -63,38 +75,66 @@ def outcome(c, rows):
         return "%s: %s" % (type(e).__name__, e)
 
 
-def test_the_numpy_test_agrees_with_the_python_defines(monkeypatch):
-    monkeypatch.setattr(second_row, "MIN_ROWS", 0)
+def fails_by(c, data, s, n):
+    """Does Flink's matcher fail start row s by row n-1 (False where it raises a division by zero)?"""
+    try:
+        return c.engine.match_from(s, n, data, None, None, 1) == ("fail", None)
+    except ZeroDivisionError:
+        return False                                # never ruled out: match_from must raise there
+
+
+def test_the_numpy_test_agrees_with_flinks_matcher(monkeypatch):
+    monkeypatch.setattr(next_rows, "MIN_ROWS", 0)
     rng = random.Random(1)
-    for define in DEFINES:
-        for pattern in PATTERNS:
-            c = compiled(body_of(define, pattern))
-            assert c.second_row is not None, (define, pattern)
-            rows = random_rows(rng, 60)
-            data = [list(col) for col in zip(*rows)]
-            cannot = c.second_row.cannot_take(data, None, 0, len(rows), None)
-            ext, state = c.engine.first_take
-            for s in range(len(rows) - 1):
-                start = ext(c.factory.root, s, data)
-                try:
-                    takes = any(f(start, s + 1, s, 1, data) is True for _, _, _, _, _, f in state.opts)
-                except ZeroDivisionError:
-                    takes = True                    # never ruled out: match_from must raise there
-                assert cannot[s] == (not takes), (define, pattern, s, rows[s:s + 2])
+    for define, pattern in CASES:
+        c = compiled(body_of(define, pattern))
+        assert c.next_rows is not None and c.next_rows.deep, (define, pattern)
+        rows = random_rows(rng, 70)
+        data = [list(col) for col in zip(*rows)]
+        lo, n = rng.randint(0, 4), rng.randint(55, 70)
+        data[2][n:] = ["not read"] * (70 - n)       # rows from n on may come later: never read
+        cannot = c.next_rows.cannot_take(data, None, lo, n, None)
+        assert len(cannot) == n - 1 - lo
+        for s in range(lo, n - 1):
+            assert cannot[s - lo] == fails_by(c, data, s, min(s + 3, n)), (define, pattern, s, rows[s:s + 3])
 
 
 def test_the_matches_are_the_same_with_and_without_it(monkeypatch):
-    monkeypatch.setattr(second_row, "MIN_ROWS", 0)
+    monkeypatch.setattr(next_rows, "MIN_ROWS", 0)
     rng = random.Random(2)
     for _ in range(400):
         per_match = ["ONE ROW PER MATCH", "ALL ROWS PER MATCH", "ALL ROWS PER MATCH WITH UNMATCHED ROWS"]
-        body = body_of(rng.choice(DEFINES), rng.choice(PATTERNS), rng.choice(per_match),
+        body = body_of(*rng.choice(CASES), rng.choice(per_match),
                        rng.choice(["PAST LAST ROW", "TO NEXT ROW", "TO LAST A"]),
                        rng.choice(["", "WITHIN INTERVAL '3' SECOND"]))
         with_test, without = compiled(body), compiled(body)
-        without.second_row = None
+        without.next_rows = None
         rows = random_rows(rng, rng.randint(1, 90), ("x", "y"))
         assert outcome(with_test, rows) == outcome(without, rows), body
+
+
+def test_row_s2_rules_out_more_start_rows_of_the_v_shape():
+    # the perf workload's DEFINEs: after one A, B compares with the A before it (NULL), so A must take row s+2
+    body = body_of(DEFINES[0], "S A+ B", skip="TO LAST B")
+    rng = random.Random(3)
+    price = 100
+    rows = []
+    for i in range(3000):
+        price += rng.choice([-2, -1, 0, 1, 2])
+        rows.append(("x", T0 + dt.timedelta(seconds=i), None if rng.random() < 0.01 else price, 1.0, None))
+    calls, results = [], []
+    for depth in (0, 2, 3):
+        c = compiled(body)
+        if depth == 0:
+            c.next_rows = None
+        elif depth == 2:
+            c.next_rows.deep = False
+        run = c.engine.match_from
+        c.engine.match_from = lambda *a: (calls.append(depth), run(*a))[1]
+        results.append(match_rows(c, NAMES, rows))
+    assert results[0] == results[1] == results[2] and len(results[0][0]) > 40
+    tries = [calls.count(d) for d in (0, 2, 3)]
+    assert tries[0] > tries[1] > tries[2] and tries[2] < tries[1] / 2, tries   # 2844, 1091, 436
 
 
 def test_an_integer_division_by_zero_is_still_raised():
@@ -102,7 +142,7 @@ def test_an_integer_division_by_zero_is_still_raised():
     c = compiled(body_of("A AS A.price / (A.price - S.price) < 0, B AS B.price > A.price", "S A B"))
     rows = [("x", T0 + dt.timedelta(seconds=i), 10 + i % 2, 1.0, None) for i in range(70)]
     rows += [("x", T0 + dt.timedelta(seconds=70), 11, 1.0, None), ("x", T0 + dt.timedelta(seconds=71), 11, 1.0, None)]
-    assert c.second_row is not None
+    assert c.next_rows is not None
     with pytest.raises(ZeroDivisionError):
         match_rows(c, NAMES, rows)
 
@@ -129,7 +169,7 @@ def test_the_last_row_is_never_ruled_out_while_rows_may_follow():
     run = PartitionRun(c, ("x",))
     out = []
     for k in (99, 201, 297):            # each call ends on an 11: it starts a V the next call completes
-        assert c.second_row.cannot_take(data, ts, run.start, k, None) is not None
+        assert c.next_rows.cannot_take(data, ts, run.start, k, None) is not None
         out += run.advance(data, ts, k, final=False)
         assert run.start == k - 1
     out += run.advance(data, ts, len(rows), final=True)
@@ -138,7 +178,7 @@ def test_the_last_row_is_never_ruled_out_while_rows_may_follow():
 
 def test_no_test_where_it_must_not_apply():
     ok = "A AS A.price < S.price, B AS B.price > A.price"
-    assert compiled(body_of(ok, "S A B")).second_row is not None
+    assert compiled(body_of(ok, "S A B")).next_rows is not None
     for define, pattern in [
         ("A AS A.price < S.price", "S A? B"),                              # B may follow S and has no DEFINE
         ("A AS A.tag < S.tag, B AS B.price > A.price", "S A B"),           # strings
@@ -148,11 +188,23 @@ def test_no_test_where_it_must_not_apply():
         ("A AS A.price > NEXT(A.price), B AS B.price > A.price", "S A B"),  # NEXT
         ("S AS S.price > 1, A AS A.price < S.price, B AS B.price > A.price", "S A B"),   # S has a DEFINE
     ]:
-        assert compiled(body_of(define, pattern)).second_row is None, define
+        assert compiled(body_of(define, pattern)).next_rows is None, define
     # the start row's step computes an aggregate of an expression: it could raise at any start row
     body = body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(S.price / S.price) AS q")
-    assert compiled(body).second_row is None
-    assert compiled(body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(S.price) AS q")).second_row is not None
+    assert compiled(body).next_rows is None
+    assert compiled(body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(S.price) AS q")).next_rows is not None
+    # row s+2: the test stops at row s+1 where o1 would go on there whatever the row holds, or outside the subset
+    assert compiled(body_of(ok, "S A B")).next_rows.deep
+    for define, pattern in [
+        ("B AS B.price < S.price", "S B"),                                 # B ends the match
+        ("A AS A.price < S.price, B AS B.price > A.price", "S A C B"),     # C after A has no DEFINE
+        ("A AS A.price < S.price, B AS B.tag < A.tag", "S A B"),           # strings at row s+2
+    ]:
+        test = compiled(body_of(define, pattern).replace("FIRST(A.price) AS fa, LAST(A.price) AS la, ", "")).next_rows
+        assert test is not None and not test.deep, define
+    # A's step computes an aggregate of an expression: it could raise at row s+1
+    test = compiled(body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(A.price / A.price) AS q")).next_rows
+    assert test is not None and not test.deep
 
 
 # ---- through the client: batch and streaming queries over a CSV file --------------------------------------

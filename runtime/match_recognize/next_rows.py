@@ -1,22 +1,26 @@
-"""Which start rows can go on to a second row: one numpy test over a partition before Flink's matcher runs.
+"""Which start rows can go on to their next rows: one numpy test over a partition before Flink's matcher runs.
 
 When Flink's automaton takes every start row whatever it holds (FlinkMatcher.first_take: the first variable
-has no DEFINE and the match cannot end there), a start row s fails at once unless row s+1 makes the DEFINE of
-some way on from the state after that take TRUE. There the path is just [s -> start variable], so every
-navigation is static: `V.c` is row s+1 for the variable V being tested, row s for the start variable, NULL
-for any other; FIRST/LAST count those rows; PREV(c, k) is row s+1-k (NULL before the buffer's first row).
-`SecondRowTest.cannot_take` evaluates those DEFINEs for every start row of a partition at once, as numpy
-arrays with NULL masks and SQL's three-valued logic, and PartitionRun.advance fails the start rows whose
-second row no way on can take without calling match_from.
+has no DEFINE and the match cannot end there), a start row s fails at row s+1 unless some way on o1 from the
+state after that take takes it, and at row s+2 unless some way on o2 from o1's state takes that one. A way on
+takes a row where its DEFINE is TRUE and none of its greedy NOT conditions' is. Along a path of variables
+[s -> start variable, s+1 -> o1, s+2 -> o2] every navigation is static: `V.c` is the last row of the path
+mapped to V (an unqualified `c`: the row tested), NULL where V has none; FIRST/LAST count those rows;
+PREV(V.c, k) is k rows before that one (NULL before the buffer's first row). `NextRowsTest.cannot_take`
+evaluates those DEFINEs for every start row of a partition at once, as numpy arrays with NULL masks and SQL's
+three-valued logic, and PartitionRun.advance fails the start rows that no way on takes to row s+1, or (where
+row s+2 is there already) to row s+2, without calling match_from.
 
 Only a safe subset compiles (`compile_test` returns None otherwise): numeric columns and literals, unary
-minus, + - * /, comparisons, AND OR NOT, IS [NOT] NULL / TRUE / FALSE, FIRST/LAST of a column
-expression and PREV. Aggregates, strings, timestamps, functions, CASE, NEXT, a way on with no DEFINE or an
-aggregate the start row's step computes from an expression (it could raise) give no test. Per call the
-columns must hold ints or floats (None for NULL), and integer results must stay in int64 (bounds checked),
-else there is no test for that call. The test only says 'cannot' where no way on's DEFINE is TRUE and none
-of the DEFINEs match_from would evaluate at row s+1 could raise (an integer division by zero): it never
-changes a result. Greedy NOT conditions are left out (they only forbid takes). Plain numpy; no Spark."""
+minus, + - * /, comparisons, AND OR NOT, IS [NOT] NULL / TRUE / FALSE, FIRST/LAST of a column expression and
+PREV. Aggregates, strings, timestamps, functions, CASE, NEXT, a way on at row s+1 with no DEFINE, or
+an aggregate the start row's step computes from an expression (it could raise) give no test; at row s+2
+the test stops at row s+1 outside the subset, and an o1 that can end the match, whose step computes an
+aggregate of an expression, or after which a way on has no DEFINE goes on wherever it takes row s+1. Per call
+the columns must hold ints or floats (None for NULL), and integer results must stay in int64 (bounds
+checked), else there is no test for that call (at row s+2: it stops at row s+1). The test only says 'cannot'
+where no way on takes the row and none of the DEFINEs match_from could evaluate on the way could raise (an
+integer division by zero): it never changes a result. Plain numpy; no Spark."""
 
 import numpy as np
 from sqlglot import exp
@@ -65,100 +69,186 @@ NULL_NUM = Num(np.int64(0), np.True_, True, 0)
 
 
 def compile_test(spec, columns, engine, slots):
-    """A SecondRowTest for a FlinkMatcher `engine` with first_take set, or None when its DEFINEs are outside
+    """A NextRowsTest for a FlinkMatcher `engine` with first_take set, or None when its DEFINEs are outside
     the subset. columns: names of the partition's data lists; slots: the spec's aggregate slots."""
     if engine.first_take is None:
         return None
-    start_var = engine.start.opts[0][0]
+    start = (engine.start.opts[0][0],)
+    if any(_computes_expression(slot, start[0]) for slot in slots):
+        return None                 # the start row's step could raise at any start row
     target = engine.first_take[1]
-    variables = spec.variables()
-    var_ids = {v: i for i, v in enumerate(variables)}
-    subsets = {s.name: frozenset(var_ids[v] for v in s.variables) for s in spec.subsets}
-    types = {name: parse_type_text(t).name for name, t in spec.input_columns}
-    col_index = {c: i for i, c in enumerate(columns)}
-    # an aggregate over the start variable runs its argument at row s before anything is tested
-    for slot in slots:
-        if (slot.vars is None or start_var in slot.vars) and not slot.plain:
-            return None
-    options, checked = [], []
-    tests, lows = {}, {}
+    defines = _Defines(spec, columns)
     try:
-        for var, nots, _, _, _, define in target.opts:
-            if define is None or var == start_var:
-                return None
-            options.append(var)
-            checked.extend(nots)
-        for var in dict.fromkeys(options + checked):
-            d = spec.definition(variables[var])
-            if d is None:          # a greedy NOT of a variable without DEFINE: never evaluated, never true
-                continue
-            gen = _DefineCompiler(var, start_var, var_ids, subsets, col_index, types, lows)
-            tests[var] = gen.boolean(d.expr)
+        first = _ways_on(start, target, defines)
     except Unsupported:
         return None
-    if not options:
+    if not first:
         return None
-    return SecondRowTest([tests[v] for v in dict.fromkeys(options)],
-                         [t for v, t in tests.items() if v not in options], sorted(lows.items()))
+    try:
+        seconds = [_second(start, o1, slots, defines) for o1 in target.opts]
+    except Unsupported:             # row s+2 outside the subset: the test stops at row s+1
+        seconds = [None] * len(target.opts)
+    return NextRowsTest(list(zip(first, seconds)), defines)
 
 
-class SecondRowTest:
+def _computes_expression(slot, var):
+    """Does the step of a row mapped to `var` add a value computed from an expression (it could raise)?"""
+    return not slot.plain and (slot.vars is None or var in slot.vars)
+
+
+def _ways_on(path, state, defines):
+    """The takes match_from tries at the row after `path` (the variables of the rows before) in `state`:
+    [(path of the way on's DEFINE, (paths of its greedy NOT conditions, None for a variable without DEFINE))],
+    or None when a way on has no DEFINE (it takes every row)."""
+    ways = []
+    for var, nots, _, _, _, define in state.opts:
+        if define is None:
+            return None
+        ways.append((defines.compile(path + (var,)), tuple(defines.compile(path + (g,)) for g in nots)))
+    return ways
+
+
+def _second(start, o1, slots, defines):
+    """The test at row s+2 after [s -> start variable, s+1 -> o1's variable]: _ways_on's answer, or None
+    where o1 goes on wherever it is taken (it can end the match, its step could raise, or a way on from it
+    takes every row)."""
+    var, _, target, finals = o1[:4]
+    if finals or any(_computes_expression(slot, var) for slot in slots):
+        return None
+    return _ways_on(start + (var,), target, defines)
+
+
+class _Defines:
+    """The spec's DEFINEs compiled along static paths (tuples of variable ids, one a row from the start row
+    on; the last is the variable tested), each once: `compile(path)` -> its path, or None (no DEFINE)."""
+
+    def __init__(self, spec, columns):
+        self.spec = spec
+        self.variables = spec.variables()
+        self.var_ids = {v: i for i, v in enumerate(self.variables)}
+        self.subsets = {s.name: frozenset(self.var_ids[v] for v in s.variables) for s in spec.subsets}
+        self.types = {name: parse_type_text(t).name for name, t in spec.input_columns}
+        self.col_index = {c: i for i, c in enumerate(columns)}
+        self.lows = {}              # column index -> lowest row offset read
+        self.tests = {}             # path -> f(frame) -> (TRUE mask, FALSE mask)
+
+    def compile(self, path):
+        """-> path, its DEFINE compiled into self.tests; None where its variable has no DEFINE."""
+        if path not in self.tests:
+            d = self.spec.definition(self.variables[path[-1]])
+            if d is None:
+                return None
+            self.tests[path] = _DefineCompiler(path, self).boolean(d.expr)
+        return path
+
+
+class NextRowsTest:
     """The compiled test: `cannot_take(data, ts, lo, n, within)`."""
 
-    def __init__(self, options, others, columns):
-        self.options = options          # f(frame) -> (TRUE mask, FALSE mask): the DEFINE of each way on
-        self.others = others            # DEFINEs only evaluated for their errors (greedy NOT conditions)
-        self.columns = columns          # (column index, lowest row offset read)
+    def __init__(self, ways, defines):
+        self.ways = ways                # [(way on at s+1, None or [ways on at s+2 after it])], as _ways_on's
+        self.tests = defines.tests      # path -> f(frame) -> (TRUE mask, FALSE mask)
+        self.lows = defines.lows
+        self.deep = any(second is not None for _, second in ways)
 
     def cannot_take(self, data, ts, lo, n, within):
-        """[bool] for the start rows lo .. n-2: True where row s+1 cannot be taken after [s -> start variable]
-        (match_from would return 'fail'); None when there is no test for these rows."""
+        """[bool] for the start rows lo .. n-2: True where match_from would return 'fail' (no way on takes row
+        s+1, or for s <= n-3 row s+2); None when there is no test for these rows."""
         m = n - 1 - lo
         if m < MIN_ROWS:
             return None
         if within is not None and None in ts[lo:n]:      # match_from would raise on a NULL time: let it
             return None
-        try:
-            frame = _Frame(data, lo, n, self.columns)
-            with np.errstate(all="ignore"):
-                maybe = None
-                for f in self.options:
-                    maybe = _or(maybe, f(frame)[0])
-                for f in self.others:
-                    f(frame)
-                maybe = _or(maybe, frame.risky)
-        except GiveUp:
-            return None
-        return np.logical_not(np.broadcast_to(maybe, (m,))).tolist()
+        frame = _Frame(data, lo, n, self.lows, self.tests)
+        with np.errstate(all="ignore"):
+            try:
+                taken = [frame.taken(way) for way, _ in self.ways]
+                maybe, risky = _any(taken)
+                maybe = np.broadcast_to(_or(maybe, risky), (m,))
+            except GiveUp:
+                return None
+            deeper = maybe
+            if self.deep:
+                try:            # o1 takes row s+1 and goes on: some o2 takes row s+2, or evaluating them may raise
+                    alive = None
+                    for (t, _), (_, second) in zip(taken, self.ways):
+                        alive = _or(alive, t if second is None else t & _or(*_any(map(frame.taken, second))))
+                    deeper = np.broadcast_to(_or(alive, risky), (m,))
+                except GiveUp:
+                    pass
+        cannot = np.logical_not(deeper)
+        if m:
+            cannot[-1] = not maybe[-1]  # row s+2 of the last start row may come later
+        return cannot.tolist()
 
 
 class _Frame:
-    """The columns of one call, read at row offsets from the start rows lo .. n-2."""
+    """The columns of one call, read at row offsets from the start rows lo .. n-2 (NULL outside rows
+    0 .. n-1), and the DEFINEs evaluated so far."""
 
-    def __init__(self, data, lo, n, columns):
-        self.lo, self.n, self.m = lo, n, n - 1 - lo
+    def __init__(self, data, lo, n, lows, tests):
+        self.data, self.lo, self.n, self.m = data, lo, n, n - 1 - lo
+        self.lows, self.tests = lows, tests
         self.cache = {}
-        self.risky = None               # rows where an evaluated DEFINE could raise (integer division by zero)
         self.base = {}
-        for ci, low in columns:
-            first = max(0, lo + low)
-            self.base[ci] = (first, _numeric(data[ci][first:n]))
+        self.results = {}
+        self.risky = None               # rows where the DEFINE being evaluated could raise (integer division by 0)
+
+    def evaluate(self, path):
+        """(TRUE mask, rows where it could raise) of the DEFINE along `path`."""
+        got = self.results.get(path)
+        if got is None:
+            self.risky = None
+            t = self.tests[path](self)[0]
+            got = self.results[path] = (t, self.risky)
+        return got
+
+    def taken(self, way):
+        """(where match_from takes the row for `way`, a (DEFINE path, NOT paths) of _ways_on: its DEFINE is TRUE
+        and none of its NOTs' is, where evaluating them could raise)."""
+        t, risky = self.evaluate(way[0])
+        for g in way[1]:
+            if g is None:               # a NOT of a variable without DEFINE: the row is never taken
+                t = np.False_
+                continue
+            tg, rg = self.evaluate(g)
+            t, risky = t & ~tg, _or(risky, rg)
+        return t, risky
 
     def column(self, ci, offset):
         key = (ci, offset)
         got = self.cache.get(key)
         if got is None:
-            first, (vals, null) = self.base[ci]
-            a = self.lo + offset - first
-            if a >= 0:
-                v, nl = vals[a:a + self.m], None if null is None else null[a:a + self.m]
-            else:                        # rows before the buffer's first row: NULL
-                pad = min(-a, self.m)
-                rest = self.m - pad
-                v = np.concatenate([np.zeros(pad, vals.dtype), vals[:rest]])
-                nl = np.concatenate([np.ones(pad, bool), np.zeros(rest, bool) if null is None else null[:rest]])
-            got = self.cache[key] = Num(v, nl, v.dtype.kind == "i")
+            base = self.base.get(ci)
+            if base is None:             # each column converted once a call, from the lowest row read
+                first = max(0, self.lo + self.lows[ci])
+                base = self.base[ci] = (first, _numeric(self.data[ci][first:self.n]))
+            first, (vals, null) = base
+            got = self.cache[key] = _window(vals, null, self.lo + offset - first, self.m)
         return got
+
+
+def _any(taken):
+    """(where one of the (taken, risky) pairs takes its row, where one could raise)."""
+    maybe = risky = None
+    for t, r in taken:
+        maybe, risky = _or(maybe, t), _or(risky, r)
+    return np.False_ if maybe is None else maybe, risky
+
+
+def _window(vals, null, a, m):
+    """Num of the m values from position a of vals (NULL outside vals)."""
+    b = a + m
+    if a >= 0 and b <= len(vals):
+        return Num(vals[a:b], None if null is None else null[a:b], vals.dtype.kind == "i")
+    s = min(max(a, 0), len(vals))
+    e = max(min(b, len(vals)), s)
+    before = min(max(-a, 0), m)
+    after = m - before - (e - s)
+    v = np.concatenate([np.zeros(before, vals.dtype), vals[s:e], np.zeros(after, vals.dtype)])
+    nl = np.concatenate([np.ones(before, bool), np.zeros(e - s, bool) if null is None else null[s:e],
+                         np.ones(after, bool)])
+    return Num(v, nl, vals.dtype.kind == "i")
 
 
 def _numeric(values):
@@ -182,13 +272,15 @@ def _numeric(values):
 # ---- evaluators: compiled once, each `f(frame)` -> Num (values) or (TRUE, FALSE) masks (booleans) --------
 
 class _DefineCompiler:
-    """One DEFINE of `cand` (tested at row s+1) after [s -> start]: row offsets 0 (s), 1 (s+1), None (NULL)."""
+    """The DEFINE of path[-1] along a static path of variable ids, one a row offset from the start row s:
+    `V.c` reads the last offset mapped to V (an unqualified column: the last offset, the row tested), None
+    (NULL) where V has none."""
 
-    def __init__(self, cand, start, var_ids, subsets, col_index, types, lows):
-        self.cand, self.start = cand, start
-        self.var_ids, self.subsets = var_ids, subsets
-        self.col_index, self.types = col_index, types
-        self.lows = lows            # column index -> lowest row offset read (shared by a spec's DEFINEs)
+    def __init__(self, path, defines):
+        self.path = path
+        self.var_ids, self.subsets = defines.var_ids, defines.subsets
+        self.col_index, self.types = defines.col_index, defines.types
+        self.lows = defines.lows    # column index -> lowest row offset read (shared by a spec's DEFINEs)
 
     # -- variables -> the rows they hold in this context
     def _vars(self, q):
@@ -202,12 +294,12 @@ class _DefineCompiler:
 
     def _rows(self, vs):
         """Offsets of the rows mapped to the variables `vs` (None: all), in order."""
-        rows = []
-        if vs is None or self.start in vs:
-            rows.append(0)
-        if vs is None or self.cand in vs:
-            rows.append(1)
-        return rows
+        return [i for i, v in enumerate(self.path) if vs is None or v in vs]
+
+    def _last(self, q):
+        """Offset of the last row mapped to qualifier q (None: the row tested), None where there is none."""
+        rows = self._rows(self._vars(q))
+        return rows[-1] if rows else None
 
     def _single_qualifier(self, node):
         qs = {qualifier(c) for c in node.find_all(exp.Column)} - {None}
@@ -305,11 +397,7 @@ class _DefineCompiler:
         if name not in self.col_index or self.types.get(name) not in NUMERIC_TYPES:
             raise Unsupported()
         if row is None:
-            vs = self._vars(qualifier(node))
-            if vs is None or self.cand in vs:
-                row = 1
-            else:
-                row = 0 if self.start in vs else None
+            row = self._last(qualifier(node))
         return self._read(self.col_index[name], row)
 
     def _read(self, ci, row):
@@ -339,12 +427,8 @@ class _DefineCompiler:
         if isinstance(arg, exp.Func) and func_name(arg) in ("FIRST", "LAST", "PREV", "NEXT"):
             raise Unsupported()
         k = self._count(args, 1)
-        vs = self._vars(self._single_qualifier(arg))
-        if vs is None or self.cand in vs:
-            base = 1
-        elif self.start in vs:
-            base = 0
-        else:
+        base = self._last(self._single_qualifier(arg))
+        if base is None:
             return lambda fr: NULL_NUM
         return self.value(arg, base - k)
 
