@@ -19,8 +19,10 @@ the test stops at row s+1 outside the subset, and an o1 that can end the match, 
 aggregate of an expression, or after which a way on has no DEFINE goes on wherever it takes row s+1. Per call
 the columns must hold ints or floats (None for NULL), and integer results must stay in int64 (bounds
 checked), else there is no test for that call (at row s+2: it stops at row s+1). The test only says 'cannot'
-where no way on takes the row and none of the DEFINEs match_from could evaluate on the way could raise (an
-integer division by zero): it never changes a result. Plain numpy; no Spark."""
+where no way on takes the row and none of the DEFINEs match_from evaluates on the way could raise (an integer
+division by zero; counted where the compiled Python evaluates it: NOTs in order while none holds, the right
+side of AND / OR / comparisons / + - * where the left does not decide or is not NULL): it never changes a
+result. Plain numpy; no Spark."""
 
 import numpy as np
 from sqlglot import exp
@@ -63,6 +65,11 @@ def _or(a, b):
     if b is None:
         return a
     return a | b
+
+
+def _only(mask, rows):
+    """mask (None: no row) on `rows` only (None: every row)."""
+    return mask if mask is None or rows is None else mask & rows
 
 
 NULL_NUM = Num(np.int64(0), np.True_, True, 0)
@@ -193,27 +200,42 @@ class _Frame:
         self.base = {}
         self.results = {}
         self.risky = None               # rows where the DEFINE being evaluated could raise (integer division by 0)
+        self.reach = None               # rows where the compiled Python evaluates the part being evaluated (None: all)
 
     def evaluate(self, path):
         """(TRUE mask, rows where it could raise) of the DEFINE along `path`."""
         got = self.results.get(path)
         if got is None:
-            self.risky = None
+            self.risky = self.reach = None
             t = self.tests[path](self)[0]
             got = self.results[path] = (t, self.risky)
         return got
 
     def taken(self, way):
         """(where match_from takes the row for `way`, a (DEFINE path, NOT paths) of _ways_on: its DEFINE is TRUE
-        and none of its NOTs' is, where evaluating them could raise)."""
-        t, risky = self.evaluate(way[0])
+        and none of its NOTs' is, where evaluating them could raise). match_from evaluates the NOTs in order
+        while none holds, then the DEFINE where none does."""
+        open_ = risky = None            # open_: rows where no NOT so far holds (None: all)
         for g in way[1]:
-            if g is None:               # a NOT of a variable without DEFINE: the row is never taken
-                t = np.False_
-                continue
+            if g is None:               # a NOT of a variable without DEFINE holds: the row is never taken
+                return np.False_, risky
             tg, rg = self.evaluate(g)
-            t, risky = t & ~tg, _or(risky, rg)
-        return t, risky
+            risky = _or(risky, _only(rg, open_))
+            open_ = _only(~tg, open_)
+        t, r = self.evaluate(way[0])
+        return _only(t, open_), _or(risky, _only(r, open_))
+
+    def where(self, keep, f):
+        """f(self), where the compiled Python evaluates it only on the rows `keep` (None: all): it can raise
+        there only."""
+        if keep is None:
+            return f(self)
+        outer = self.reach
+        self.reach = _only(keep, outer)
+        try:
+            return f(self)
+        finally:
+            self.reach = outer
 
     def column(self, ci, offset):
         key = (ci, offset)
@@ -317,9 +339,9 @@ class _DefineCompiler:
             return _compare(cmp[type(node)], self.value(node.this, None), self.value(node.expression, None))
         if isinstance(node, (exp.And, exp.Or)):
             a, b = self.boolean(node.this), self.boolean(node.expression)
-            if isinstance(node, exp.And):
-                return lambda fr: _and(a(fr), b(fr))
-            return lambda fr: _swap(_and(_swap(a(fr)), _swap(b(fr))))
+            if isinstance(node, exp.And):       # b where a is not FALSE (the compiled Python's short cut)
+                return lambda fr: _and(*_then(fr, a, b, 1))
+            return lambda fr: _swap(_and(*map(_swap, _then(fr, a, b, 0))))
         if isinstance(node, exp.Not):
             a = self.boolean(node.this)
             return lambda fr: _swap(a(fr))
@@ -377,7 +399,7 @@ class _DefineCompiler:
                 raise Unsupported()
             op = ops[type(node)]
             a, b = self.value(node.this, row), self.value(node.expression, row)
-            return lambda fr: _arith(op, a(fr), b(fr))
+            return lambda fr: _arith(op, *_operands(fr, a, b))
         if isinstance(node, exp.Div):
             a, b = self.value(node.this, row), self.value(node.expression, row)
             return lambda fr: _div(fr, a(fr), b(fr))
@@ -451,9 +473,23 @@ def _and(a, b):
     return a[0] & b[0], a[1] | b[1]
 
 
+def _then(fr, fa, fb, stop):
+    """fa's (TRUE, FALSE) masks, then fb's, which the compiled Python evaluates where fa's [stop] is not set
+    (AND: where a is not FALSE, OR: where a is not TRUE)."""
+    a = fa(fr)
+    return a, fr.where(~a[stop], fb)
+
+
+def _operands(fr, fa, fb):
+    """fa's Num, then fb's, which the compiled Python evaluates where fa's is not NULL (+ - * and comparisons;
+    one of two float literals: neither can be NULL or raise)."""
+    a = fa(fr)
+    return a, fr.where(None if a.null is None else ~a.null, fb)
+
+
 def _compare(op, fa, fb):
     def f(fr):
-        a, b = fa(fr), fb(fr)
+        a, b = _operands(fr, fa, fb)
         if a.is_int != b.is_int and (a if a.is_int else b).bound() > EXACT_FLOAT_INT:
             raise GiveUp()               # Python compares a big int and a float exactly, numpy rounds the int
         c = op(a.vals, b.vals)
@@ -491,7 +527,7 @@ def _div(fr, a, b):
     if a.is_int and b.is_int:
         if a.bound() > INT64_MAX or b.bound() > INT64_MAX:
             raise GiveUp()
-        raises = zero if null is None else zero & ~null
+        raises = _only(zero if null is None else zero & ~null, fr.reach)
         fr.risky = _or(fr.risky, raises)
         q = np.abs(a.vals) // np.abs(np.where(zero, 1, b.vals))
         return Num(np.where((a.vals >= 0) == (b.vals >= 0), q, -q), null, True, a.bound())

@@ -34,6 +34,9 @@ DEFINES = [
     "A AS PREV(S.price) < A.price OR PREV(price, 3) IS NULL, B AS B.price > -A.price",
     "A AS U.price < PREV(U.price) AND LAST(U.price, 1) > A.price, B AS B.price > LAST(U.price, 1)",
     "A AS A.vol * A.vol > S.vol, B AS B.vol > 1e308 * A.vol",
+    # divisions the compiled Python skips: after a FALSE in AND, a TRUE in OR, a NULL left of a comparison
+    "A AS A.price > S.price AND A.price / (A.price - S.price - 1) >= 0, "
+    "B AS B.price < S.price OR A.price < B.price / (B.price - S.price)",
 ]
 PATTERNS = ["S A+ B", "S A* B", "S A? B", "S A{2,3} B", "S A B", "S A+? B", "S A{2,} B", "S A*? B"]
 # with a third variable C, which decides row s+2 where it follows A
