@@ -6,8 +6,8 @@ partition's start rows one after another, applies AFTER MATCH SKIP (raising the 
 errors: skipping to the first row of the match, or to a variable with no row), numbers the matches and
 turns each into output rows (ONE ROW PER MATCH, or ALL ROWS PER MATCH with SHOW/OMIT EMPTY MATCHES and
 WITH UNMATCHED ROWS). It can stop at the end of the rows it has and resume later (streaming). With Flink's
-semantics it first rules out, in one numpy pass (next_rows.py), the start rows whose next rows (s+1, and s+2
-where it is there) no way on can take: they fail as match_from would fail them. Plain Python: no Spark here."""
+semantics it first rules out, in one numpy pass (next_rows.py), the start rows whose next rows (s+1 .. s+d,
+those that are there) no way on can take: they fail as match_from would fail them. Plain Python: no Spark here."""
 
 from planner.errors import RuntimeFailure
 from planner.match_recognize.pattern import flat_elements
@@ -88,7 +88,7 @@ class PartitionRun:
         flink = c.spec.semantics == "flink"
         within = c.within_us
         unmatched_rows = c.spec.rows_per_match == "ALL" and c.spec.empty_matches == "UNMATCHED"
-        # cannot[s - lo]: start row s fails at row s+1 or s+2 (only rows < n: more rows may come)
+        # cannot[s - lo]: start row s fails by one of its next rows (only rows < n: more rows may come)
         lo = s
         cannot = c.next_rows.cannot_take(data, ts, lo, n, within) if c.next_rows is not None else None
         last = lo + len(cannot) if cannot is not None else lo

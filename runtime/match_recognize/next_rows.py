@@ -1,28 +1,33 @@
 """Which start rows can go on to their next rows: one numpy test over a partition before Flink's matcher runs.
 
 When Flink's automaton takes every start row whatever it holds (FlinkMatcher.first_take: the first variable
-has no DEFINE and the match cannot end there), a start row s fails at row s+1 unless some way on o1 from the
-state after that take takes it, and at row s+2 unless some way on o2 from o1's state takes that one. A way on
-takes a row where its DEFINE is TRUE and none of its greedy NOT conditions' is. Along a path of variables
-[s -> start variable, s+1 -> o1, s+2 -> o2] every navigation is static: `V.c` is the last row of the path
+has no DEFINE and the match cannot end there), a start row s fails unless some way on o1 from the state after
+that take takes row s+1 and, from o1's state, some way on o2 takes row s+2, and so on down to row s+d. A way
+on takes a row where its DEFINE is TRUE and none of its greedy NOT conditions' is. Along a path of variables
+[s -> start variable, s+1 -> o1, s+2 -> o2, ...] every navigation is static: `V.c` is the last row of the path
 mapped to V (an unqualified `c`: the row tested), NULL where V has none; FIRST/LAST count those rows;
 PREV(V.c, k) is k rows before that one (NULL before the buffer's first row). `NextRowsTest.cannot_take`
 evaluates those DEFINEs for every start row of a partition at once, as numpy arrays with NULL masks and SQL's
-three-valued logic, and PartitionRun.advance fails the start rows that no way on takes to row s+1, or (where
-row s+2 is there already) to row s+2, without calling match_from.
+three-valued logic, and PartitionRun.advance fails the start rows no way takes as far as row s+d, or as far
+as the rows there are (rows from n on may come later: a start row near n is tested on fewer rows), without
+calling match_from.
 
-Only a safe subset compiles (`compile_test` returns None otherwise): numeric columns and literals, unary
-minus, + - * /, comparisons, AND OR NOT, IS [NOT] NULL / TRUE / FALSE, FIRST/LAST of a column expression and
-PREV. Aggregates, strings, timestamps, functions, CASE, NEXT, a way on at row s+1 with no DEFINE, or
-an aggregate the start row's step computes from an expression (it could raise) give no test; at row s+2
-the test stops at row s+1 outside the subset, and an o1 that can end the match, whose step computes an
-aggregate of an expression, or after which a way on has no DEFINE goes on wherever it takes row s+1. Per call
-the columns must hold ints or floats (None for NULL), and integer results must stay in int64 (bounds
-checked), else there is no test for that call (at row s+2: it stops at row s+1). The test only says 'cannot'
-where no way on takes the row and none of the DEFINEs match_from evaluates on the way could raise (an integer
-division by zero; counted where the compiled Python evaluates it: NOTs in order while none holds, the right
-side of AND / OR / comparisons / + - * where the left does not decide or is not NULL): it never changes a
-result. Plain numpy; no Spark."""
+The ways on form a tree, built level by level down to row s+DEPTH: a way on at row s+k goes on wherever it
+takes its row (the tree stops there) where it can end the match, where its step computes an aggregate of an
+expression (it could raise), where a way on from its state has no DEFINE or a DEFINE outside the subset, or
+where the next level would bring the tree past MAX_WAYS ways on (compile time stays bounded). A call tests
+rows s+1 .. s+d, d = depth_for(its start rows): s+2, deeper while it evaluates at most a way per ROWS_PER_WAY
+start rows (each way costs some microseconds a call, and each row deeper rules out fewer start rows).
+
+The subset: numeric columns and literals, unary minus, + - * /, comparisons, AND OR NOT, IS [NOT] NULL / TRUE /
+FALSE, FIRST/LAST of a column expression and PREV; no aggregates, strings, timestamps, functions, CASE or NEXT.
+There is no test where a way on at row s+1 is outside it or has no DEFINE, or where the start row's step
+computes an aggregate of an expression. Per call the columns must hold ints or floats (None for NULL), and
+integer results must stay in int64 (bounds checked), else the way on before goes on wherever it takes its row
+(at row s+1: no test for that call). The test only says 'cannot' where no way takes the rows and none of the
+DEFINEs match_from evaluates on the way could raise (an integer division by zero; counted where the compiled
+Python evaluates it: NOTs in order while none holds, the right side of AND / OR / comparisons / + - * where the
+left does not decide or is not NULL): it never changes a result. Plain numpy; no Spark."""
 
 import numpy as np
 from sqlglot import exp
@@ -34,6 +39,9 @@ NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE")
 INT64_MAX = 2 ** 63 - 1
 EXACT_FLOAT_INT = 2 ** 53        # an int up to this compares with a float the same in numpy as in Python
 MIN_ROWS = 64                    # fewer start rows: no test (its ~12 us would cost about what it saves)
+DEPTH = 8                        # rows s+1 .. s+DEPTH at most are tested
+MAX_WAYS = 64                    # ways on in the tree at most: a level that would pass it is not built
+ROWS_PER_WAY = 16                # a call goes past row s+2 while it evaluates a way per 16 start rows at most
 
 
 class Unsupported(Exception):
@@ -83,19 +91,30 @@ def compile_test(spec, columns, engine, slots):
     start = (engine.start.opts[0][0],)
     if any(_computes_expression(slot, start[0]) for slot in slots):
         return None                 # the start row's step could raise at any start row
-    target = engine.first_take[1]
     defines = _Defines(spec, columns)
     try:
-        first = _ways_on(start, target, defines)
+        first = _ways_on(start, engine.first_take[1], defines)
     except Unsupported:
         return None
     if not first:
         return None
-    try:
-        seconds = [_second(start, o1, slots, defines) for o1 in target.opts]
-    except Unsupported:             # row s+2 outside the subset: the test stops at row s+1
-        seconds = [None] * len(target.opts)
-    return NextRowsTest(list(zip(first, seconds)), defines)
+    level, counts = first, [len(first)]
+    while len(counts) < DEPTH:      # the ways on at the next row after each at this one that does not go on
+        deeper = [w for w in level if _can_deepen(w, slots)]
+        if not deeper or sum(counts) + sum(len(w.target.opts) for w in deeper) > MAX_WAYS:
+            break
+        below = []
+        for w in deeper:
+            try:
+                w.next = _ways_on(w.path, w.target, defines)
+            except Unsupported:     # outside the subset: w goes on wherever it takes its row
+                continue
+            below += w.next or ()
+        if not below:
+            break
+        level = below
+        counts.append(len(below))
+    return NextRowsTest(first, counts, defines)
 
 
 def _computes_expression(slot, var):
@@ -103,26 +122,32 @@ def _computes_expression(slot, var):
     return not slot.plain and (slot.vars is None or var in slot.vars)
 
 
+def _can_deepen(way, slots):
+    """Can the rows after `way`'s rule it out? Not where it can end the match or its step could raise."""
+    return not way.finals and not any(_computes_expression(slot, way.path[-1]) for slot in slots)
+
+
+class _Way:
+    """A way on match_from tries at the row after `path[:-1]` (the variables of the rows before): `path` the
+    path of its DEFINE, `nots` those of its greedy NOT conditions (None for a variable without DEFINE),
+    `target` and `finals` the automaton's, `next` the ways on at the row after (None: it goes on wherever it
+    takes its row, or it is at the last level)."""
+    __slots__ = ("path", "nots", "target", "finals", "next")
+
+    def __init__(self, path, nots, target, finals):
+        self.path, self.nots, self.target, self.finals, self.next = path, nots, target, finals, None
+
+
 def _ways_on(path, state, defines):
-    """The takes match_from tries at the row after `path` (the variables of the rows before) in `state`:
-    [(path of the way on's DEFINE, (paths of its greedy NOT conditions, None for a variable without DEFINE))],
-    or None when a way on has no DEFINE (it takes every row)."""
+    """[_Way] match_from tries at the row after `path` (the variables of the rows before) in `state`, or None
+    when a way on has no DEFINE (it takes every row)."""
     ways = []
-    for var, nots, _, _, _, define in state.opts:
+    for var, nots, target, finals, _, define in state.opts:
         if define is None:
             return None
-        ways.append((defines.compile(path + (var,)), tuple(defines.compile(path + (g,)) for g in nots)))
+        ways.append(_Way(defines.compile(path + (var,)), tuple(defines.compile(path + (g,)) for g in nots),
+                         target, finals))
     return ways
-
-
-def _second(start, o1, slots, defines):
-    """The test at row s+2 after [s -> start variable, s+1 -> o1's variable]: _ways_on's answer, or None
-    where o1 goes on wherever it is taken (it can end the match, its step could raise, or a way on from it
-    takes every row)."""
-    var, _, target, finals = o1[:4]
-    if finals or any(_computes_expression(slot, var) for slot in slots):
-        return None
-    return _ways_on(start + (var,), target, defines)
 
 
 class _Defines:
@@ -152,15 +177,25 @@ class _Defines:
 class NextRowsTest:
     """The compiled test: `cannot_take(data, ts, lo, n, within)`."""
 
-    def __init__(self, ways, defines):
-        self.ways = ways                # [(way on at s+1, None or [ways on at s+2 after it])], as _ways_on's
+    def __init__(self, ways, counts, defines):
+        self.ways = ways                # [_Way] at row s+1, each with the ways on after it
+        self.depth = len(counts)        # the deepest row tested: s+depth (lowering it is allowed)
+        self.ways_by = np.cumsum(counts).tolist()   # [k-1]: the ways on at rows s+1 .. s+k
         self.tests = defines.tests      # path -> f(frame) -> (TRUE mask, FALSE mask)
         self.lows = defines.lows
-        self.deep = any(second is not None for _, second in ways)
+
+    def depth_for(self, m):
+        """The deepest row a call over m start rows tests: s+2, deeper while it evaluates no more than a way
+        per ROWS_PER_WAY start rows (a way costs a few microseconds a call, and each row deeper rules out
+        fewer start rows than the one before)."""
+        k = min(self.depth, 2)
+        while k < self.depth and self.ways_by[k] * ROWS_PER_WAY <= m:
+            k += 1
+        return k
 
     def cannot_take(self, data, ts, lo, n, within):
-        """[bool] for the start rows lo .. n-2: True where match_from would return 'fail' (no way on takes row
-        s+1, or for s <= n-3 row s+2); None when there is no test for these rows."""
+        """[bool] for the start rows lo .. n-2: True where match_from would return 'fail' by row s+d, d =
+        depth_for(n-1-lo) (by row n-1 where that is earlier); None when there is no test for these rows."""
         m = n - 1 - lo
         if m < MIN_ROWS:
             return None
@@ -169,24 +204,10 @@ class NextRowsTest:
         frame = _Frame(data, lo, n, self.lows, self.tests)
         with np.errstate(all="ignore"):
             try:
-                taken = [frame.taken(way) for way, _ in self.ways]
-                maybe, risky = _any(taken)
-                maybe = np.broadcast_to(_or(maybe, risky), (m,))
+                on = frame.goes_on(self.ways, 1, self.depth_for(m))
             except GiveUp:
                 return None
-            deeper = maybe
-            if self.deep:
-                try:            # o1 takes row s+1 and goes on: some o2 takes row s+2, or evaluating them may raise
-                    alive = None
-                    for (t, _), (_, second) in zip(taken, self.ways):
-                        alive = _or(alive, t if second is None else t & _or(*_any(map(frame.taken, second))))
-                    deeper = np.broadcast_to(_or(alive, risky), (m,))
-                except GiveUp:
-                    pass
-        cannot = np.logical_not(deeper)
-        if m:
-            cannot[-1] = not maybe[-1]  # row s+2 of the last start row may come later
-        return cannot.tolist()
+        return np.logical_not(np.broadcast_to(on, (m,))).tolist()
 
 
 class _Frame:
@@ -202,6 +223,24 @@ class _Frame:
         self.risky = None               # rows where the DEFINE being evaluated could raise (integer division by 0)
         self.reach = None               # rows where the compiled Python evaluates the part being evaluated (None: all)
 
+    def goes_on(self, ways, k, depth):
+        """Where some of `ways` (at row s+k) takes its row and its ways on go on as far as row s+depth, or
+        evaluating them could raise, or row s+k is not there yet (it may come later)."""
+        on = None
+        for way in ways:
+            t, risky = self.taken(way)
+            if way.next is not None and k < depth:
+                try:
+                    t = t & self.goes_on(way.next, k + 1, depth)
+                except GiveUp:          # not exact at row s+k+1: the way goes on wherever it takes row s+k
+                    pass
+            on = _or(on, _or(t, risky))
+        if on is None:
+            on = np.False_
+        if k > 1:                       # the last k-1 start rows have no row s+k yet
+            on = on | (np.arange(self.m) >= self.m - k + 1)
+        return on
+
     def evaluate(self, path):
         """(TRUE mask, rows where it could raise) of the DEFINE along `path`."""
         got = self.results.get(path)
@@ -212,17 +251,17 @@ class _Frame:
         return got
 
     def taken(self, way):
-        """(where match_from takes the row for `way`, a (DEFINE path, NOT paths) of _ways_on: its DEFINE is TRUE
-        and none of its NOTs' is, where evaluating them could raise). match_from evaluates the NOTs in order
-        while none holds, then the DEFINE where none does."""
+        """(where match_from takes the row for the _Way `way`: its DEFINE is TRUE and none of its NOTs' is,
+        where evaluating them could raise). match_from evaluates the NOTs in order while none holds, then
+        the DEFINE where none does."""
         open_ = risky = None            # open_: rows where no NOT so far holds (None: all)
-        for g in way[1]:
+        for g in way.nots:
             if g is None:               # a NOT of a variable without DEFINE holds: the row is never taken
                 return np.False_, risky
             tg, rg = self.evaluate(g)
             risky = _or(risky, _only(rg, open_))
             open_ = _only(~tg, open_)
-        t, r = self.evaluate(way[0])
+        t, r = self.evaluate(way.path)
         return _only(t, open_), _or(risky, _only(r, open_))
 
     def where(self, keep, f):
@@ -248,14 +287,6 @@ class _Frame:
             first, (vals, null) = base
             got = self.cache[key] = _window(vals, null, self.lo + offset - first, self.m)
         return got
-
-
-def _any(taken):
-    """(where one of the (taken, risky) pairs takes its row, where one could raise)."""
-    maybe = risky = None
-    for t, r in taken:
-        maybe, risky = _or(maybe, t), _or(risky, r)
-    return np.False_ if maybe is None else maybe, risky
 
 
 def _window(vals, null, a, m):

@@ -1,7 +1,7 @@
 """The numpy test that rules out Flink start rows whose next rows no way on can take (next_rows.py): it agrees
-with Flink's matcher row for row (fails by row s+2), it changes no result (batch, resumed, errors, the
-partition's last row), it rules out more of the V-shape's start rows than the next row alone, it stays off
-where it must, and the client's batch and streaming queries give the rows."""
+with Flink's matcher row for row (fails by row s+depth), it changes no result (batch, resumed, errors, the
+partition's last row), each row deeper rules out more of the V-shape's start rows, a call goes as deep as
+its start rows pay for, it stays off where it must, and the client's batch and streaming queries give the rows."""
 
 import datetime as dt
 import random
@@ -49,7 +49,20 @@ DEFINES_C = [
 ]
 PATTERNS_C = ["S A B C", "S A C B", "S A+ C B", "S A C? B", "S A{2} C B", "S A B+ C", "S A? C B", "S A* C+ B",
               "S C*? A B"]
-CASES = [(d, p) for d in DEFINES for p in PATTERNS] + [(d, p) for d in DEFINES_C for p in PATTERNS_C]
+# a longer fixed prefix: distinct variables decide rows s+3 and s+4 (E divides by zero at row s+4 of `S A B C E`)
+DEFINES_E = [
+    "A AS A.price > S.price, B AS B.price < A.price, C AS C.price > B.price OR C.price IS NULL, "
+    "E AS E.price / (E.price - C.price) >= 0 AND E.price <> A.price",
+    "A AS A.vol > PREV(A.vol) OR A.price < S.price, B AS B.price > LAST(A.price) - 3, "
+    "C AS C.price / (C.price - B.price) < 2, E AS E.price > FIRST(A.price) AND E.price < PREV(E.price, 3)",
+    "A AS A.price <> PREV(A.price), B AS B.price / (B.price - FIRST(A.price)) > 0, C AS C.price < S.price + 3, "
+    "E AS E.vol > LAST(A.vol, 2) OR E.price - LAST(B.price) > LAST(A.price, 1) - S.price",
+]
+PATTERNS_E = ["S A B C E", "S A{3} B C E", "S A{2,3} B C E", "S A B+ C E", "S A+ B C E", "S A C{2} E B",
+              "S A E? C B", "S A* B C+ E", "S B A{2} C+? E", "S A* B* C* E"]
+CASES_E = [(d, p) for d in DEFINES_E for p in PATTERNS_E]
+CASES = ([(d, p) for d in DEFINES for p in PATTERNS] + [(d, p) for d in DEFINES_C for p in PATTERNS_C]
+         + CASES_E)
 
 
 def compiled(body):
@@ -86,20 +99,24 @@ def fails_by(c, data, s, n):
         return False                                # never ruled out: match_from must raise there
 
 
-def test_the_numpy_test_agrees_with_flinks_matcher(monkeypatch):
+@pytest.mark.parametrize("depth", [2, 3, 4, next_rows.DEPTH])
+def test_the_numpy_test_agrees_with_flinks_matcher(monkeypatch, depth):
     monkeypatch.setattr(next_rows, "MIN_ROWS", 0)
+    monkeypatch.setattr(next_rows, "ROWS_PER_WAY", 0)       # every call goes as deep as the tree
     rng = random.Random(1)
     for define, pattern in CASES:
         c = compiled(body_of(define, pattern))
-        assert c.next_rows is not None and c.next_rows.deep, (define, pattern)
+        test = c.next_rows
+        assert test is not None and test.depth >= (4 if (define, pattern) in CASES_E else 2), (define, pattern)
+        test.depth = min(test.depth, depth)
         rows = random_rows(rng, 70)
         data = [list(col) for col in zip(*rows)]
         lo, n = rng.randint(0, 4), rng.randint(55, 70)
         data[2][n:] = ["not read"] * (70 - n)       # rows from n on may come later: never read
-        cannot = c.next_rows.cannot_take(data, None, lo, n, None)
-        assert len(cannot) == n - 1 - lo
-        for s in range(lo, n - 1):
-            assert cannot[s - lo] == fails_by(c, data, s, min(s + 3, n)), (define, pattern, s, rows[s:s + 3])
+        cannot = test.cannot_take(data, None, lo, n, None)
+        assert len(cannot) == n - 1 - lo and test.depth_for(n - 1 - lo) == test.depth
+        for s in range(lo, n - 1):                  # near n: as far as the rows there are
+            assert cannot[s - lo] == fails_by(c, data, s, min(s + 1 + test.depth, n)), (define, pattern, s)
 
 
 def test_the_matches_are_the_same_with_and_without_it(monkeypatch):
@@ -116,7 +133,7 @@ def test_the_matches_are_the_same_with_and_without_it(monkeypatch):
         assert outcome(with_test, rows) == outcome(without, rows), body
 
 
-def test_row_s2_rules_out_more_start_rows_of_the_v_shape():
+def test_each_row_deeper_rules_out_more_start_rows_of_the_v_shape():
     # the perf workload's DEFINEs: after one A, B compares with the A before it (NULL), so A must take row s+2
     body = body_of(DEFINES[0], "S A+ B", skip="TO LAST B")
     rng = random.Random(3)
@@ -125,19 +142,22 @@ def test_row_s2_rules_out_more_start_rows_of_the_v_shape():
     for i in range(3000):
         price += rng.choice([-2, -1, 0, 1, 2])
         rows.append(("x", T0 + dt.timedelta(seconds=i), None if rng.random() < 0.01 else price, 1.0, None))
+    assert compiled(body).next_rows.depth == next_rows.DEPTH >= 3
+    depths = list(range(next_rows.DEPTH + 1))     # 0: no test
     calls, results = [], []
-    for depth in (0, 2, 3):
+    for depth in depths:
         c = compiled(body)
         if depth == 0:
             c.next_rows = None
-        elif depth == 2:
-            c.next_rows.deep = False
+        else:
+            c.next_rows.depth = depth
         run = c.engine.match_from
         c.engine.match_from = lambda *a: (calls.append(depth), run(*a))[1]
         results.append(match_rows(c, NAMES, rows))
-    assert results[0] == results[1] == results[2] and len(results[0][0]) > 40
-    tries = [calls.count(d) for d in (0, 2, 3)]
-    assert tries[0] > tries[1] > tries[2] and tries[2] < tries[1] / 2, tries   # 2844, 1091, 436
+    assert all(r == results[0] for r in results) and len(results[0][0]) > 40
+    tries = [calls.count(d) for d in depths]
+    # 2844 1091 436 208 109 73 63 58 57 (56 matches)
+    assert all(a > b for a, b in zip(tries, tries[1:])) and tries[3] < tries[2] / 2 and tries[-1] < tries[3] / 3, tries
 
 
 def test_an_integer_division_by_zero_is_still_raised():
@@ -148,6 +168,50 @@ def test_an_integer_division_by_zero_is_still_raised():
     assert c.next_rows is not None
     with pytest.raises(ZeroDivisionError):
         match_rows(c, NAMES, rows)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_an_integer_division_by_zero_at_row_s_k_is_still_raised(k):
+    # prices 10 (no start row gets past row s+1), then from start row 80: 11 12 .. 10+k-1, 20; the variable
+    # at row s+k divides by zero at the 20 (its DEFINE is FALSE elsewhere); the 20 is the last row where k = 4
+    variables = ["A", "B", "C", "E"]
+    defines = ", ".join("%s AS %s" % (v, "%s.price / (%s.price - 20) > 100" % (v, v) if i == k - 1 else
+                                      "%s.price > PREV(%s.price)" % (v, v)) for i, v in enumerate(variables))
+    c = compiled(body_of(defines, "S A B C E"))
+    prices = [10] * 81 + [10 + i for i in range(1, k)] + [20] + [10] * (4 - k)
+    rows = [("x", T0 + dt.timedelta(seconds=i), p, 1.0, None) for i, p in enumerate(prices)]
+    data = [list(col) for col in zip(*rows)]
+    test = c.next_rows
+    assert test.depth_for(len(rows) - 1) == 4
+    cannot = test.cannot_take(data, None, 0, len(rows), None)
+    assert cannot[:80] == [True] * 80 and cannot[80] is False, cannot[78:]
+    with pytest.raises(ZeroDivisionError):
+        match_rows(c, NAMES, rows)
+
+
+def test_values_a_row_deeper_cannot_evaluate_stop_the_test_there():
+    # C's DEFINE leaves int64 at row s+3 (Python's ints do not): B goes on wherever it takes row s+2
+    c = compiled(body_of("A AS A.price > S.price, B AS B.price < A.price, C AS C.price * 4000000000000000000 > "
+                         "B.price", "S A B C"))
+    rows = random_rows(random.Random(4), 90)
+    data = [list(col) for col in zip(*rows)]
+    cannot = c.next_rows.cannot_take(data, None, 0, 90, None)
+    assert c.next_rows.depth_for(89) == 3 and cannot is not None and any(cannot)
+    assert cannot == [fails_by(c, data, s, min(s + 3, 90)) for s in range(89)]
+
+
+def test_the_depth_a_call_uses_grows_with_its_start_rows():
+    test = compiled(body_of(DEFINES[0], "S A+ B")).next_rows      # A at row s+1, then A or B at each row
+    assert test.depth == next_rows.DEPTH == 8 and test.ways_by == [1, 3, 5, 7, 9, 11, 13, 15]
+    assert [test.depth_for(m) for m in (64, 79, 80, 111, 112, 239, 240, 10 ** 6)] == [2, 2, 3, 3, 4, 7, 8, 8]
+
+
+def test_a_pattern_with_many_ways_on_builds_a_bounded_tree():
+    # ways on: 4 at row s+1 (A B C E), 9 at s+2, 16 at s+3, 25 at s+4; more at s+5 would pass MAX_WAYS (64)
+    define = "A AS A.price > S.price, B AS B.price < A.price, C AS C.price > B.price, E AS E.price > C.price"
+    test = compiled(body_of(define, "S A* B* C* E")).next_rows
+    assert test.ways_by == [4, 13, 29, 54] and len(test.tests) <= next_rows.MAX_WAYS
+    assert test.depth == 4 < next_rows.DEPTH
 
 
 V_SHAPE = ("PARTITION BY sym ORDER BY ts MEASURES FIRST(A.ts) AS first_down, LAST(B.ts) AS up_ts, LAST(A.price) "
@@ -196,18 +260,23 @@ def test_no_test_where_it_must_not_apply():
     body = body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(S.price / S.price) AS q")
     assert compiled(body).next_rows is None
     assert compiled(body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(S.price) AS q")).next_rows is not None
-    # row s+2: the test stops at row s+1 where o1 would go on there whatever the row holds, or outside the subset
-    assert compiled(body_of(ok, "S A B")).next_rows.deep
+    # the test stops at row s+1 where o1 would go on there whatever row s+2 holds, or outside the subset
+    assert compiled(body_of(ok, "S A B")).next_rows.depth == 2
     for define, pattern in [
         ("B AS B.price < S.price", "S B"),                                 # B ends the match
         ("A AS A.price < S.price, B AS B.price > A.price", "S A C B"),     # C after A has no DEFINE
         ("A AS A.price < S.price, B AS B.tag < A.tag", "S A B"),           # strings at row s+2
     ]:
         test = compiled(body_of(define, pattern).replace("FIRST(A.price) AS fa, LAST(A.price) AS la, ", "")).next_rows
-        assert test is not None and not test.deep, define
+        assert test is not None and test.depth == 1, define
     # A's step computes an aggregate of an expression: it could raise at row s+1
     test = compiled(body_of(ok, "S A B").replace("LAST(B.vol) AS lb", "SUM(A.price / A.price) AS q")).next_rows
-    assert test is not None and not test.deep
+    assert test is not None and test.depth == 1
+    # B's step computes one at row s+2: the test stops there (C and E after it are never tested)
+    ok4 = ok + ", C AS C.price < B.price, E AS E.price > C.price"
+    assert compiled(body_of(ok4, "S A B C E")).next_rows.depth == 4
+    test = compiled(body_of(ok4, "S A B C E").replace("LAST(B.vol) AS lb", "SUM(B.price / B.price) AS q")).next_rows
+    assert test is not None and test.depth == 2
 
 
 # ---- through the client: batch and streaming queries over a CSV file --------------------------------------
