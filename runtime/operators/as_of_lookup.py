@@ -1,17 +1,17 @@
 """The as-of join of as_of_join.py when the versions are few: each probe batch looks its versions up with numpy.
 
-The versions (already deduplicated as the versioned view takes them) are brought to the driver when they fit
-under Spark's own broadcast limit (`spark.sql.autoBroadcastJoinThreshold`, as Spark decides to broadcast the
-small side of a join; -1 turns this off) and travel with the function into every task; the probe rows never
-leave the task that reads them: no shuffle, no sort, no window. Per probe batch, the key is encoded as one
-integer (each key column's position among the versions' distinct values, combined), the time as its rank
-among the versions' times, and one `searchsorted` over the versions sorted by (key, time) finds for every
-row the last version of its key at or before its time: the same version the window plan carries to it.
-The versions arrive as the versioned view's input rows and are deduplicated here as as_of_join.py's
-`_newest_versions` does it on Spark (a row older than an earlier row of its key is no version; of a key's rows
-with one time the last to arrive is the version), so that the whole join runs without a Spark window.
-Floating-point and nested keys, and nested values, keep the window plan (Arrow's lookups and Spark's
-grouping could disagree on -0.0 / NaN)."""
+The versioned view's input rows are brought to the driver when they fit under Spark's own broadcast limit
+(`spark.sql.autoBroadcastJoinThreshold`, as Spark decides to broadcast the small side of a join; -1 turns this
+off). There they are deduplicated as as_of_join.py's `_newest_versions` does it on Spark (a row older than an
+earlier row of its key is no version; of a key's rows with one time the last to arrive is the version), and
+the versions travel with the function into every task; the probe rows never leave the task that reads them:
+no shuffle, no sort, no window. Per probe batch, the key is encoded as one integer (each key column's position
+among the versions' distinct values, combined), the time as its rank among the versions' times, and one
+`searchsorted` over the versions sorted by (key, time) finds for every row the last version of its key at or
+before its time: the same version the window plan carries to it. Floating-point and nested keys, and nested
+values, keep the window plan (Arrow's lookups and Spark's grouping could disagree on -0.0 / NaN). The versions
+are read while the query is planned, a Spark job of their own (Ctrl-C does not cancel it; the broadcast limit
+bounds it)."""
 
 import numpy as np
 from pyspark.sql import types as st
