@@ -84,9 +84,8 @@ class AsOfLookup:
         t = batch.column("__t").to_numpy(zero_copy_only=False)
         probe = code * self.width + np.searchsorted(self.times, t, side="right")
         found = np.searchsorted(self.combined, probe, side="right") - 1
-        if not len(self.code):          # no versions: nothing to find
-            return found, np.zeros(len(found), dtype=bool)
-        hit = known & (found >= 0) & (self.code[np.maximum(found, 0)] == code)
+        hit = known & (found >= 0)      # a version at or before the row's time: its key's, or an earlier key's
+        hit[hit] = self.code[found[hit]] == code[hit]
         return found, hit
 
     def __call__(self, batches):
@@ -112,12 +111,11 @@ def newest_versions(combined, key_base, seq):
     `combined` orders a key's rows by time (key_base: the key's lowest code, below all its rows'), `seq` by
     arrival. A row older than an earlier row of its key is none; of a key's rows with one time, the last to
     arrive (among those left) is the version."""
-    if not len(combined):
-        return np.zeros(0, dtype=np.int64)
     by_arrival = np.lexsort((seq, key_base))
     c = combined[by_arrival]
-    newest_before = np.concatenate([[-1], np.maximum.accumulate(c)[:-1]])   # of an earlier key: below key_base
+    newest_before = np.maximum.accumulate(np.concatenate([[-1], c]))[:-1]   # of an earlier key: below key_base
     left = by_arrival[c >= newest_before]
     by_time = left[np.lexsort((seq[left], combined[left]))]
-    last = np.append(combined[by_time][1:] != combined[by_time][:-1], True)
+    last = np.ones(len(by_time), dtype=bool)          # the last row of each (key, time)
+    last[:-1] = combined[by_time][1:] != combined[by_time][:-1]
     return by_time[last]
