@@ -19,12 +19,11 @@ SEQ, WM, LATE = "__seq", "__wm", "__late"
 
 
 def prepare(df, spec, partitions=None):
-    """Mark late rows, co-locate partitions and sort them for the matcher (shared with streaming tests)."""
+    """Mark late rows (`__late`, only where the input has `__wm`), co-locate partitions and sort them for the
+    matcher."""
     rt = spec.rowtime
     if rt is not None and WM in df.columns:
-        df = df.withColumn(LATE, F.coalesce(F.col(rt) <= F.col(WM), F.lit(False)))
-    else:
-        df = df.withColumn(LATE, F.lit(False))
+        df = df.withColumn(LATE, F.coalesce(F.col(rt) <= F.col(WM), F.lit(False))).drop(WM)
     if SEQ not in df.columns:
         df = df.withColumn(SEQ, F.monotonically_increasing_id())
     keys = [F.col(p) for p in spec.partition_by]
@@ -50,6 +49,9 @@ def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
     tz = df.sparkSession.conf.get("spark.sql.session.timeZone")
     names = [n for n, _ in input_columns]
     prepared = prepare(df.select(*names, *[c for c in (SEQ, WM) if c in df.columns]), spec, partitions)
+    # the rows come sorted: `__seq` goes on to the matcher only where it is the order (processing time)
+    by_time = spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
+    prepared = prepared.select(*names, *[c for c in ((LATE,) if by_time else (SEQ, LATE)) if c in prepared.columns])
     fn = _ArrowMatch(spec, input_columns, schema, tz, late_rows)
     return prepared.mapInArrow(fn, schema)
 
@@ -107,8 +109,8 @@ class _ArrowMatch:
         for batch in batches:
             if batch.num_rows == 0:
                 continue
-            late_mask = batch.column(LATE)
-            n_late = pc.sum(late_mask.cast(pa.int64())).as_py() or 0
+            late_mask = batch.column(LATE) if LATE in batch.schema.names else None
+            n_late = 0 if late_mask is None else pc.sum(late_mask.cast(pa.int64())).as_py() or 0
             if n_late:
                 late += n_late
                 batch = batch.filter(pc.invert(late_mask))

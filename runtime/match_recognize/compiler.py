@@ -151,6 +151,7 @@ class ExpressionCompiler:
         self.var_names = tuple(variables)
         self.subsets = {name: frozenset(self.var_ids[v] for v in vs) for name, vs in subsets.items()}
         self.col_index = {c: i for i, c in enumerate(columns)}
+        self.names_read = set()    # the columns any compiled expression reads
         self.rowtime = rowtime
         self.slots = []
         self._slot_keys = {}
@@ -215,6 +216,7 @@ class ExpressionCompiler:
     def col(self, name):
         i = self.col_index[name]
         self._cols.add(i)
+        self.names_read.add(name)
         return "c%d" % i
 
     # -- code generation: returns a Python expression string

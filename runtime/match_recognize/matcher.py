@@ -17,6 +17,17 @@ from runtime.match_recognize.paths import PathFactory
 from runtime.match_recognize.standard_vm import Program, StandardMatcher
 
 
+def columns_read(spec, input_columns):
+    """The input columns [(name, type)] a match reads, in input order: PARTITION BY, ORDER BY, the rowtime, and
+    those the DEFINE and MEASURES expressions read; all of them for ALL ROWS PER MATCH, which outputs them. The
+    others need not reach the matcher (nor be shuffled, sorted or kept in its state)."""
+    if spec.rows_per_match == "ALL":
+        return list(input_columns)
+    compiled = CompiledMatch(spec, [n for n, _ in input_columns])
+    keep = set(spec.partition_by) | {k.column for k in spec.order_by} | {spec.rowtime} | compiled.names_read
+    return [(n, t) for n, t in input_columns if n in keep]
+
+
 class CompiledMatch:
     def __init__(self, spec, columns):
         """spec: validated MatchRecognizeSpec; columns: names of the partition data lists, in order."""
@@ -31,6 +42,7 @@ class CompiledMatch:
             d = spec.definition(v)
             self.defines.append(None if d is None else comp.compile_define(d.expr, v, "define_%d" % len(self.defines)))
         self.measures = [comp.compile(m.expr, "measure_%d" % i) for i, m in enumerate(spec.measures)]
+        self.names_read = comp.names_read
         self.factory = PathFactory(len(self.variables), comp.slots)
         self.empty = self.factory.root
         self.max_prev = comp.max_prev
