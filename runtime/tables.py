@@ -19,7 +19,7 @@ from planner.errors import RuntimeFailure, UnsupportedError
 from planner.settings import parse_duration_ms
 from planner.types import parse_type, to_spark
 
-from .connectors import nexmark
+from .connectors import nexmark, splits
 from .connectors.filesystem import END_OF_INPUT, HIDDEN_COLUMNS
 from .connectors.parse_errors import new_counters
 from .streaming import checkpoint_root
@@ -89,7 +89,7 @@ def source_state_dir():
     return os.path.join(_kept_state.root, "sources", str(_kept_state.count))
 
 
-def _spec(spark, table, streaming, sentinel):
+def _spec(spark, table, streaming, sentinel, pieces=1):
     if table.options["connector"] == "nexmark":
         return nexmark.spec_json(table, sentinel, _parallelism(spark), _event_time_delay_ms(table))
     physical = [c for c in table.physical_columns if c.name not in table.partition_keys]
@@ -115,6 +115,7 @@ def _spec(spark, table, streaming, sentinel):
         "monitor_interval_ms": parse_duration_ms(monitor) if monitor is not None else None,
         "rows_per_second": o.get("replay.rows-per-second"),
         "rows_per_batch": o.get("scan.rows-per-batch"),
+        "pieces": pieces, "piece_bytes": splits.PIECE_BYTES,
         # streaming: where the executors report each split for the planner (under the checkpoint directory)
         "state_dir": source_state_dir() if streaming else None,
         "keep_state": _kept_state.root is not None,
@@ -136,8 +137,10 @@ def _event_time_delay_ms(table):
     return table.watermark.delay_ms if nexmark_rowtime_is_event_time(table) else None
 
 
-def table_frame(spark, ref, streaming, event_time=False):
-    """A scan (`ref`: runtime.operators.scan.ScanRef) -> DataFrame with the table's columns and the hidden columns."""
+def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
+    """A scan (`ref`: runtime.operators.scan.ScanRef) -> DataFrame with the table's columns and the hidden columns.
+    `cut_files`: a batch read whose rows' `__wm` nothing reads may cut a large text file into a piece a core
+    (splits.batch_splits)."""
     table = ref.table
     conn = table.options["connector"]
     if conn not in _SOURCE_FORMATS:
@@ -147,7 +150,8 @@ def table_frame(spark, ref, streaming, event_time=False):
         if not os.path.exists(table.options["path"]):
             raise RuntimeFailure("Table '%s': no file or directory at path '%s'" % (table.name, table.options["path"]),
                                  hint="check the 'path' option (absolute, or relative to where dynsql runs)")
-    spec = _spec(spark, table, streaming, sentinel=streaming and event_time)
+    pieces = _parallelism(spark) if cut_files and not streaming else 1
+    spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces)
     reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table)).option("spec", spec)
     df = reader.load()
     cols = []

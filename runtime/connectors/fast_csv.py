@@ -66,9 +66,10 @@ class FastCsv:
             return None
         return cls([n for n, _ in columns], types, delimiter, quote, null_literal)
 
-    def chunks(self, path, progress, limit=None):
+    def chunks(self, path, progress, limit=None, stop=None):
+        """`stop`: the byte where the split's records end (None: the file's end)."""
         with pa.memory_map(path) as f:
-            size = f.size()
+            size = f.size() if stop is None else min(stop, f.size())
             while limit is None or progress.records < limit:
                 if progress.byte >= size:
                     break

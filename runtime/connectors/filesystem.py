@@ -9,7 +9,9 @@ The table's files (a file, or a directory's files) are read top to bottom. Every
                     the first row, or when the rowtime is a computed column)
   __op   TINYINT    its row kind (0 +I, 1 -U, 2 +U, 3 -D): changelog formats produce all four
 One file read in order gives exactly Flink's per-row watermarks; the files that one micro-batch reads are
-read in parallel, each against its own running maximum (Flink with one source subtask per file). A streaming
+read in parallel, each against its own running maximum (Flink with one source subtask per file). A batch
+read whose rows' `__wm` no operator reads (batch mode; one pass without late rows) cuts a csv or json file of
+at least 2 * 8 MB into a piece a core, read in parallel (splits.batch_splits). A streaming
 read of a bounded input can end with a sentinel row whose rowtime is END_OF_INPUT, so that the watermark
 passes every pending window and pattern (Flink's final watermark); the runtime drops it right after the
 watermark node. Options beyond Flink's (documented in README):
@@ -30,8 +32,7 @@ from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceStrea
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 from ..results import OP_CODES, OP_NAMES  # noqa: F401  (OP_NAMES: part of this module's interface)
-from .splits import SplitPlanner, initial_offset, list_files, partitions_of, \
-    whole_file_splits
+from .splits import CUT_FORMATS, PIECE_BYTES, SplitPlanner, batch_splits, initial_offset, list_files, partitions_of
 
 END_OF_INPUT = dt.datetime(9999, 12, 31, 23, 59, 59)
 HIDDEN_COLUMNS = ("__seq", "__wm", "__op")
@@ -57,6 +58,8 @@ class TableSpec:
         self.rows_per_batch = int(d["rows_per_batch"]) if d.get("rows_per_batch") else None   # None: growing
         self.state_dir = d.get("state_dir")                # streaming: the split reports and file manifest
         self.keep_state = d.get("keep_state", False)       # a job's: kept when the query stops
+        self.pieces = d.get("pieces", 1)                   # a batch read: cut a large file into up to this many
+        self.piece_bytes = d.get("piece_bytes", PIECE_BYTES)   # pieces of at least this many bytes
         self.counters = d.get("counters")                  # accumulator ids: rows skipped, rows nulled
 
 
@@ -76,14 +79,16 @@ class FilesystemSource(DataSource):
 
 
 class FilesystemBatchReader(DataSourceReader):
-    """A batch read: one split a file, the files read in parallel."""
+    """A batch read: one split a file, or a piece a core of a large text file when no row's watermark is needed
+    (the spec's `pieces`); the splits read in parallel."""
 
     def __init__(self, spec, schema_json):
         self.spec = spec
         self.schema_json = schema_json
 
     def partitions(self):
-        return whole_file_splits(self.spec.path, bool(self.spec.partitions))
+        pieces = self.spec.pieces if self.spec.format in CUT_FORMATS else 1
+        return batch_splits(self.spec.path, bool(self.spec.partitions), pieces, self.spec.piece_bytes)
 
     def read(self, partition):
         from .split_reader import read_partition

@@ -59,12 +59,16 @@ class SplitProgress:
 class LineCursor:
     """A file's lines from a byte position, as bytes; it knows the byte and the line where the next line
     starts. Iterate `raw_lines()` (bytes, line ending kept) or `text_lines()` (UTF-8 text; a line that is not
-    UTF-8 is decoded with surrogate escapes and remembered in `bad_utf8`)."""
+    UTF-8 is decoded with surrogate escapes and remembered in `bad_utf8`). `stop`: the byte where the lines
+    end, at a line's start (None: the file's end)."""
 
-    def __init__(self, path, byte=0, line=1):
+    def __init__(self, path, byte=0, line=1, stop=None):
         self.path = path
         self.file = open(path, "rb")
         self.size = os.fstat(self.file.fileno()).st_size
+        self.stop = stop
+        if stop is not None:
+            self.size = min(self.size, stop)
         if byte:
             self.file.seek(byte)
         self.byte = byte
@@ -74,6 +78,8 @@ class LineCursor:
     def raw_lines(self):
         at_start = self.byte == 0
         for raw in self.file:
+            if self.stop is not None and self.byte >= self.stop:
+                return
             self.byte += len(raw)
             self.line += 1
             if at_start:

@@ -22,7 +22,7 @@ from ..results import OP_CODES
 from . import parse_errors
 from .fast_csv import CHUNK_RECORDS, FastCsv, UseRecordReader
 from .formats import Format, FormatError, LineCursor, SplitProgress
-from .splits import EndOfInput, FileSplit, write_report
+from .splits import EndOfInput, FilePiece, FileSplit, write_report
 
 SEQ_BITS = 32
 _LOWEST = np.iinfo(np.int64).min
@@ -40,9 +40,53 @@ def read_partition(spec, partition, schema_json):
     schema = arrow_schema(schema_json)
     if isinstance(partition, EndOfInput):
         return iter([sentinel_batch(spec, partition.ordinal, schema)])
+    if isinstance(partition, FilePiece):
+        partition = piece_split(spec, partition)
+        if partition is None:
+            return iter([])
     if not isinstance(partition, FileSplit):   # Spark's stand-in partition of a read with no file
         return iter([])
     return read_split(spec, partition, schema)
+
+
+def piece_split(spec, piece):
+    """A FilePiece -> the FileSplit of the records that start in it (None: none do). A cut falls just after the
+    first newline at or after its byte, and only where no quote character of a csv table comes before it (a
+    newline in a quoted field is no record's end): a piece whose start cannot be cut so has no records, and the
+    piece before it reads on to the next cut that can be made, or to the end of the file."""
+    import mmap
+    quote = None
+    if spec.format == "csv" and spec.options.get("csv.disable-quote-character", "false").strip().lower() != "true":
+        quote = spec.options.get("csv.quote-character", '"').encode("utf-8")
+    try:
+        with open(piece.path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size == 0:
+                return None
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as view:
+                start = _record_start(view, piece.start, quote)
+                if start is None:
+                    return None
+                stop = _record_start(view, piece.end, quote) if piece.end is not None else None
+                stop = size if stop is None else stop
+                if start >= stop:
+                    return None
+                line = 1 + int(np.count_nonzero(np.frombuffer(view, dtype=np.uint8, count=start) == 10))
+    except OSError as e:
+        raise FormatError("%s: cannot be read: %s" % (piece.path, e.strerror or e)) from e
+    return FileSplit(piece.ordinal, piece.path, 0, start, line, None, None, stop)
+
+
+def _record_start(view, cut, quote):
+    """Where the record after byte `cut` - 1 begins: just after the first newline from there (the file's size
+    when there is none); None when a quote character comes before that."""
+    if cut == 0:
+        return 0
+    newline = view.find(b"\n", cut - 1)
+    start = len(view) if newline < 0 else newline + 1
+    if quote is not None and view.find(quote, 0, start) >= 0:
+        return None
+    return start
 
 
 def read_split(spec, split, schema):
@@ -87,7 +131,7 @@ def _physical_tables(spec, split, progress, physical):
     fast = FastCsv.for_table(spec.columns, spec.options) if spec.format == "csv" else None
     if fast is not None:
         try:
-            for table in fast.chunks(split.path, progress, split.limit):
+            for table in fast.chunks(split.path, progress, split.limit, split.stop):
                 yield table, None
             return
         except UseRecordReader:
@@ -96,7 +140,7 @@ def _physical_tables(spec, split, progress, physical):
 
 
 def _record_tables(fmt, split, progress, physical):
-    cursor = LineCursor(split.path, progress.byte, progress.line)
+    cursor = LineCursor(split.path, progress.byte, progress.line, split.stop)
     try:
         rows, ops = [], []
         for op, values, _ in fmt.records(cursor, split.limit, progress):

@@ -1,12 +1,13 @@
 """The driver's side of a filesystem read: which files there are, and each micro-batch's splits. It lists
 directories and stats files; it never opens a data file: executors read the splits (split_reader.py).
 
-A split is a run of records of one file: `FileSplit(ordinal, path, row, byte, line, limit, base_max)` reads
-at most `limit` records (None: to the end of the file) starting with record `row`, which begins at byte
-`byte`, line `line` (byte None: unknown, the reader skips `row` records from the start). `base_max` is the
+A split is a run of records of one file: `FileSplit(ordinal, path, row, byte, line, limit, base_max, stop)` reads
+at most `limit` records (None: to the end of the file, or to byte `stop`) starting with record `row`, which
+begins at byte `byte`, line `line` (byte None: unknown, the reader skips `row` records from the start). `base_max` is the
 table's maximum rowtime committed before the split's micro-batch (epoch microseconds, or None): the split's
 running maximum starts there. `ordinal` numbers the splits of the read in arrival order (it is the high part
-of the rows' `__seq`).
+of the rows' `__seq`). A batch read that needs no per-row watermark may cut a large text file into
+`FilePiece`s, one a core: the executor finds the records that start in its piece (split_reader.py).
 
 A streaming read's offset is a JSON dict:
   seq      the ordinal of the batch's first split
@@ -33,6 +34,8 @@ GROWTH = 10                           # then this many times the records read so
 MAX_ROWS_PER_BATCH = 1000000          # up to this
 WHOLE_FILE_BYTES = 1 << 20            # without the option, a text file this small is read in one micro-batch
 SAMPLE_BYTES = 1 << 16                # the head of a text file its record count is estimated from
+PIECE_BYTES = 8 << 20                 # a batch read cuts a text file into pieces of at least this many bytes
+CUT_FORMATS = ("csv", "json")         # formats whose records are lines (a csv one only outside quotes)
 
 
 def rows_per_batch(option, read):
@@ -47,13 +50,24 @@ def rows_per_batch(option, read):
 
 
 class FileSplit(InputPartition):
-    def __init__(self, ordinal, path, row, byte, line, limit, base_max):
+    def __init__(self, ordinal, path, row, byte, line, limit, base_max, stop=None):
         self.ordinal, self.path, self.row, self.byte, self.line = ordinal, path, row, byte, line
-        self.limit, self.base_max = limit, base_max
+        self.limit, self.base_max, self.stop = limit, base_max, stop
 
     def __repr__(self):
         return "FileSplit(%d, %s, row %d, byte %s, limit %s)" % (self.ordinal, self.path, self.row, self.byte,
                                                                  self.limit)
+
+
+class FilePiece(InputPartition):
+    """About bytes [start, end) of a text file (end None: to its end), a share of a batch read: its records are
+    those that start in it, found where it is read (split_reader.piece_split)."""
+
+    def __init__(self, ordinal, path, start, end):
+        self.ordinal, self.path, self.start, self.end = ordinal, path, start, end
+
+    def __repr__(self):
+        return "FilePiece(%d, %s, bytes %d to %s)" % (self.ordinal, self.path, self.start, self.end)
 
 
 class EndOfInput(InputPartition):
@@ -80,9 +94,21 @@ def list_files(path, partitioned=False):
     raise FileNotFoundError("No file or directory at path '%s'" % path)
 
 
-def whole_file_splits(path, partitioned=False):
-    """A bounded batch read: one split a file, read to its end; the file's index is its ordinal."""
-    return [FileSplit(i, f, 0, 0, 1, None, None) for i, f in enumerate(list_files(path, partitioned))]
+def batch_splits(path, partitioned=False, pieces=1, piece_bytes=PIECE_BYTES):
+    """A bounded batch read: one split a file, read to its end, or, with `pieces` > 1 (the format's records are
+    lines, and no row's watermark is needed: each piece starts its running maximum anew), a file of at least
+    2 * `piece_bytes` cut into up to `pieces` FilePieces of equal size, read in parallel. Ordinals number the
+    splits in file order, so that `__seq` stays the rows' order in the files."""
+    splits = []
+    for f in list_files(path, partitioned):
+        size = os.path.getsize(f) if pieces > 1 else 0
+        n = min(pieces, size // max(piece_bytes, 1))
+        if n < 2:
+            splits.append(FileSplit(len(splits), f, 0, 0, 1, None, None))
+            continue
+        cuts = [size * k // n for k in range(n)] + [None]
+        splits += [FilePiece(len(splits) + k, f, cuts[k], cuts[k + 1]) for k in range(n)]
+    return splits
 
 
 # ---------------------------------------------------------------------------------------- reports

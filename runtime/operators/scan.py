@@ -24,7 +24,9 @@ def translate_table_scan(node, inputs, ctx):
     computed.update({c.name: "current_timestamp()" for c in node.table.columns if c.is_proctime})   # PROCTIME()
     ref = ScanRef(node.table, computed,
                   watermark_extra_ms=getattr(node, "watermark_extra_ms", 0))
-    df = table_frame(ctx.spark, ref, ctx.streaming, event_time=ctx.event_time)
+    # a batch frame whose operators drop no late rows reads no `__wm`: a large file may be read in pieces
+    df = table_frame(ctx.spark, ref, ctx.streaming, event_time=ctx.event_time,
+                     cut_files=not ctx.streaming and not ctx.late_rows)
     names = node.field_names
     if node.changelog_source and not ctx.streaming:
         df = materialize_changelog(df, names, node.table.primary_key)
