@@ -6,7 +6,8 @@
    namespace where the checkout is hidden under a tmpfs (`unshare -m`, needs root): its executors see the
    tables' paths (../shared/conformance) but no file of dynsql.
 3. Every conformance case through `dynsql --master spark://127.0.0.1:<port> -D spark.pyspark.python=<venv>`
-   (../shared/conformance/run.py), and an INSERT INTO job on the cluster (table.dml-sync) read back.
+   (../shared/conformance/run.py), a batch query over a 20 MB csv file (read in pieces, one a core), and an
+   INSERT INTO job on the cluster (table.dml-sync) read back.
 4. A Spark Connect server (sbin/start-connect-server.sh --wait from the same virtualenv, local[2], its Python
    workers the virtualenv's, the checkout hidden from it too), a set of cases through `dynsql --remote`, and
    an INSERT INTO job through it.
@@ -192,6 +193,30 @@ SELECT COUNT(*) AS c, SUM(n) AS s FROM dst;
     return ok
 
 
+def pieces_check(dynsql_args, folder, label, rows=1800000):
+    """A batch query over a csv file of about 20 MB: the session's two cores read it in two pieces
+    (runtime/connectors/splits.py batch_splits), on executors that cannot see the checkout."""
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "big.csv"), "w") as f:
+        f.write("".join("%d,w%d\n" % (i, i % 1000) for i in range(rows)))
+    script = os.path.join(folder, "pieces.sql")
+    with open(script, "w") as f:
+        f.write("""
+CREATE TABLE big (n BIGINT, word STRING) WITH ('connector' = 'filesystem', 'path' = '%s/big.csv', 'format' = 'csv');
+SET 'execution.runtime-mode' = 'batch';
+SELECT COUNT(*) AS c, SUM(n) AS s, COUNT(DISTINCT word) AS w FROM big;
+""" % folder)
+    proc = subprocess.run([DYNSQL] + dynsql_args + ["--output", "jsonl", "-f", script], capture_output=True,
+                          text=True, cwd=folder, timeout=1800)
+    got = [json.loads(line)["row"] for line in proc.stdout.splitlines() if line.startswith("{")]
+    expected = [[rows, rows * (rows - 1) // 2, 1000]]
+    ok = proc.returncode == 0 and got == expected
+    log("%s: a %d MB file read in pieces %s (rows %s, expected %s)%s" % (
+        label, os.path.getsize(os.path.join(folder, "big.csv")) >> 20, "ok" if ok else "FAILED", got, expected,
+        "" if ok else ": " + proc.stderr[-800:]))
+    return ok
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--glob", default="*", help="the cluster's conformance cases (default: all)")
@@ -229,6 +254,8 @@ def main():
             log("master %s: %d worker(s) alive" % (master, alive_workers(ui)))
             command = "%s --master %s -D spark.pyspark.python=%s" % (DYNSQL, master, python)
             figures["cluster conformance"] = conformance(command, os.path.join(CONFORMANCE, "cases"), args.glob)
+            figures["cluster file pieces"] = pieces_check(["--master", master, "-D", "spark.pyspark.python=%s" % python],
+                                                          os.path.join(work, "pieces-cluster"), "cluster")
             # the session and its job are two applications: each takes one of the worker's two cores (by
             # default an application takes all, and the job would wait for the session that waits for it)
             figures["cluster job"] = job_check(["--master", master, "-D", "spark.pyspark.python=%s" % python,
