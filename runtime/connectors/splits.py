@@ -2,12 +2,12 @@
 directories and stats files; it never opens a data file: executors read the splits (split_reader.py).
 
 A split is a run of records of one file: `FileSplit(ordinal, path, row, byte, line, limit, base_max, stop)` reads
-at most `limit` records (None: to the end of the file, or to byte `stop`) starting with record `row`, which
-begins at byte `byte`, line `line` (byte None: unknown, the reader skips `row` records from the start). `base_max` is the
+at most `limit` records (None: to the end of the file, or to byte `stop`) starting with record `row`, which begins
+at byte `byte`, line `line` (byte None: unknown, the reader skips `row` records from the start). `base_max` is the
 table's maximum rowtime committed before the split's micro-batch (epoch microseconds, or None): the split's
-running maximum starts there. `ordinal` numbers the splits of the read in arrival order (it is the high part
-of the rows' `__seq`). A batch read that needs no per-row watermark may cut a large text file into
-`FilePiece`s, one a core: the executor finds the records that start in its piece (split_reader.py).
+running maximum starts there. `ordinal` numbers the splits of the read in arrival order (it is the high part of
+the rows' `__seq`). A batch read that needs no per-row watermark may cut a large text file into `FilePiece`s, one
+a core: the executor finds the records that start in its piece (split_reader.py).
 
 A streaming read's offset is a JSON dict:
   seq      the ordinal of the batch's first split

@@ -254,8 +254,8 @@ def main():
             log("master %s: %d worker(s) alive" % (master, alive_workers(ui)))
             command = "%s --master %s -D spark.pyspark.python=%s" % (DYNSQL, master, python)
             figures["cluster conformance"] = conformance(command, os.path.join(CONFORMANCE, "cases"), args.glob)
-            figures["cluster file pieces"] = pieces_check(["--master", master, "-D", "spark.pyspark.python=%s" % python],
-                                                          os.path.join(work, "pieces-cluster"), "cluster")
+            figures["cluster file pieces"] = pieces_check(
+                ["--master", master, "-D", "spark.pyspark.python=%s" % python], os.path.join(work, "pieces"), "cluster")
             # the session and its job are two applications: each takes one of the worker's two cores (by
             # default an application takes all, and the job would wait for the session that waits for it)
             figures["cluster job"] = job_check(["--master", master, "-D", "spark.pyspark.python=%s" % python,
