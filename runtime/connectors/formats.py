@@ -43,6 +43,13 @@ def truthy(v):
     return str(v).strip().lower() == "true"
 
 
+def csv_quote(options):
+    """A csv table's quote character, or None when 'csv.disable-quote-character' is set."""
+    if truthy(options.get("csv.disable-quote-character", "false")):
+        return None
+    return options.get("csv.quote-character", '"')
+
+
 class SplitProgress:
     """How far a split's reading got: records read, the byte and line where the next record starts, whether
     the file ended, and the rows ignore-parse-errors skipped or kept with NULLs."""
@@ -158,9 +165,8 @@ class Format:
             delimiter = "\t"
         if len(delimiter) != 1:
             raise FormatError("'csv.field-delimiter' must be one character, not %r" % delimiter)
-        no_quote = truthy(o.get("csv.disable-quote-character", "false"))
-        return dict(delimiter=delimiter, quotechar=o.get("csv.quote-character", '"') if not no_quote else None,
-                    quoting=csv.QUOTE_NONE if no_quote else csv.QUOTE_MINIMAL,
+        quote = csv_quote(o)
+        return dict(delimiter=delimiter, quotechar=quote, quoting=csv.QUOTE_NONE if quote is None else csv.QUOTE_MINIMAL,
                     escapechar=o.get("csv.escape-character") or None, doublequote=True, strict=False)
 
     def _csv_records(self, cursor, limit, progress):

@@ -21,7 +21,7 @@ import pyarrow as pa
 from ..results import OP_CODES
 from . import parse_errors
 from .fast_csv import CHUNK_RECORDS, FastCsv, UseRecordReader
-from .formats import Format, FormatError, LineCursor, SplitProgress
+from .formats import Format, FormatError, LineCursor, SplitProgress, csv_quote
 from .splits import EndOfInput, FilePiece, FileSplit, write_report
 
 SEQ_BITS = 32
@@ -55,9 +55,8 @@ def piece_split(spec, piece):
     newline in a quoted field is no record's end): a piece whose start cannot be cut so has no records, and the
     piece before it reads on to the next cut that can be made, or to the end of the file."""
     import mmap
-    quote = None
-    if spec.format == "csv" and spec.options.get("csv.disable-quote-character", "false").strip().lower() != "true":
-        quote = spec.options.get("csv.quote-character", '"').encode("utf-8")
+    quote = csv_quote(spec.options) if spec.format == "csv" else None
+    quote = quote.encode("utf-8") if quote is not None else None
     try:
         with open(piece.path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
