@@ -166,7 +166,8 @@ class Format:
         if len(delimiter) != 1:
             raise FormatError("'csv.field-delimiter' must be one character, not %r" % delimiter)
         quote = csv_quote(o)
-        return dict(delimiter=delimiter, quotechar=quote, quoting=csv.QUOTE_NONE if quote is None else csv.QUOTE_MINIMAL,
+        return dict(delimiter=delimiter, quotechar=quote,
+                    quoting=csv.QUOTE_NONE if quote is None else csv.QUOTE_MINIMAL,
                     escapechar=o.get("csv.escape-character") or None, doublequote=True, strict=False)
 
     def _csv_records(self, cursor, limit, progress):
