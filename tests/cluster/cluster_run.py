@@ -166,15 +166,24 @@ def subset(names, folder):
     return folder
 
 
+def run_script(dynsql_args, folder, name, sql):
+    """`sql` written to `folder`/`name` and run by `dynsql -f` in `folder` -> (the process, its rows as JSON lines
+    give them)."""
+    script = os.path.join(folder, name)
+    with open(script, "w") as f:
+        f.write(sql)
+    proc = subprocess.run([DYNSQL] + dynsql_args + ["--output", "jsonl", "-f", script], capture_output=True,
+                          text=True, cwd=folder, timeout=1800)
+    return proc, [json.loads(line)["row"] for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
 def job_check(dynsql_args, folder, label):
     """An INSERT INTO job (dml-sync) from a csv into a json table, read back in batch mode: the job runs where
     the session's queries run (a driver of its own on the cluster; a client of the Connect server)."""
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "in.csv"), "w") as f:
         f.write("".join("%d,w%d\n" % (i, i) for i in range(100)))
-    script = os.path.join(folder, "job.sql")
-    with open(script, "w") as f:
-        f.write("""
+    proc, rows = run_script(dynsql_args + ["-D", "dynsql.jobs.dir=%s/jobs" % folder], folder, "job.sql", """
 CREATE TABLE src (n INT, word STRING) WITH ('connector' = 'filesystem', 'path' = '%(d)s/in.csv', 'format' = 'csv');
 CREATE TABLE dst (n BIGINT, word STRING) WITH ('connector' = 'filesystem', 'path' = '%(d)s/out', 'format' = 'json');
 SET 'table.dml-sync' = 'true';
@@ -182,10 +191,6 @@ INSERT INTO dst SELECT n * 2, UPPER(word) FROM src WHERE n %% 3 = 0;
 SET 'execution.runtime-mode' = 'batch';
 SELECT COUNT(*) AS c, SUM(n) AS s FROM dst;
 """ % {"d": folder})
-    proc = subprocess.run([DYNSQL] + dynsql_args + ["-D", "dynsql.jobs.dir=%s/jobs" % folder, "--output", "jsonl",
-                                                   "-f", script], capture_output=True, text=True, cwd=folder,
-                          timeout=1800)
-    rows = [json.loads(line)["row"] for line in proc.stdout.splitlines() if line.startswith("{")]
     expected = [[34, sum(2 * i for i in range(100) if i % 3 == 0)]]
     ok = proc.returncode == 0 and rows == expected
     log("%s: INSERT INTO job %s (rows %s, expected %s)%s" % (label, "ok" if ok else "FAILED", rows, expected,
@@ -199,16 +204,11 @@ def pieces_check(dynsql_args, folder, label, rows=1800000):
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "big.csv"), "w") as f:
         f.write("".join("%d,w%d\n" % (i, i % 1000) for i in range(rows)))
-    script = os.path.join(folder, "pieces.sql")
-    with open(script, "w") as f:
-        f.write("""
+    proc, got = run_script(dynsql_args, folder, "pieces.sql", """
 CREATE TABLE big (n BIGINT, word STRING) WITH ('connector' = 'filesystem', 'path' = '%s/big.csv', 'format' = 'csv');
 SET 'execution.runtime-mode' = 'batch';
 SELECT COUNT(*) AS c, SUM(n) AS s, COUNT(DISTINCT word) AS w FROM big;
 """ % folder)
-    proc = subprocess.run([DYNSQL] + dynsql_args + ["--output", "jsonl", "-f", script], capture_output=True,
-                          text=True, cwd=folder, timeout=1800)
-    got = [json.loads(line)["row"] for line in proc.stdout.splitlines() if line.startswith("{")]
     expected = [[rows, rows * (rows - 1) // 2, 1000]]
     ok = proc.returncode == 0 and got == expected
     log("%s: a %d MB file read in pieces %s (rows %s, expected %s)%s" % (
