@@ -167,12 +167,11 @@ def _one_pass(spark, path, folder):
     sc.addJobTag(TAG)
     try:
         counted = 0
-        for frame, column in ((windows, "n"), (keyed, "n"), (last, "t")):
+        for frame, column, count in ((windows, "n", sum), (keyed, "n", sum), (last, "t", len)):
             with _LOCK:
                 if _running["stopped"]:
                     return None
-            values = collect_columns(frame)[column]
-            counted += len(values) if column == "t" else sum(values)
+            counted += count(collect_columns(frame)[column])
         return None if _running["stopped"] else counted
     except Exception:
         return None
