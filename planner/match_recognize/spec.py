@@ -134,6 +134,10 @@ class MatchRecognizeSpec:
     proctime: Optional[str] = None                      # the processing-time attribute ORDER BY starts with
     input_columns: list = field(default_factory=list)   # [(name, flink type text)] validated against
 
+    def ordered_by_rowtime(self):
+        """ORDER BY starts with the event-time attribute: the rows are matched in event-time order."""
+        return self.rowtime is not None and self.order_by[0].column == self.rowtime
+
     def variables(self):
         """Pattern variables in order of first appearance in PATTERN."""
         out = []

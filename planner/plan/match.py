@@ -55,7 +55,7 @@ class Match(InsertOnlyInOut, PlanNode):
     def event_time(self):
         """Ordered by a rowtime: rows wait for the watermark (the runtime sets the sources' watermarks)."""
         spec = self.spec
-        return spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
+        return spec.ordered_by_rowtime()
 
     def explain_detail(self):
         spec = self.spec

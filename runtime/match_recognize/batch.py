@@ -50,7 +50,7 @@ def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
     names = [n for n, _ in input_columns]
     prepared = prepare(df.select(*names, *[c for c in (SEQ, WM) if c in df.columns]), spec, partitions)
     # the rows come sorted: `__seq` goes on to the matcher only where it is the order (processing time)
-    by_time = spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
+    by_time = spec.ordered_by_rowtime()
     prepared = prepared.select(*names, *[c for c in ((LATE,) if by_time else (SEQ, LATE)) if c in prepared.columns])
     fn = _ArrowMatch(spec, input_columns, schema, tz, late_rows)
     return prepared.mapInArrow(fn, schema)
@@ -101,7 +101,7 @@ class _ArrowMatch:
         compiled = CompiledMatch(spec, names)
         writer = ArrowWriter(self.schema, self.tz)
         pidx = [names.index(p) for p in spec.partition_by]
-        by_time = spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
+        by_time = spec.ordered_by_rowtime()
         ti = names.index(spec.rowtime) if by_time else None
         key = None
         buf = None          # [column lists..., ts list]

@@ -61,7 +61,7 @@ def match_partition(compiled, column_names, rows, key_values, final=True):
     n = len(rows)
     data = [[r[i] for r in rows] for i in range(len(column_names))]
     ts = None
-    if spec.rowtime is not None and spec.order_by[0].column == spec.rowtime:
+    if spec.ordered_by_rowtime():
         ti = column_names.index(spec.rowtime)
         ts = [to_micros(v) for v in data[ti]]
     elif spec.proctime is not None:

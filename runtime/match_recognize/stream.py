@@ -49,7 +49,7 @@ def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None, 
     names = [n for n, _ in input_columns]
     if "__seq" not in df.columns:
         df = df.withColumn("__seq", F.monotonically_increasing_id())
-    by_time = is_by_time(spec)
+    by_time = spec.ordered_by_rowtime()
     if by_time:
         df = event_time_columns(df, spec.rowtime)
     else:
@@ -64,10 +64,6 @@ def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None, 
     kwargs = {"eventTimeColumnName": event_time_column} if event_time_column else {}
     return df.groupBy(*[F.col(q(g)) for g in layout.grouping]).transformWithStateInPandas(
         portable(processor), schema, "Append", "EventTime" if by_time else "None", **kwargs)
-
-
-def is_by_time(spec):
-    return spec.rowtime is not None and spec.order_by[0].column == spec.rowtime
 
 
 class KeyState:
@@ -104,7 +100,7 @@ class MatchProcessor(StatefulProcessor):
         self.input_columns = list(input_columns)
         self.names = [n for n, _ in self.input_columns]
         self.output_names = tuple(output_names)
-        self.by_time = is_by_time(spec)
+        self.by_time = spec.ordered_by_rowtime()
 
     def init(self, handle):
         from runtime.match_recognize.matcher import CompiledMatch
