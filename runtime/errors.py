@@ -5,6 +5,7 @@ import re
 from planner.errors import DynsqlError, RuntimeFailure, SqlError
 
 _CLASS = re.compile(r"\[([A-Z_.]+)\]\s*(.*)", re.S)
+_PYTHON_WORKER = re.compile(r"\s*(\[[A-Z_.]+\]\s*)?An exception was thrown from the Python worker")
 
 
 def from_spark(e, sql_line=None, sql_column=None):
@@ -20,9 +21,16 @@ def from_spark(e, sql_line=None, sql_column=None):
                                   "and protobuf; dynsql's own packages are shipped to it")
         err.cause = e
         return err
-    m = re.search(r"planner\.errors\.\w+: (.+)", text)
+    m = re.search(r"planner\.errors\.\w+: (.+)(?:\r?\nHint: (.+))?", text)
     if m:        # a dynsql error raised in a worker (a MATCH_RECOGNIZE skip that would loop, ...): its own words
-        err = RuntimeFailure(m.group(1).strip())
+        err = RuntimeFailure(m.group(1).strip(), hint=m.group(2).strip() if m.group(2) else None)
+        err.cause = e
+        return err
+    worker = _PYTHON_WORKER.match(text)
+    if worker and not re.search(r"(FormatError|BadValue|FileNotFoundError|ValueError): ", text):
+        # any other failure in a worker's Python (a dynsql bug): the exception it ended with, not Spark's headline
+        lines = [ln for ln in text.splitlines() if re.match(r"[A-Za-z_][\w.]*: ", ln)]
+        err = RuntimeFailure("A Spark Python worker failed: %s" % (lines[-1].strip() if lines else "no message"))
         err.cause = e
         return err
     for kind in ("FormatError", "BadValue", "FileNotFoundError", "ValueError"):

@@ -259,7 +259,7 @@ def infer(node, scope):
         if node.to.this == exp.DataType.Type.TEXT or node.to.this == exp.DataType.Type.VARCHAR and \
                 not node.to.expressions:
             target = TypeInfo("STRING")
-        return TypeInfo(target.base, t.nullable)
+        return TypeInfo(target.base, t.nullable or isinstance(node, exp.TryCast))
     if isinstance(node, exp.Case):
         branches = [infer(i.args["true"], scope) for i in node.args.get("ifs") or []]
         for i in node.args.get("ifs") or []:

@@ -309,7 +309,7 @@ class ExpressionCompiler:
             return "(%s if %s is True else %s)" % (g(node.args["true"]), g(node.this),
                                                    g(false) if false is not None else "None")
         if isinstance(node, exp.Cast):
-            return "fn.cast(%s, %r)" % (g(node.this), node.to.sql().upper())
+            return "fn.cast(%s, %r, %s)" % (g(node.this), node.to.sql().upper(), isinstance(node, exp.TryCast))
         if isinstance(node, (exp.Sum, exp.Count, exp.Avg, exp.Min, exp.Max)):
             return self.aggregate(node, step)
         if isinstance(node, exp.TimestampDiff):

@@ -8,6 +8,10 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from planner.errors import RuntimeFailure
+
+DIVISION_HINT = "guard the divisor: CASE WHEN d <> 0 THEN n / d END"
+
 
 def _num(a, b):
     """Make a Decimal and a float combinable (Decimal -> float)."""
@@ -39,12 +43,12 @@ def div(a, b):
     a, b = _num(a, b)
     if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool):
         if b == 0:
-            raise ZeroDivisionError("Division by zero")
+            raise division_by_zero()
         q = abs(a) // abs(b)
         return q if (a >= 0) == (b >= 0) else -q
     if b == 0:
         if isinstance(a, Decimal) or isinstance(b, Decimal):
-            raise ZeroDivisionError("Division by zero")
+            raise division_by_zero()
         return math.nan if a == 0 else math.copysign(math.inf, a)
     return a / b
 
@@ -54,9 +58,14 @@ def mod(a, b):
         return None
     a, b = _num(a, b)
     if b == 0:
-        raise ZeroDivisionError("Division by zero")
+        raise division_by_zero()
     return math.fmod(a, b) if isinstance(a, float) or isinstance(b, float) else (
         abs(a) % abs(b) * (1 if a >= 0 else -1))
+
+
+def division_by_zero():
+    """The error of an exact division (or MOD) by zero, in the words the rest of dynsql uses for it."""
+    return RuntimeFailure("Division by zero", hint=DIVISION_HINT)
 
 
 def avg_final(total, count):
@@ -107,10 +116,29 @@ def coalesce(*args):
     return None
 
 
-def cast(value, target):
-    """CAST(value AS target) for the common Flink types (target: upper-case type text)."""
+def cast(value, target, safe=False):
+    """CAST(value AS target) for the common Flink types (target: upper-case type text). A value the target cannot
+    hold fails the query as Flink's CAST does; TRY_CAST (safe) gives NULL instead."""
     if value is None:
         return None
+    try:
+        return _cast(value, target)
+    except _Unsupported as e:
+        raise RuntimeFailure(str(e)) from None
+    except (ValueError, TypeError, ArithmeticError):
+        if safe:
+            return None
+        shown = value.isoformat(sep=" ") if isinstance(value, _dt.datetime) else value
+        raise RuntimeFailure("Cannot cast %s to %s: it is not a valid %s value" % (
+            "'%s'" % shown if isinstance(shown, str) else shown, target, target.split("(")[0].strip()),
+            hint="TRY_CAST gives NULL for a value that does not fit") from None
+
+
+class _Unsupported(ValueError):
+    """A target type the matcher's CAST does not know."""
+
+
+def _cast(value, target):
     t = target.upper()
     base = re.match(r"[A-Z_ ]+", t).group(0).strip()
     if base in ("TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT"):
@@ -124,10 +152,7 @@ def cast(value, target):
     if base in ("DECIMAL", "DEC", "NUMERIC"):
         m = re.search(r"\((\d+)\s*(?:,\s*(\d+))?\)", t)
         scale = int(m.group(2) or 0) if m else 0
-        try:
-            return Decimal(str(value)).quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP)
-        except InvalidOperation:
-            return None
+        return Decimal(str(value)).quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP)
     if base in ("STRING", "VARCHAR", "CHAR", "TEXT"):
         if isinstance(value, bool):
             return "TRUE" if value else "FALSE"
@@ -148,7 +173,7 @@ def cast(value, target):
         if isinstance(value, _dt.datetime):
             return value.date()
         return value
-    raise ValueError("CAST to %s is not supported in MATCH_RECOGNIZE" % target)
+    raise _Unsupported("CAST to %s is not supported in MATCH_RECOGNIZE" % target)
 
 
 def timestampdiff(unit, a, b):
