@@ -91,7 +91,7 @@ def source_state_dir():
 
 def _spec(spark, table, streaming, sentinel, pieces=1):
     if table.options["connector"] == "nexmark":
-        return nexmark.spec_json(table, sentinel, _parallelism(spark), _event_time_delay_ms(table))
+        return nexmark.spec_json(table, sentinel, parallelism(spark), _event_time_delay_ms(table))
     physical = [c for c in table.physical_columns if c.name not in table.partition_keys]
     rowtime_index = None
     delay = None
@@ -123,7 +123,14 @@ def _spec(spark, table, streaming, sentinel, pieces=1):
     })
 
 
-def _parallelism(spark):
+def read_spec(spark, table):
+    """(the source's spec JSON, its schema JSON) of a whole bounded read of a filesystem table, for a task that
+    reads the table itself (runtime/match_recognize/whole_file.py)."""
+    return _spec(spark, table, False, sentinel=False), source_schema(table).json()
+
+
+def parallelism(spark):
+    """The cores Spark's tasks run on (1 under Spark Connect, which does not say)."""
     try:
         return spark.sparkContext.defaultParallelism
     except Exception:   # Spark Connect has no SparkContext
@@ -150,7 +157,7 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
         if not os.path.exists(table.options["path"]):
             raise RuntimeFailure("Table '%s': no file or directory at path '%s'" % (table.name, table.options["path"]),
                                  hint="check the 'path' option (absolute, or relative to where dynsql runs)")
-    pieces = _parallelism(spark) if cut_files and not streaming else 1
+    pieces = parallelism(spark) if cut_files and not streaming else 1
     spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces)
     reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table)).option("spec", spec)
     df = reader.load()

@@ -1,6 +1,7 @@
 """Match (MATCH_RECOGNIZE): streaming, the keyed event-time `MatchProcessor` (runtime/match_recognize/stream.py)
 over the input's rows, keyed by PARTITION BY; batch, the same matcher over each partition's sorted rows
-(runtime/match_recognize/batch.py, `mapInArrow`). Whatever the input is (a table, a view, a join's output),
+(runtime/match_recognize/batch.py, `mapInArrow`), or, straight over one small file, each task reading the file
+and matching its share of the keys (whole_file.py). Whatever the input is (a table, a view, a join's output),
 the node's input columns are what the matcher reads; for ONE ROW PER MATCH only those its clauses name
 (`columns_read`: the rest is neither shuffled, sorted nor kept). In batch mode no row is late (Flink's batch
 mode has no watermarks); a streaming query read in one pass (runtime/one_pass.py) runs the batch matcher,
@@ -10,10 +11,12 @@ does."""
 from pyspark.sql import functions as F
 
 from planner.plan.match import Match
+from planner.plan.scan import TableScan
 
 from ..match_recognize.batch import match_batch
 from ..match_recognize.matcher import columns_read
 from ..match_recognize.stream import match_stream
+from ..match_recognize.whole_file import match_whole_file, reads_whole_file
 from ..translate import Stream, conform, q, translates
 from .event_time import event_time_column, output_rowtime, watermark_delay_ms
 
@@ -25,8 +28,15 @@ def translate_match(node, inputs, ctx):
     columns = columns_read(spec, node.input_columns)
     names = [n for n, _ in columns]
     if not ctx.streaming:
-        df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"), *([F.col("__wm")] if ctx.late_rows else []))
-        out = match_batch(df, spec, columns)
+        scan = node.input
+        if isinstance(scan, TableScan) and reads_whole_file(scan, spec, columns, ctx.whole_file_match_bytes):
+            from ..tables import parallelism, read_spec
+            out = match_whole_file(ctx.spark, *read_spec(ctx.spark, scan.table), spec, columns,
+                                   tasks=parallelism(ctx.spark), late_rows=ctx.late_rows)
+        else:
+            df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"),
+                             *([F.col("__wm")] if ctx.late_rows else []))
+            out = match_batch(df, spec, columns)
         out = out.select(*[F.col(q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),
                          F.lit(None).cast("timestamp").alias("__wm"))
         return Stream(conform(out, node.fields))

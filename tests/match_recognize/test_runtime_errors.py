@@ -53,8 +53,8 @@ def test_a_division_by_zero_fails_the_query_in_dynsqls_words(request, table, fix
 def test_a_cast_of_a_malformed_value_fails_and_try_cast_gives_null(request, table, fixture, mode):
     c = table(request.getfixturevalue(fixture), mode)
     err = failure(c, MATCH % ("A.price", "CAST(A.symbol AS INT) > 1"))
-    assert (err.message, err.hint) == ("Cannot cast 'S1' to INT: it is not a valid INT value",
-                                       "TRY_CAST gives NULL for a value that does not fit")
+    assert err.message in ("Cannot cast 'S%d' to INT: it is not a valid INT value" % i for i in (1, 2))  # first met
+    assert err.hint == "TRY_CAST gives NULL for a value that does not fit"
     assert rows(c, MATCH % ("TRY_CAST(A.symbol AS INT)", "TRY_CAST(A.symbol AS INT) IS NULL")) == [
         ("S1", 5, None), ("S1", 6, None)]
 
