@@ -26,13 +26,6 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = RuntimeFailure(m.group(1).strip(), hint=m.group(2).strip() if m.group(2) else None)
         err.cause = e
         return err
-    worker = _PYTHON_WORKER.match(text)
-    if worker and not re.search(r"(FormatError|BadValue|FileNotFoundError|ValueError): ", text):
-        # any other failure in a worker's Python (a dynsql bug): the exception it ended with, not Spark's headline
-        lines = [ln for ln in text.splitlines() if re.match(r"[A-Za-z_][\w.]*: ", ln)]
-        err = RuntimeFailure("A Spark Python worker failed: %s" % (lines[-1].strip() if lines else "no message"))
-        err.cause = e
-        return err
     for kind in ("FormatError", "BadValue", "FileNotFoundError", "ValueError"):
         m = re.search(r"%s: (.+)" % kind, text)
         if m:
@@ -40,6 +33,12 @@ def from_spark(e, sql_line=None, sql_column=None):
             err = RuntimeFailure(msg if kind != "FileNotFoundError" else msg)
             err.cause = e
             return err
+    if _PYTHON_WORKER.match(text):
+        # any other failure in a worker's Python (a dynsql bug): the exception it ended with, not Spark's headline
+        lines = [ln for ln in text.splitlines() if re.match(r"[A-Za-z_][\w.]*: ", ln)]
+        err = RuntimeFailure("A Spark Python worker failed: %s" % (lines[-1].strip() if lines else "no message"))
+        err.cause = e
+        return err
     m = _CLASS.search(text)
     if m:
         cls, msg = m.group(1), m.group(2).strip()

@@ -42,6 +42,7 @@ from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTab
 from .connectors.splits import first_micro_batch_reads_whole
 from .results import ChangeBatch
 from .streaming import count_parse_errors
+from .tables import one_unpaced_file
 
 
 def reads_in_one_pass(query, settings):
@@ -134,10 +135,7 @@ def _one_bounded_file(scan):
     physical column (a computed rowtime has no per-row `__wm`: streaming leaves its lateness to Spark's
     micro-batch watermark)."""
     table = scan.table
-    o = table.options
-    if o.get("connector") != "filesystem" or scan.changelog_source or table.partition_keys:
-        return False
-    if "source.monitor-interval" in o or "replay.rows-per-second" in o or not os.path.isfile(o.get("path", "")):
+    if not one_unpaced_file(scan):
         return False
     if any(c.is_proctime for c in table.columns):
         return False

@@ -54,6 +54,15 @@ def is_paced(table):
     return "replay.rows-per-second" in o or o["connector"] == "datagen" or "source.monitor-interval" in o
 
 
+def one_unpaced_file(scan):
+    """A scan of a filesystem table that is one file read as it stands: not partitioned, not a changelog format,
+    neither paced nor watched."""
+    table = scan.table
+    o = table.options
+    return (o.get("connector") == "filesystem" and not scan.changelog_source and not table.partition_keys
+            and not is_paced(table) and os.path.isfile(o.get("path", "")))
+
+
 def file_order(table):
     keys = table.partition_keys
     return ([c for c in table.physical_columns if c.name not in keys]

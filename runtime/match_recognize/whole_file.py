@@ -20,6 +20,8 @@ rowtime first, on no floating-point column (Arrow and Spark order NULLs and NaNs
 import os
 import zlib
 
+from planner.types import base_name
+
 from .batch import LATE, SEQ, WM, _ArrowMatch
 from .output_schema import spark_schema
 
@@ -28,24 +30,19 @@ FLOATING = ("FLOAT", "DOUBLE", "REAL")
 
 def reads_whole_file(scan, spec, columns, max_bytes):
     """Can the match over `scan` (a TableScan node) read its file in every task? `columns`: what it reads."""
+    from ..tables import one_unpaced_file
     table = scan.table
     o = table.options
     if max_bytes <= 0 or not spec.partition_by or not spec.ordered_by_rowtime():
         return False
-    if o.get("connector") != "filesystem" or scan.changelog_source or table.partition_keys:
-        return False
-    if any(k in o for k in ("source.monitor-interval", "replay.rows-per-second")) or \
+    if not one_unpaced_file(scan) or os.path.getsize(o["path"]) > max_bytes or \
             any(k.endswith("ignore-parse-errors") and v.lower() == "true" for k, v in o.items()):
-        return False
-    path = o.get("path", "")
-    if not os.path.isfile(path) or os.path.getsize(path) > max_bytes:
         return False
     physical = {c.name for c in table.physical_columns}
     if any(name not in physical for name, _ in columns):
         return False
     types = dict(columns)
-    return all(k.ascending and types[k.column].split("(")[0].split(" ")[0].upper() not in FLOATING
-               for k in spec.order_by)
+    return all(k.ascending and base_name(types[k.column]) not in FLOATING for k in spec.order_by)
 
 
 def match_whole_file(spark, read_spec, schema_json, spec, columns, tasks, late_rows=False):
