@@ -38,11 +38,11 @@ KNOWN_KEYS = {
                                        "a streaming SELECT over bounded files of at most this size, whose result is "
                                        "insert-only, reads its input in one pass (one Spark batch job) instead of "
                                        "micro-batches; 0: always micro-batches"),
-    "dynsql.match-recognize.whole-file-max-size": ("64 mb", None,
-                                                   "a MATCH_RECOGNIZE read as one batch (batch mode, one pass) "
-                                                   "straight over one file of at most this size: each Spark task "
-                                                   "reads the whole file and matches its share of the partitions, "
-                                                   "without a shuffle; 0: always shuffle"),
+    "dynsql.whole-file.max-size": ("64 mb", None,
+                                   "a MATCH_RECOGNIZE, a grouped aggregate or a TUMBLE window aggregate read as one "
+                                   "batch (batch mode, one pass) straight over one file of at most this size: each "
+                                   "Spark task reads the whole file and computes its share of the keys, without a "
+                                   "shuffle; 0: always shuffle"),
 }
 
 ALLOWED_PREFIXES = ("spark.", "dynsql.", "table.", "execution.", "sql-client.", "pipeline.", "parallelism.")
@@ -138,8 +138,8 @@ class Settings:
         return parse_size_bytes(self.get("dynsql.one-pass.max-input-size"))
 
     @property
-    def whole_file_match_max_bytes(self):
-        return parse_size_bytes(self.get("dynsql.match-recognize.whole-file-max-size"))
+    def whole_file_max_bytes(self):
+        return parse_size_bytes(self.get("dynsql.whole-file.max-size"))
 
     def window_emit(self):
         """(early firing, allowed lateness in ms) of legacy group windows, from the table.exec.emit.* keys. A
@@ -153,7 +153,7 @@ _DURATION_KEYS = ("table.exec.state.ttl", "table.exec.emit.allow-lateness", "tab
                   "table.exec.emit.early-fire.delay")
 
 
-_SIZE_KEYS = ("dynsql.one-pass.max-input-size", "dynsql.match-recognize.whole-file-max-size")
+_SIZE_KEYS = ("dynsql.one-pass.max-input-size", "dynsql.whole-file.max-size")
 
 _UNITS_BYTES = {"": 1, "b": 1, "bytes": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
                 "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40,

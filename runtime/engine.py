@@ -127,7 +127,7 @@ class Engine:
                                ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0,
                                event_time=streaming and uses_event_time(query.root),
                                late_rows=one_pass and drops_late_rows(query),
-                               whole_file_match_bytes=self.settings.whole_file_match_max_bytes
+                               whole_file_bytes=self.settings.whole_file_max_bytes
                                if self.settings is not None else 0,
                                line=query.line, column=query.column)
         return translate(query.root, ctx), ctx

@@ -134,7 +134,7 @@ def _spec(spark, table, streaming, sentinel, pieces=1):
 
 def read_spec(spark, table):
     """(the source's spec JSON, its schema JSON) of a whole bounded read of a filesystem table, for a task that
-    reads the table itself (runtime/match_recognize/whole_file.py)."""
+    reads the table itself (runtime/whole_file.py)."""
     return _spec(spark, table, False, sentinel=False), source_schema(table).json()
 
 

@@ -58,9 +58,9 @@ class TranslateContext:
     # a streaming query read in one pass (runtime/one_pass.py) with operators that drop late rows: batch frames,
     # but those operators drop the rows streaming finds late (by `__wm`), as they do in streaming
     late_rows: bool = False
-    # a MATCH_RECOGNIZE read as one batch straight over one file at most this large reads it in every task
-    # (runtime/match_recognize/whole_file.py)
-    whole_file_match_bytes: int = 0
+    # a MATCH_RECOGNIZE or an aggregate read as one batch straight over one file at most this large reads it in
+    # every task (runtime/whole_file.py)
+    whole_file_bytes: int = 0
     parents: dict = field(default_factory=dict)   # id(node) -> parent node
     line: int = None
     column: int = None

@@ -131,7 +131,7 @@ def test_a_batch_query_over_pieces_gives_the_rows_of_one_split(client, ticks, sp
     assert table_frame(spark, ScanRef(table), streaming=False, cut_files=True).rdd.getNumPartitions() == 2
     assert table_frame(spark, ScanRef(table), streaming=False).rdd.getNumPartitions() == 1
     c.execute("SET 'execution.runtime-mode' = 'batch'")
-    c.execute("SET 'dynsql.match-recognize.whole-file-max-size' = '0'")   # the match reads the scan's pieces
+    c.execute("SET 'dynsql.whole-file.max-size' = '0'")   # the match reads the scan's pieces
     in_pieces = sorted(c.execute(MATCHES).rows)
     monkeypatch.setattr(splits, "PIECE_BYTES", 1 << 30)
     assert sorted(c.execute(MATCHES).rows) == in_pieces and len(in_pieces) > 10

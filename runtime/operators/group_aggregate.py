@@ -1,5 +1,6 @@
 """GroupAggregate. Over insert-only input with nothing but projections above it, Spark's native streaming
-aggregate (update mode: the sink derives -U/+U); in batch mode Spark's aggregate. Otherwise dynsql's keyed
+aggregate (update mode: the sink derives -U/+U); in batch mode Spark's aggregate, or over a small file each
+task reading the file, without a shuffle (whole_file_aggregate.py). Otherwise dynsql's keyed
 processor over a changelog (and for DISTINCT, which Spark's streaming aggregate lacks): every function of
 runtime/operators/accumulators.py (COUNT .. COLLECT, each with DISTINCT and FILTER (WHERE ...)), applying
 retractions, emitting +I for a new group, -U/+U when its row changes and -D when it empties."""
@@ -13,6 +14,7 @@ from planner.plan.aggregate import GroupAggregate
 from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
 from .keyed_state import KeyedChangelogProcessor, update_pair, weight
+from .whole_file_aggregate import aggregate_whole_file, aggregates_whole_file
 
 
 class AggregateState:
@@ -163,7 +165,12 @@ NATIVE_STREAMING_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP",
 def translate_group_aggregate(node, inputs, ctx):
     s = inputs[0]
     if not ctx.streaming:
-        out = native_aggregate(s.df, node.keys, node.calls)
+        whole_file = aggregates_whole_file(node, ctx)
+        if whole_file is not None:
+            from ..tables import parallelism
+            out = aggregate_whole_file(ctx.spark, *whole_file, node, parallelism(ctx.spark))
+        else:
+            out = native_aggregate(s.df, node.keys, node.calls)
         out = out.select(*[F.col(q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),
                          F.lit(None).cast("timestamp").alias("__wm"))
         return Stream(conform(out, node.fields))

@@ -11,7 +11,6 @@ does."""
 from pyspark.sql import functions as F
 
 from planner.plan.match import Match
-from planner.plan.scan import TableScan
 
 from ..match_recognize.batch import match_batch
 from ..match_recognize.matcher import columns_read
@@ -28,10 +27,11 @@ def translate_match(node, inputs, ctx):
     columns = columns_read(spec, node.input_columns)
     names = [n for n, _ in columns]
     if not ctx.streaming:
-        scan = node.input
-        if isinstance(scan, TableScan) and reads_whole_file(scan, spec, columns, ctx.whole_file_match_bytes):
+        whole_file = reads_whole_file(node.input, spec, columns, ctx.whole_file_bytes)
+        if whole_file is not None:
             from ..tables import parallelism, read_spec
-            out = match_whole_file(ctx.spark, *read_spec(ctx.spark, scan.table), spec, columns,
+            scan, file_columns = whole_file
+            out = match_whole_file(ctx.spark, *read_spec(ctx.spark, scan.table), file_columns, spec, columns,
                                    tasks=parallelism(ctx.spark), late_rows=ctx.late_rows)
         else:
             df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"),

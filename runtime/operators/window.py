@@ -6,7 +6,8 @@ all three, Flink's assigners' arithmetic, offsets included). A window aggregate 
 `__window` (start, end) that carries Spark's event-time watermark metadata, so that Spark's native streaming
 aggregate runs in append mode and emits a window's row once the watermark passes its end (the window function
 SESSION's rows come with their sessions from session_window.py; a legacy SESSION group window groups by
-Spark's `session_window`). Before that, a (row, window) pair whose window had
+Spark's `session_window`); one over a small file read as one batch, each task reading the file, without a
+shuffle (whole_file_aggregate.py). Before that, a (row, window) pair whose window had
 fired when the row arrived (window_end - 1 ms <= the row's watermark `__wm`, plus the allowed lateness of a
 legacy group window) is dropped: lateness decided per row, whatever the micro-batches. Outputs are never
 late for the next operator (`__wm` NULL), and window_time carries the watermark metadata, so a window
@@ -25,6 +26,7 @@ from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTab
 
 from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column
+from .whole_file_aggregate import aggregate_whole_file, aggregates_whole_file
 
 WATERMARK_DELAY_KEY = "spark.watermarkDelayMs"   # Spark's EventTimeWatermark.delayKey
 WINDOW = "__window"
@@ -185,7 +187,15 @@ def _finish(node, grouped, ctx):
 
 @translates(WindowAggregate)
 def translate_window_aggregate(node, inputs, ctx):
-    return Stream(_finish(node, _aggregate(node, inputs[0], ctx), ctx))
+    whole_file = aggregates_whole_file(node, ctx, node.spec)
+    if whole_file is None:
+        return Stream(_finish(node, _aggregate(node, inputs[0], ctx), ctx))
+    from ..tables import parallelism
+    grouped = aggregate_whole_file(ctx.spark, *whole_file, node, parallelism(ctx.spark), node.spec, ctx.late_rows)
+    window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
+                      F.timestamp_millis(F.col("__end_ms")).alias("end")).alias(WINDOW)
+    return Stream(_finish(node, grouped.select(*[F.col(q(k)) for k in node.keys],
+                                               *[F.col(q(c.name)) for c in node.calls], window), ctx))
 
 
 @translates(GroupWindowAggregate)

@@ -76,12 +76,12 @@ def test_the_rows_are_the_same_in_batch_mode_on_micro_batches_and_in_one_pass(cl
     expected = [("+I", ("ACME", "2024-01-01 10:00:04", "10")), ("+I", ("BETA", "2024-01-01 10:00:07", "19"))]
     assert rows(ticks(client), ONE_ROW) == expected
     assert rows(ticks(one_pass_client), ONE_ROW) == expected      # each task reads the small file (whole_file.py)
-    one_pass_client.execute("SET 'dynsql.match-recognize.whole-file-max-size' = '0'")
+    one_pass_client.execute("SET 'dynsql.whole-file.max-size' = '0'")
     assert rows(one_pass_client, ONE_ROW) == expected                # through the shuffle
     assert matcher_input(one_pass_client, ONE_ROW) == ["symbol", "ts", "price", "__late"]
     client.execute("SET 'execution.runtime-mode' = 'batch'")
     assert rows(client, ONE_ROW) == expected                # each task reads the small file (whole_file.py)
-    client.execute("SET 'dynsql.match-recognize.whole-file-max-size' = '0'")
+    client.execute("SET 'dynsql.whole-file.max-size' = '0'")
     assert rows(client, ONE_ROW) == expected                # through the shuffle
     assert matcher_input(client, ONE_ROW) == ["symbol", "ts", "price"]
 
@@ -90,7 +90,7 @@ def test_all_rows_per_match_keeps_every_column(client, ticks):
     client = ticks(client)
     client.execute("SET 'execution.runtime-mode' = 'batch'")
     client.execute("SET 'dynsql.match-recognize.extensions' = 'true'")    # ALL ROWS PER MATCH: beyond Flink
-    client.execute("SET 'dynsql.match-recognize.whole-file-max-size' = '0'")      # the shuffle's matcher input
+    client.execute("SET 'dynsql.whole-file.max-size' = '0'")      # the shuffle's matcher input
     sql = V_SHAPE % ("", "ALL ROWS")
     assert matcher_input(client, sql) == ["symbol", "ts", "price", "note", "tax"]
     got = rows(client, sql)

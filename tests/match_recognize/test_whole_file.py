@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 from planner.errors import DynsqlError
-from runtime.match_recognize.whole_file import key_shares
+from runtime.whole_file import key_shares
 
 # A V per key: down, down, up (an up after one down is no match). Keys ("a", 1) and ("a", 2) interleave; keys
 # (NULL, 2) and ("b", 1) have two rows at the same time, which the file's order decides.
@@ -62,16 +62,16 @@ def test_each_task_reads_the_file_and_gives_the_shuffles_rows(client, ticks):
     c = ticks(client)
     assert "_WholeFileMatch" in spark_plan(c, MATCHES) and "Exchange" not in spark_plan(c, MATCHES)
     assert sorted(c.execute(MATCHES).rows, key=repr) == EXPECTED
-    c.execute("SET 'dynsql.match-recognize.whole-file-max-size' = '0'")     # the shuffle's plan
+    c.execute("SET 'dynsql.whole-file.max-size' = '0'")     # the shuffle's plan
     assert "_WholeFileMatch" not in spark_plan(c, MATCHES)
     assert sorted(c.execute(MATCHES).rows, key=repr) == EXPECTED
 
 
 def test_a_file_over_the_size_or_what_the_scan_computes_goes_through_the_shuffle(client, ticks):
     c = ticks(client)
-    c.execute("SET 'dynsql.match-recognize.whole-file-max-size' = '100 bytes'")
+    c.execute("SET 'dynsql.whole-file.max-size' = '100 bytes'")
     assert "_WholeFileMatch" not in spark_plan(c, MATCHES)
-    c.execute("RESET 'dynsql.match-recognize.whole-file-max-size'")
+    c.execute("RESET 'dynsql.whole-file.max-size'")
     c.execute("DROP TABLE ticks")
     c = ticks(client, ", p2 AS price * 2")          # a computed column the match reads: Spark computes it
     computed = MATCHES.replace("U.price AS up", "U.p2 AS up")
@@ -100,7 +100,7 @@ def test_a_keys_share_is_the_same_in_every_chunk_and_process():
     a, b = key_shares(one, ["k", "v"], 7).tolist(), key_shares(two, ["k", "v"], 7).tolist()
     assert a[0] == a[3] == b[1] and a[1] == b[2] and a[2] == b[0]
     assert all(0 <= s < 7 for s in a + b)
-    code = ("import pyarrow as pa; from runtime.match_recognize.whole_file import key_shares; "
+    code = ("import pyarrow as pa; from runtime.whole_file import key_shares; "
             "print(key_shares(pa.table({'k': ['x', None, 'y', 'x'], 'v': [1, 2, None, 1]}), ['k', 'v'], 7).tolist())")
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
@@ -120,7 +120,7 @@ def test_a_one_pass_drops_the_late_rows_as_the_shuffle_does(one_pass_client, tmp
               "'csv.null-literal' = '')" % path)
     assert "one pass" in c.execute("EXPLAIN " + MATCHES).text and "_WholeFileMatch" in spark_plan(c, MATCHES)
     for whole_file in ("64 mb", "0"):
-        c.execute("SET 'dynsql.match-recognize.whole-file-max-size' = '%s'" % whole_file)
+        c.execute("SET 'dynsql.whole-file.max-size' = '%s'" % whole_file)
         result = c.execute(MATCHES)
         assert isinstance(result, ChangeStream)
         changes = [change for batch in result for change in batch.changes]

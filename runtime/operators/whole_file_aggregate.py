@@ -1,0 +1,141 @@
+"""A grouped aggregate or a TUMBLE window aggregate read as one batch (batch mode, or a one pass:
+runtime/one_pass.py) straight over one small file, without a shuffle (runtime/whole_file.py):
+`aggregate_whole_file(...)`.
+
+Spark's plan for them reads the file into Spark's rows, aggregates each task's part, shuffles the partial
+results by key and merges them. Here each task reads the whole file, assigns each row its window (Flink's
+TUMBLE arithmetic, as window.py's `assign_windows`), drops in a one pass the (row, window) pairs whose window
+had fired when the row arrived (window.py's `fired`, by the row's `__wm`), keeps the rows whose grouping key
+falls to it and groups them with Arrow; only the groups reach the JVM.
+
+Only what Arrow computes as Spark does runs so: COUNT(*) and COUNT(x), SUM of integers, MIN and MAX of
+integers, strings, dates and timestamps (no DISTINCT, no FILTER), grouped by keys of those types (no floating
+point: Arrow and Spark group NaN and -0.0 each their own way); a grouped aggregate has keys (over no rows a
+batch aggregate without keys gives a row). Everything else, HOP, CUMULATE and SESSION windows included, runs on
+Spark's aggregate (group_aggregate.py, window.py)."""
+
+import json
+
+from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of, small_file_under
+
+INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+ORDERED = INTEGERS + ("VARCHAR", "CHAR", "DATE", "TIMESTAMP", "TIMESTAMP_LTZ")
+KEY_TYPES = ORDERED + ("BOOLEAN",)
+START, END, WM = "__start_ms", "__end_ms", "__wm"
+
+
+def aggregates_whole_file(node, ctx, window=None):
+    """(the TableScan, {field: the file's column}) when the aggregate `node` (a GroupAggregate, or with `window`
+    a WindowAggregate's TUMBLE spec) can read its file in every task; else None."""
+    if ctx.streaming or not (node.keys or window):
+        return None
+    if window is not None and (window.kind != "TUMBLE" or node.time_field is None):
+        return None
+    types = {f.name: f.type.name for f in node.input.fields}
+    if any(types[k] not in KEY_TYPES for k in node.keys) or not all(_in_arrow(c, types) for c in node.calls):
+        return None
+    needed = list(dict.fromkeys(list(node.keys) + [a for c in node.calls for a in c.args] +
+                                ([node.time_field] if window is not None else [])))
+    return small_file_under(node.input, needed, ctx.whole_file_bytes)
+
+
+def _in_arrow(call, types):
+    if call.distinct or call.filter or len(call.args) > 1:
+        return False
+    if call.function == "COUNT":
+        return True
+    arg = types[call.args[0]] if call.args else None
+    return (call.function == "SUM" and arg in INTEGERS) or (call.function in ("MIN", "MAX") and arg in ORDERED)
+
+
+def aggregate_whole_file(spark, scan, file_columns, node, tasks, window=None, late_rows=False):
+    """-> a DataFrame of node.keys, one column per call (COUNT and SUM as BIGINT, MIN and MAX in their argument's
+    type) and, with `window`, `__start_ms` and `__end_ms` (epoch milliseconds), computed by `tasks` Spark tasks
+    each reading the file and aggregating its share of the keys. late_rows: a one pass (see the module)."""
+    from pyspark.sql import types as st
+    from ..tables import read_spec
+    spec_json, schema_json = read_spec(spark, scan.table)
+    source = {f.name: f.dataType for f in st.StructType.fromJson(json.loads(schema_json)).fields}
+    fields = [st.StructField(k, source[file_columns[k]]) for k in node.keys]
+    for c in node.calls:
+        counted = c.function in ("COUNT", "SUM")
+        fields.append(st.StructField(c.name, st.LongType() if counted else source[file_columns[c.args[0]]]))
+    if window is not None:
+        fields += [st.StructField(START, st.LongType()), st.StructField(END, st.LongType())]
+    schema = st.StructType(fields)
+    tumble = (window.size_ms, window.offset_ms, node.time_field) if window is not None else None
+    fn = _WholeFileAggregate(spec_json, schema_json, file_columns, list(node.keys),
+                             [(c.function, c.args[0] if c.args else None, c.name) for c in node.calls],
+                             tumble, late_rows, tasks)
+    return run_in_tasks(spark, fn, schema, tasks)
+
+
+class _WholeFileAggregate:
+    """The mapInArrow function: its input holds the task's share number(s); it reads the file, keeps the rows
+    of its share and yields their groups. `calls`: (function, argument or None, output name); `tumble`: (size,
+    offset, time field) or None."""
+
+    def __init__(self, read_spec, schema_json, file_columns, keys, calls, tumble, late_rows, tasks):
+        self.read_spec = read_spec
+        self.schema_json = schema_json
+        self.file_columns = file_columns
+        self.keys = keys
+        self.calls = calls
+        self.tumble = tumble
+        self.late_rows = late_rows
+        self.tasks = tasks
+
+    def __call__(self, batches):
+        for share in shares_of(batches):
+            groups = self._groups(share)
+            if groups is not None:
+                yield from groups.to_batches(max_chunksize=100000)
+
+    def _groups(self, share):
+        import pyarrow as pa
+        by = self.keys or [START]           # a window aggregate without keys: shared by window
+        kept = []
+        for table in read_whole_file(self.read_spec, self.schema_json, self.file_columns,
+                                     (WM,) if self.late_rows and self.tumble else ()):
+            if self.tumble:
+                table = self._windowed(table)
+            kept.append(table.filter(pa.array(key_shares(table, by, self.tasks) == share)))
+        if not kept:
+            return None
+        rows = pa.concat_tables(kept)
+        columns, aggregations = {}, []
+        for i, (function, arg, name) in enumerate(self.calls):
+            if arg is None:
+                aggregations.append(([], "count_all"))
+                columns[name] = "count_all"
+                continue
+            column = "__arg%d" % i
+            rows = rows.append_column(column, rows.column(arg))
+            kind = {"COUNT": "count", "SUM": "sum", "MIN": "min", "MAX": "max"}[function]
+            aggregations.append((column, kind))
+            columns[name] = "%s_%s" % (column, kind)
+        groups = rows.group_by(self.keys + ([START, END] if self.tumble else [])).aggregate(aggregations)
+        names = self.keys + [n for _, _, n in self.calls] + ([START, END] if self.tumble else [])
+        return pa.table([groups.column(columns.get(n, n)) for n in names], names=names)
+
+    def _windowed(self, table):
+        """`table` with each row's TUMBLE window (`__start_ms`, `__end_ms`), the late (row, window) pairs of a
+        one pass dropped."""
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        size, offset, time_field = self.tumble
+        micros = pc.cast(table.column(time_field), pa.int64())
+        no_time = micros.is_null().to_numpy(zero_copy_only=False)
+        ms = np.floor_divide(micros.fill_null(0).to_numpy(), 1000)
+        start = ms - np.mod(ms - offset, size)
+        end = start + size
+        table = table.append_column(START, pa.array(start, mask=no_time)) \
+            .append_column(END, pa.array(end, mask=no_time))
+        if not self.late_rows:
+            return table
+        wm = pc.cast(table.column(WM), pa.int64())
+        no_wm = wm.is_null().to_numpy(zero_copy_only=False)
+        wm_ms = np.floor_divide(wm.fill_null(0).to_numpy(), 1000)
+        # window.py's filter(~fired): kept when the row has no watermark, or its window ends after it
+        return table.filter(pa.array(no_wm | (~no_time & (end - 1 > wm_ms))))

@@ -1,0 +1,87 @@
+"""One small file read whole in every Spark task, for an operator read as one batch (batch mode, or a one pass:
+runtime/one_pass.py) that then computes the keys falling to its task, without a shuffle: MATCH_RECOGNIZE
+(match_recognize/whole_file.py) and the grouped and window aggregates (operators/whole_file_aggregate.py).
+
+Spark's plan for them reads the file into Spark's rows, shuffles them by key and hands them on: every row
+crosses from the Python reader into the JVM, through the shuffle's files, and (MATCH_RECOGNIZE) back to a
+Python worker. For a file of at most `dynsql.whole-file.max-size` (64 MB) each of `tasks` Spark tasks instead
+reads the whole file itself, with the source's own reader (connectors/split_reader.py, in the task's Python
+worker: the same rows, `__seq` and `__wm` as the scan), keeps the rows whose key falls to it and computes them
+with Arrow; only the results reach the JVM. What this trades is reading: every task parses the whole file,
+which is why the size is bounded (as Spark's broadcast join bounds the side every task reads).
+
+A key's share is a hash of its values' text (CRC-32 of their repr), the same in every task's process. Only what
+the scan gives the same way is read so: a filesystem table's one unpaced file, not partitioned, not a changelog
+format, no parse errors skipped, and only its physical columns."""
+
+import os
+import zlib
+
+from planner.plan.calc import Calc
+from planner.plan.scan import TableScan
+
+
+def small_file_under(node, needed, max_bytes):
+    """The TableScan under `node` (the node itself, or under projections that only pick and rename fields) when
+    its file can be read whole in every task and the `needed` fields of `node` are columns of the file, with
+    {needed field: the file's column}; else None."""
+    from .tables import one_unpaced_file
+    names = {n: n for n in needed}
+    while isinstance(node, Calc):
+        if node.condition is not None or any(e.field is None for e, _ in node.projections):
+            return None
+        picked = dict((name, e.field) for e, name in node.projections)
+        names = {n: picked[f] for n, f in names.items()}
+        node = node.input
+    if max_bytes <= 0 or not isinstance(node, TableScan) or not one_unpaced_file(node):
+        return None
+    o = node.table.options
+    if os.path.getsize(o["path"]) > max_bytes or \
+            any(k.endswith("ignore-parse-errors") and v.lower() == "true" for k, v in o.items()):
+        return None
+    physical = {c.name for c in node.table.physical_columns}
+    return (node, names) if all(f in physical for f in names.values()) else None
+
+
+def run_in_tasks(spark, fn, schema, tasks):
+    """`fn` (a mapInArrow function) in `tasks` Spark tasks, each given its share number(s) in column 0."""
+    return spark.range(0, tasks, 1, tasks).mapInArrow(fn, schema)
+
+
+def shares_of(batches):
+    """The share numbers a task's mapInArrow input holds."""
+    for batch in batches:
+        yield from batch.column(0).to_pylist()
+
+
+def read_whole_file(read_spec, schema_json, names, extra=()):
+    """The file's rows, top to bottom, as Arrow tables of the columns {name: the file's column} (`names`), then
+    the source's hidden columns `extra` (`__seq`, `__wm`); `read_spec`, `schema_json`: runtime.tables.read_spec."""
+    import pyarrow as pa
+    from .connectors.filesystem import TableSpec
+    from .connectors.split_reader import read_partition
+    from .connectors.splits import batch_splits
+    source = TableSpec(read_spec)
+    for split in batch_splits(source.path):
+        for batch in read_partition(source, split, schema_json):
+            table = pa.Table.from_batches([batch])
+            yield pa.table([table.column(f) for f in names.values()] + [table.column(h) for h in extra],
+                           names=list(names) + list(extra))
+
+
+def key_shares(table, keys, tasks):
+    """numpy array: each row's share (0 .. tasks - 1) by its key values, the same in every process."""
+    import numpy as np
+    import pyarrow as pa
+    combined = np.zeros(table.num_rows, dtype=np.int64)
+    for k in keys:
+        column = table.column(k).combine_chunks()
+        try:
+            encoded = column.dictionary_encode()
+            values, indices = encoded.dictionary.to_pylist(), encoded.indices
+        except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
+            values, indices = column.to_pylist(), pa.array(range(len(column)))
+        hashes = np.array([zlib.crc32(repr(v).encode("utf-8")) for v in values] + [0], dtype=np.int64)
+        at = indices.fill_null(len(values)).to_numpy(zero_copy_only=False)     # NULL: the extra last hash
+        combined = (combined * 1000003 + hashes[at]) & 0xFFFFFFFF
+    return combined % tasks

@@ -1,0 +1,129 @@
+"""A grouped aggregate or a TUMBLE window aggregate read as one batch (a one pass, batch mode) straight over one
+small file: each task reads the whole file and aggregates its share of the keys with Arrow
+(runtime/operators/whole_file_aggregate.py). The same rows as Spark's shuffle and as micro-batches, late rows
+dropped in a one pass, NULL keys and values; what stays on Spark's aggregate."""
+
+import datetime as dt
+import random
+
+import pytest
+
+from planner.errors import DynsqlError
+
+# arrival order; watermark = max(ts) - 1 s. The 6th row (u2, 10:00:03) arrives at watermark 10:00:06: its
+# window [10:00:00, 10:00:05) has fired, so a streaming query drops it; the 7th has no time (late as well).
+CLICKS = """\
+u1,2024-01-01 10:00:01,3,x
+u2,2024-01-01 10:00:02,,y
+,2024-01-01 10:00:03,4,z
+u1,2024-01-01 10:00:04,5,
+u1,2024-01-01 10:00:07,1,b
+u2,2024-01-01 10:00:03,9,late
+u2,,2,n
+u1,2024-01-01 10:00:12,2,c
+"""
+
+TUMBLE = """
+    SELECT window_start, window_end, `user`, COUNT(*) AS cnt, COUNT(amount) AS n, SUM(amount) AS total,
+           MIN(tag) AS lo, MAX(ts) AS last_ts
+    FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND))
+    GROUP BY window_start, window_end, `user`"""
+
+GROUPED = "SELECT `user`, COUNT(*) AS cnt, SUM(amount) AS total, MAX(tag) AS hi FROM clicks GROUP BY `user`"
+
+
+def t(hms):
+    return dt.datetime.strptime("2024-01-01 " + hms, "%Y-%m-%d %H:%M:%S") if hms else None
+
+
+def create_clicks(client, path, body=CLICKS, amount_type="INT"):
+    path.write_text(body)
+    client.execute("CREATE TABLE clicks (`user` STRING, ts TIMESTAMP(3), amount %s, tag STRING, WATERMARK FOR ts "
+                   "AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', "
+                   "'csv.null-literal' = '')" % (amount_type, path))
+    return client
+
+
+def spark_plan(client, sql):
+    return client.execute("EXPLAIN " + sql).text.split("== Spark Plan ==")[1]
+
+
+def reads_whole_file(client, sql):
+    plan = spark_plan(client, sql)
+    return "_WholeFileAggregate" in plan and "Exchange" not in plan
+
+
+def streamed(client, sql):
+    return sorted((row for batch in client.execute(sql) for op, row in batch.changes if op == "+I"), key=repr)
+
+
+def test_tumble_in_one_pass_reads_the_file_in_each_task_and_drops_the_late_rows(one_pass_client, client, tmp_path):
+    expected = sorted([
+        (t("10:00:00"), t("10:00:05"), "u1", 2, 2, 8, "x", t("10:00:04")),
+        (t("10:00:00"), t("10:00:05"), "u2", 1, 0, None, "y", t("10:00:02")),     # not the late 10:00:03
+        (t("10:00:00"), t("10:00:05"), None, 1, 1, 4, "z", t("10:00:03")),
+        (t("10:00:05"), t("10:00:10"), "u1", 1, 1, 1, "b", t("10:00:07")),
+        (t("10:00:10"), t("10:00:15"), "u1", 1, 1, 2, "c", t("10:00:12")),
+    ], key=repr)
+    c = create_clicks(one_pass_client, tmp_path / "clicks.csv")
+    assert "one pass" in c.execute("EXPLAIN " + TUMBLE).text and reads_whole_file(c, TUMBLE)
+    assert streamed(c, TUMBLE) == expected
+    c.execute("SET 'dynsql.whole-file.max-size' = '0'")          # Spark's aggregate, after its shuffle
+    assert not reads_whole_file(c, TUMBLE)
+    assert streamed(c, TUMBLE) == expected
+    assert streamed(create_clicks(client, tmp_path / "clicks.csv"), TUMBLE) == expected     # micro-batches
+
+
+def test_batch_mode_keeps_every_row_and_gives_the_shuffles_rows(client, tmp_path):
+    c = create_clicks(client, tmp_path / "clicks.csv")
+    c.execute("SET 'execution.runtime-mode' = 'batch'")
+    assert reads_whole_file(c, GROUPED) and reads_whole_file(c, TUMBLE)
+    grouped = sorted(c.execute(GROUPED).rows, key=repr)
+    assert grouped == sorted([("u1", 4, 11, "x"), ("u2", 3, 11, "y"), (None, 1, 4, "z")], key=repr)
+    tumbled = sorted(c.execute(TUMBLE).rows, key=repr)
+    assert (t("10:00:00"), t("10:00:05"), "u2", 2, 1, 9, "late", t("10:00:03")) in tumbled
+    c.execute("SET 'dynsql.whole-file.max-size' = '0'")
+    assert not reads_whole_file(c, GROUPED)
+    assert sorted(c.execute(GROUPED).rows, key=repr) == grouped
+    assert sorted(c.execute(TUMBLE).rows, key=repr) == tumbled
+
+
+def test_many_keys_and_windows_give_the_shuffles_rows(one_pass_client, tmp_path):
+    rng = random.Random(5)
+    lines = []
+    for i in range(3000):
+        when = dt.datetime(2024, 1, 1, 10) + dt.timedelta(milliseconds=37 * i + rng.randint(-3000, 0))
+        lines.append("%s,%s,%s,%s\n" % (rng.choice(["u%d" % k for k in range(40)] + [""]), when.isoformat(" "),
+                                        rng.choice([str(rng.randint(-9, 9)), ""]), rng.choice("abcdef")))
+    c = create_clicks(one_pass_client, tmp_path / "clicks.csv", "".join(lines), "BIGINT")
+    sql = TUMBLE.replace("'5' SECOND", "'2' SECOND")
+    assert reads_whole_file(c, sql) and reads_whole_file(c, GROUPED)
+    whole = streamed(c, sql), streamed(c, GROUPED)
+    assert len(whole[0]) > 500 and len(whole[1]) == 41
+    c.execute("SET 'dynsql.whole-file.max-size' = '0'")
+    assert (streamed(c, sql), streamed(c, GROUPED)) == whole
+
+
+@pytest.mark.parametrize("sql", [
+    TUMBLE.replace("TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND)",
+                   "HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)"),
+    "SELECT `user`, COUNT(DISTINCT tag) AS n FROM clicks GROUP BY `user`",
+    "SELECT `user`, AVG(amount) AS a FROM clicks GROUP BY `user`",
+    "SELECT `user`, COUNT(*) FILTER (WHERE amount > 2) AS n FROM clicks GROUP BY `user`",
+    "SELECT `user`, COUNT(*) AS n FROM clicks WHERE amount > 2 GROUP BY `user`",
+    "SELECT UPPER(`user`) AS u, COUNT(*) AS n FROM clicks GROUP BY UPPER(`user`)",
+    "SELECT COUNT(*) AS n, MIN(tag) AS lo FROM clicks",
+])
+def test_what_arrow_would_not_compute_as_spark_stays_on_sparks_aggregate(client, tmp_path, sql):
+    c = create_clicks(client, tmp_path / "clicks.csv")
+    c.execute("SET 'execution.runtime-mode' = 'batch'")
+    assert not reads_whole_file(c, sql)
+    assert c.execute(sql).rows          # and it runs
+
+
+def test_a_bad_row_names_its_line(one_pass_client, tmp_path):
+    c = create_clicks(one_pass_client, tmp_path / "clicks.csv", CLICKS.replace(",9,", ",nine,"))
+    assert reads_whole_file(c, GROUPED)
+    with pytest.raises(DynsqlError) as e:
+        streamed(c, GROUPED)
+    assert str(e.value) == "%s:6: column 'amount': 'nine' is not a valid INT" % (tmp_path / "clicks.csv")
