@@ -4,6 +4,7 @@ the setting; a stopped query; an error inside the batch job."""
 
 import contextlib
 import datetime as dt
+import os
 import random
 import time
 
@@ -169,22 +170,30 @@ def test_a_temporal_join_in_one_pass_joins_as_of_each_row_as_micro_batches_do(on
 def as_of_plan(client, plan, sql=AS_OF % ("", "")):
     """One pass joins as of each row by a lookup of versions that fit under Spark's broadcast limit, else by a
     window over both sides (runtime/operators/as_of_lookup.py, as_of_join.py): `plan` says which (None: as is),
-    and EXPLAIN shows it."""
+    and EXPLAIN shows it. The lookup reads the probe rows of one small file in its own tasks; "scan lookup":
+    from Spark's scan (`dynsql.whole-file.max-size` = 0)."""
     if plan == "window":
         client.execute("SET 'spark.sql.autoBroadcastJoinThreshold' = '-1'")
+    if plan == "scan lookup":
+        client.execute("SET 'dynsql.whole-file.max-size' = '0'")
     try:
         if plan is not None:
             shown = explained(client, sql)
-            assert ("MapInArrow" in shown) == (plan == "lookup") and ("Window" in shown) == (plan == "window")
+            assert ("MapInArrow" in shown) == ("lookup" in plan) and ("Window" in shown) == (plan == "window")
+            assert ("FileProbeLookup" in shown) == (plan == "lookup")
         yield
     finally:
         client.execute("RESET 'spark.sql.autoBroadcastJoinThreshold'")
+        client.execute("RESET 'dynsql.whole-file.max-size'")
 
 
 def test_a_temporal_join_on_two_key_columns_finds_the_same_versions_by_lookup_and_by_window(
-        one_pass_client, client, tmp_path):
+        one_pass_client, client, tmp_path, monkeypatch):
     """Random orders and rates on a (currency, region) key, with NULL keys and times, versions arriving late and
-    two of one time: the lookup, the window plan and micro-batches give the same rows."""
+    two of one time: the lookup (its tasks reading the orders file in two pieces, or Spark's scan), the window plan
+    and micro-batches give the same rows."""
+    from runtime.connectors import splits
+    monkeypatch.setattr(splits, "PIECE_BYTES", 2000)
     rng = random.Random(7)
     base = dt.datetime(2024, 1, 1, 10)
 
@@ -204,12 +213,14 @@ def test_a_temporal_join_on_two_key_columns_finds_the_same_versions_by_lookup_an
         c.execute("CREATE VIEW rates_now AS SELECT currency, region, rate, ts FROM (SELECT *, ROW_NUMBER() OVER ("
                   "PARTITION BY currency, region ORDER BY ts DESC) AS rn FROM rates) WHERE rn = 1")
     got = {}
-    for c, plan in ((one_pass_client, "lookup"), (one_pass_client, "window"), (client, None)):
+    assert os.path.getsize(tmp_path / "orders.csv") > 2 * 2000
+    for c, plan in ((one_pass_client, "lookup"), (one_pass_client, "scan lookup"), (one_pass_client, "window"),
+                    (client, None)):
         with as_of_plan(c, plan, sql % ""):
             got[plan] = [sorted(changes(c, sql % kind)) for kind in ("", "LEFT")]
     inner, left = got["lookup"]
     assert len(inner) > 50 and len(left) > len(inner)
-    assert got["window"] == got[None] == got["lookup"]
+    assert got["window"] == got[None] == got["lookup"] == got["scan lookup"]
 
 
 def test_a_temporal_join_on_decimal_and_date_keys_and_over_no_versions(one_pass_client, client, tmp_path):

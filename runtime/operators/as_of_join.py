@@ -11,7 +11,9 @@ shuffle and one sort, no Python. The versions are the versioned view's input row
 deduplication takes them: a row older than an earlier row of its key is none, and of a key's rows with one
 time the last to arrive is the version. A row without a time is neither a probe row nor a version; a NULL key
 joins nothing (INNER drops the row, LEFT pads it with NULLs). When the versions fit under Spark's broadcast
-limit, each probe batch looks its versions up instead, in the task that reads it (as_of_lookup.py)."""
+limit, each probe batch looks its versions up instead, in the task that reads it (as_of_lookup.py); when the
+probe rows are one small file's (runtime/whole_file.py), that task reads its pieces of the file itself, and the
+probe rows never enter the JVM (as_of_lookup.FileProbeLookup)."""
 
 from pyspark.sql import Window
 from pyspark.sql import functions as F
@@ -22,10 +24,12 @@ from ..translate import q
 VERSION, PROBE = 0, 1
 
 
-def as_of_join(node, ldf, rdf, probe_keys, version_keys, key):
+def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, probe_file=None):
     """The joined rows (node's fields, __op, __seq) of the probe frame `ldf` and the versions' frame `rdf` (the
     deduplication's insert-only input). `probe_keys` / `version_keys`: each side's key columns, never NULL, and
-    `__knull` (a key field is NULL), named as `key` says."""
+    `__knull` (a key field is NULL), named as `key` says. probe_file: (the TableScan, {left field: the file's
+    column}) when the probe rows are one small file's (runtime/whole_file.py): a lookup then reads them in its
+    tasks (as_of_lookup.FileProbeLookup), and they never enter the JVM."""
 
     def side(df, keys, kind, time, values):
         return df.select(*keys, F.lit(kind).cast("tinyint").alias("__side"),
@@ -37,7 +41,7 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key):
     probe = side(ldf, probe_keys, PROBE, node.left_time, [F.col(q(n)).alias(c) for n, c in zip(lnames, left)])
     versions = side(rdf, version_keys, VERSION, node.right_time, [F.col(q(n)).alias(c) for n, c in zip(rnames, right)])
     versions = versions.filter(~F.col("__knull"))
-    looked_up = _looked_up(node, probe, versions, key[:-1], left, right)
+    looked_up = _looked_up(node, probe, versions, key[:-1], left, right, probe_file)
     if looked_up is not None:
         return looked_up
     versions = _newest_versions(versions, key)
@@ -68,10 +72,10 @@ def _newest_versions(versions, key):
     return versions.filter(F.col("__seq") == F.col("__last")).drop("__newest", "__last")
 
 
-def _looked_up(node, probe, versions, key, left, right):
+def _looked_up(node, probe, versions, key, left, right, probe_file):
     """The joined rows by as_of_lookup.py when the versions fit in memory, else None (the window plan)."""
     from pyspark.sql.pandas.types import to_arrow_schema
-    from .as_of_lookup import AsOfLookup, versions_in_memory
+    from .as_of_lookup import AsOfLookup, FileProbeLookup, versions_in_memory
     try:
         table = versions_in_memory(versions, key, right)
     except Exception:           # reading the versions failed: the window plan reports it when the query runs
@@ -87,4 +91,13 @@ def _looked_up(node, probe, versions, key, left, right):
             schema, timezone=spark.conf.get("spark.sql.session.timeZone")), node.kind == "INNER")
     except OverflowError:
         return None
-    return probe.mapInArrow(lookup, schema)
+    if probe_file is None:
+        return probe.mapInArrow(lookup, schema)
+    from ..tables import parallelism, read_spec
+    from ..whole_file import run_in_tasks
+    scan, file_columns = probe_file
+    tasks = parallelism(spark)
+    columns = {**dict(zip(key, (file_columns[k] for k in node.left_keys))),
+               **{c: file_columns[n] for n, c in zip(node.left.field_names, left)},
+               "__time": file_columns[node.left_time]}
+    return run_in_tasks(spark, FileProbeLookup(*read_spec(spark, scan.table), columns, lookup, tasks), schema, tasks)

@@ -106,6 +106,39 @@ class AsOfLookup:
                                              schema=self.schema)
 
 
+class FileProbeLookup:
+    """The mapInArrow function of a lookup whose probe rows are one small file's (runtime/whole_file.py): its
+    input holds the task's share number(s); it reads its pieces of the file, makes them probe batches as
+    as_of_join.py's `side` does (the key columns as they are, NULL keys marked by __knull, __t the time in epoch
+    microseconds, rows without a time dropped, the left fields `__l<i>`) and looks them up (`lookup`: an
+    AsOfLookup). `columns`: {probe column (the keys, `__l<i>`, `__time`): the file's column}."""
+
+    def __init__(self, read_spec, schema_json, columns, lookup, tasks):
+        self.read_spec = read_spec
+        self.schema_json = schema_json
+        self.columns = columns
+        self.lookup = lookup
+        self.tasks = tasks
+
+    def __call__(self, batches):
+        from ..whole_file import read_whole_file, shares_of
+        for share in shares_of(batches):
+            tables = read_whole_file(self.read_spec, self.schema_json, self.columns, ("__seq",),
+                                     piece=(share, self.tasks))
+            yield from self.lookup(b for t in tables for b in self._probe(t).to_batches())
+
+    def _probe(self, table):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        t = pc.cast(table.column("__time"), pa.int64())
+        knull = np.zeros(table.num_rows, dtype=bool)
+        for k in self.lookup.key:
+            knull |= table.column(k).is_null().to_numpy(zero_copy_only=False)
+        probe = pa.table({**{k: table.column(k) for k in self.lookup.key}, "__knull": pa.array(knull), "__t": t,
+                          "__seq": table.column("__seq"), **{c: table.column(c) for c in self.lookup.left}})
+        return probe.filter(t.is_valid()).combine_chunks()
+
+
 def newest_versions(combined, key_base, seq):
     """The indexes of the rows the keep-last-row deduplication takes as versions (as_of_join._newest_versions):
     `combined` orders a key's rows by time (key_base: the key's lowest code, below all its rows'), `seq` by

@@ -199,8 +199,10 @@ def translate_temporal_join(node, inputs, ctx):
     if ctx.streaming:
         joined = _joined_on_micro_batches(node, ctx, left, right, ldf, rdf, key_columns, keys, newest_only)
     else:                         # one pass (runtime/one_pass.py): the whole input at once
+        from ..whole_file import small_file_under
+        probe_file = small_file_under(node.left, node.left.field_names, ctx.whole_file_bytes)
         joined = as_of_join(node, ldf, rdf, key_columns(node.left_keys), key_columns(node.right_keys),
-                            keys + ["__knull"])
+                            keys + ["__knull"], probe_file)
     joined = _with_condition(node, joined)
     hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
     out = joined.select(*[F.col(q(n)) for n in node.field_names], *hidden)
