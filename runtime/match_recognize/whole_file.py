@@ -77,6 +77,6 @@ class _WholeFileMatch:
         if not kept:
             return pa.table({n: [] for n in out})
         rows = pa.concat_tables(kept)
-        order = [(k, "ascending") for k in spec.partition_by] + \
-            [(k.column, "ascending") for k in spec.order_by] + [(SEQ, "ascending")]
-        return rows.take(pc.sort_indices(rows, sort_keys=order, null_placement="at_start")).select(out)
+        order = [(k, "ascending", "at_start") for k in spec.partition_by] + \
+            [(k.column, "ascending", "at_start") for k in spec.order_by] + [(SEQ, "ascending", "at_start")]
+        return rows.take(pc.sort_indices(rows, sort_keys=order)).select(out)
