@@ -171,7 +171,7 @@ class Engine:
             return OnePassRun(self.spark, result.df, names, stream, result.parse_errors).start().stream
         if not result.streaming:
             try:
-                rows = collect_columns(result.df).tuples(names)
+                rows = collect_columns(result.df, names).tuples(names)
             except Exception as e:
                 raise from_spark(e, query.line, query.column)
             if batch:

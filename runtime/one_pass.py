@@ -173,7 +173,7 @@ class OnePassRun:
         try:
             self._tag(True)
             try:
-                rows = collect_columns(self.frame).tuples(self.names)
+                rows = collect_columns(self.frame, self.names).tuples(self.names)
             finally:
                 self._tag(False)
         except Exception as e:        # a DynsqlError passes through from_spark as it is

@@ -43,8 +43,11 @@ class Columns:
         return list(zip(*(self._columns[n] for n in names)))
 
 
-def collect_columns(df):
-    """A DataFrame's rows -> Columns (runs the DataFrame's action once)."""
+def collect_columns(df, only=None):
+    """A DataFrame's rows -> Columns (runs the DataFrame's action once). only: the names of the columns to bring
+    (a result's fields: its hidden columns stay in Spark), when each names one column; else all come."""
+    if only is not None and all(df.columns.count(n) == 1 for n in only) and len(set(only)) < len(df.columns):
+        df = df.select(*["`%s`" % n.replace("`", "``") for n in dict.fromkeys(only)])
     schema = df.schema
     names = [f.name for f in schema.fields]
     if through_arrow(schema):
