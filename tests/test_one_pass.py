@@ -288,6 +288,20 @@ def test_updating_results_and_processing_time_stay_on_micro_batches(one_pass_cli
     assert "one pass" not in explained(c, "SELECT `user` FROM folder")
 
 
+def test_a_result_brings_its_fields_to_the_driver_under_repeated_names_too(one_pass_client, tables):
+    """The driver gets only a result's fields (the hidden __seq and __wm stay in Spark), by name; a name the
+    result repeats brings every column."""
+    c = tables(one_pass_client)
+    sql = "SELECT `user`, amount, `user` FROM events WHERE amount > 5"
+    expected = [("user3", 7, "user3"), ("user2", 100, "user2"), ("user2", 6, "user2")]
+    assert "one pass" in explained(c, sql)
+    assert sorted(changes(c, sql)) == sorted(("+I", row) for row in expected)
+    c.execute("SET 'execution.runtime-mode' = 'batch'")
+    assert sorted(c.execute(sql).rows) == sorted(expected)
+    assert sorted(c.execute("SELECT amount, `user` FROM events WHERE amount > 5").rows) == \
+        sorted((a, u) for u, a, _ in expected)
+
+
 def test_the_size_limit_decides(one_pass_client, tables):
     c = tables(one_pass_client)
     c.execute("SET 'dynsql.one-pass.max-input-size' = '100 bytes'")    # events.csv is 227 bytes
