@@ -201,10 +201,11 @@ class Engine:
         lines = ["== Optimized Physical Plan ==" if plan.changelog_mode else "== Physical Plan =="]
         lines += q.explain(with_modes=plan.changelog_mode)
         one_pass = self._one_pass(q, plan.batch)
-        if one_pass:
-            lines += ["", "== Execution ==", "one pass: the bounded input is read by one Spark batch job "
-                      "(dynsql.one-pass.max-input-size)"]
-        stream, _ = self._translate(q, plan.batch, one_pass)
+        stream, ctx = self._translate(q, plan.batch, one_pass)
+        execution = (["one pass: the bounded input is read by one Spark batch job (dynsql.one-pass.max-input-size)"]
+                     if one_pass else []) + ctx.notes
+        if execution:
+            lines += ["", "== Execution =="] + execution
         try:
             physical = stream.df._jdf.queryExecution().simpleString()
         except Exception:      # Spark Connect has no JVM handle: the dynsql plan alone

@@ -61,6 +61,7 @@ class TranslateContext:
     # a MATCH_RECOGNIZE or an aggregate read as one batch straight over one file at most this large reads it in
     # every task (runtime/whole_file.py)
     whole_file_bytes: int = 0
+    notes: list = field(default_factory=list)     # how operators run, for EXPLAIN's Execution section
     parents: dict = field(default_factory=dict)   # id(node) -> parent node
     line: int = None
     column: int = None

@@ -43,6 +43,15 @@ def small_file_under(node, needed, max_bytes):
     return (node, names) if all(f in physical for f in names.values()) else None
 
 
+def note(ctx, operator, scan, tasks, what, pieces=False):
+    """Say in EXPLAIN's Execution section that `operator` reads `scan`'s file in each of its `tasks` tasks (or,
+    `pieces`, in pieces across them)."""
+    path = scan.table.options["path"]
+    how = ("reads %s in pieces across its %d tasks" if pieces else "reads %s in each of %d tasks") % (path, tasks)
+    ctx.notes.append("%s: %s %s, %s (dynsql.whole-file.max-size)" % ("pieces" if pieces else "whole file", operator,
+                                                                      how, what))
+
+
 def run_in_tasks(spark, fn, schema, tasks):
     """`fn` (a mapInArrow function) in `tasks` Spark tasks, each given its share number(s) in column 0."""
     return spark.range(0, tasks, 1, tasks).mapInArrow(fn, schema)

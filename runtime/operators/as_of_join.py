@@ -24,12 +24,12 @@ from ..translate import q
 VERSION, PROBE = 0, 1
 
 
-def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, probe_file=None):
+def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, probe_file=None, ctx=None):
     """The joined rows (node's fields, __op, __seq) of the probe frame `ldf` and the versions' frame `rdf` (the
     deduplication's insert-only input). `probe_keys` / `version_keys`: each side's key columns, never NULL, and
     `__knull` (a key field is NULL), named as `key` says. probe_file: (the TableScan, {left field: the file's
     column}) when the probe rows are one small file's (runtime/whole_file.py): a lookup then reads them in its
-    tasks (as_of_lookup.FileProbeLookup), and they never enter the JVM."""
+    tasks (as_of_lookup.FileProbeLookup), and they never enter the JVM (and says so in `ctx`'s notes)."""
 
     def side(df, keys, kind, time, values):
         return df.select(*keys, F.lit(kind).cast("tinyint").alias("__side"),
@@ -41,7 +41,7 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, probe_file=None):
     probe = side(ldf, probe_keys, PROBE, node.left_time, [F.col(q(n)).alias(c) for n, c in zip(lnames, left)])
     versions = side(rdf, version_keys, VERSION, node.right_time, [F.col(q(n)).alias(c) for n, c in zip(rnames, right)])
     versions = versions.filter(~F.col("__knull"))
-    looked_up = _looked_up(node, probe, versions, key[:-1], left, right, probe_file)
+    looked_up = _looked_up(node, probe, versions, key[:-1], left, right, probe_file, ctx)
     if looked_up is not None:
         return looked_up
     versions = _newest_versions(versions, key)
@@ -72,7 +72,7 @@ def _newest_versions(versions, key):
     return versions.filter(F.col("__seq") == F.col("__last")).drop("__newest", "__last")
 
 
-def _looked_up(node, probe, versions, key, left, right, probe_file):
+def _looked_up(node, probe, versions, key, left, right, probe_file, ctx):
     """The joined rows by as_of_lookup.py when the versions fit in memory, else None (the window plan)."""
     from pyspark.sql.pandas.types import to_arrow_schema
     from .as_of_lookup import AsOfLookup, FileProbeLookup, versions_in_memory
@@ -94,9 +94,11 @@ def _looked_up(node, probe, versions, key, left, right, probe_file):
     if probe_file is None:
         return probe.mapInArrow(lookup, schema)
     from ..tables import parallelism, read_spec
-    from ..whole_file import run_in_tasks
+    from ..whole_file import note, run_in_tasks
     scan, file_columns = probe_file
     tasks = parallelism(spark)
+    if ctx is not None:
+        note(ctx, "the temporal join's lookup", scan, tasks, "each looking up the versions of its rows", pieces=True)
     columns = {**dict(zip(key, (file_columns[k] for k in node.left_keys))),
                **{c: file_columns[n] for n, c in zip(node.left.field_names, left)},
                "__time": file_columns[node.left_time]}

@@ -14,6 +14,7 @@ from planner.plan.aggregate import GroupAggregate
 from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
 from .keyed_state import KeyedChangelogProcessor, update_pair, weight
+from ..whole_file import note
 from .whole_file_aggregate import aggregate_whole_file, aggregates_whole_file
 
 
@@ -168,7 +169,9 @@ def translate_group_aggregate(node, inputs, ctx):
         whole_file = aggregates_whole_file(node, ctx)
         if whole_file is not None:
             from ..tables import parallelism
-            out = aggregate_whole_file(ctx.spark, *whole_file, node, parallelism(ctx.spark))
+            tasks = parallelism(ctx.spark)
+            out = aggregate_whole_file(ctx.spark, *whole_file, node, tasks)
+            note(ctx, "the aggregate", whole_file[0], tasks, "each aggregating the keys that fall to it")
         else:
             out = native_aggregate(s.df, node.keys, node.calls)
         out = out.select(*[F.col(q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),

@@ -17,6 +17,7 @@ from ..match_recognize.matcher import columns_read
 from ..match_recognize.stream import match_stream
 from ..match_recognize.whole_file import match_whole_file, reads_whole_file
 from ..translate import Stream, conform, q, translates
+from ..whole_file import note
 from .event_time import event_time_column, output_rowtime, watermark_delay_ms
 
 
@@ -31,8 +32,10 @@ def translate_match(node, inputs, ctx):
         if whole_file is not None:
             from ..tables import parallelism, read_spec
             scan, file_columns = whole_file
+            tasks = parallelism(ctx.spark)
             out = match_whole_file(ctx.spark, *read_spec(ctx.spark, scan.table), file_columns, spec, columns,
-                                   tasks=parallelism(ctx.spark), late_rows=ctx.late_rows)
+                                   tasks=tasks, late_rows=ctx.late_rows)
+            note(ctx, "MATCH_RECOGNIZE", scan, tasks, "each matching the partitions that fall to it")
         else:
             df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"),
                              *([F.col("__wm")] if ctx.late_rows else []))

@@ -202,7 +202,7 @@ def translate_temporal_join(node, inputs, ctx):
         from ..whole_file import small_file_under
         probe_file = small_file_under(node.left, node.left.field_names, ctx.whole_file_bytes)
         joined = as_of_join(node, ldf, rdf, key_columns(node.left_keys), key_columns(node.right_keys),
-                            keys + ["__knull"], probe_file)
+                            keys + ["__knull"], probe_file, ctx)
     joined = _with_condition(node, joined)
     hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
     out = joined.select(*[F.col(q(n)) for n in node.field_names], *hidden)

@@ -26,6 +26,7 @@ from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTab
 
 from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column
+from ..whole_file import note
 from .whole_file_aggregate import aggregate_whole_file, aggregates_whole_file
 
 WATERMARK_DELAY_KEY = "spark.watermarkDelayMs"   # Spark's EventTimeWatermark.delayKey
@@ -191,7 +192,9 @@ def translate_window_aggregate(node, inputs, ctx):
     if whole_file is None:
         return Stream(_finish(node, _aggregate(node, inputs[0], ctx), ctx))
     from ..tables import parallelism
-    grouped = aggregate_whole_file(ctx.spark, *whole_file, node, parallelism(ctx.spark), node.spec, ctx.late_rows)
+    tasks = parallelism(ctx.spark)
+    grouped = aggregate_whole_file(ctx.spark, *whole_file, node, tasks, node.spec, ctx.late_rows)
+    note(ctx, "the window aggregate", whole_file[0], tasks, "each aggregating the keys that fall to it")
     window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
                       F.timestamp_millis(F.col("__end_ms")).alias("end")).alias(WINDOW)
     return Stream(_finish(node, grouped.select(*[F.col(q(k)) for k in node.keys],
