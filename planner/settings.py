@@ -39,10 +39,10 @@ KNOWN_KEYS = {
                                        "insert-only, reads its input in one pass (one Spark batch job) instead of "
                                        "micro-batches; 0: always micro-batches"),
     "dynsql.whole-file.max-size": ("64 mb", None,
-                                   "a MATCH_RECOGNIZE, a grouped aggregate or a TUMBLE window aggregate read as one "
-                                   "batch (batch mode, one pass) straight over one file of at most this size: each "
-                                   "Spark task reads the whole file and computes its share of the keys, without a "
-                                   "shuffle; 0: always shuffle"),
+                                   "a MATCH_RECOGNIZE, a grouped aggregate or a TUMBLE, HOP or CUMULATE aggregate "
+                                   "read as one batch (batch mode, one pass) straight over one file of at most this "
+                                   "size: each Spark task reads the whole file and computes its share of the keys, "
+                                   "without a shuffle; 0: always shuffle"),
 }
 
 ALLOWED_PREFIXES = ("spark.", "dynsql.", "table.", "execution.", "sql-client.", "pipeline.", "parallelism.")

@@ -1,5 +1,5 @@
-"""A grouped aggregate or a TUMBLE window aggregate read as one batch (a one pass, batch mode) straight over one
-small file: each task reads the whole file and aggregates its share of the keys with Arrow
+"""A grouped aggregate or a TUMBLE, HOP or CUMULATE window aggregate read as one batch (a one pass, batch mode)
+straight over one small file: each task reads the whole file and aggregates its share of the keys with Arrow
 (runtime/operators/whole_file_aggregate.py). The same rows as Spark's shuffle and as micro-batches, late rows
 dropped in a one pass, NULL keys and values; what stays on Spark's aggregate."""
 
@@ -95,7 +95,9 @@ def test_batch_mode_keeps_every_row_and_gives_the_shuffles_rows(client, tmp_path
     assert sorted(c.execute(TUMBLE).rows, key=repr) == tumbled
 
 
-def test_many_keys_and_windows_give_the_shuffles_rows(one_pass_client, tmp_path):
+def test_many_keys_and_windows_of_each_kind_give_the_shuffles_rows(one_pass_client, tmp_path):
+    """3,000 rows, some arriving late (a one pass drops them), over 40 keys and NULL: TUMBLE, HOP and CUMULATE
+    windows and a grouped aggregate give Spark's rows, in a one pass and in batch mode."""
     rng = random.Random(5)
     lines = []
     for i in range(3000):
@@ -103,17 +105,26 @@ def test_many_keys_and_windows_give_the_shuffles_rows(one_pass_client, tmp_path)
         lines.append("%s,%s,%s,%s\n" % (rng.choice(["u%d" % k for k in range(40)] + [""]), when.isoformat(" "),
                                         rng.choice([str(rng.randint(-9, 9)), ""]), rng.choice("abcdef")))
     c = create_clicks(one_pass_client, tmp_path / "clicks.csv", "".join(lines), "BIGINT")
-    sql = TUMBLE.replace("'5' SECOND", "'2' SECOND")
-    assert reads_whole_file(c, sql) and reads_whole_file(c, GROUPED)
-    whole = streamed(c, sql), streamed(c, GROUPED)
-    assert len(whole[0]) > 500 and len(whole[1]) == 41
+    queries = [GROUPED, TUMBLE.replace("'5' SECOND", "'2' SECOND"), TUMBLE.replace(
+        "TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND)",
+        "HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '3' SECOND)"), TUMBLE.replace(
+        "TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND)",
+        "CUMULATE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '4' SECOND)")]
+    assert all(reads_whole_file(c, sql) for sql in queries)
+    whole = [streamed(c, sql) for sql in queries]
+    assert len(whole[0]) == 41 and all(len(rows) > 500 for rows in whole[1:])
     c.execute("SET 'dynsql.whole-file.max-size' = '0'")
-    assert (streamed(c, sql), streamed(c, GROUPED)) == whole
+    assert not any(reads_whole_file(c, sql) for sql in queries)
+    assert [streamed(c, sql) for sql in queries] == whole
+    c.execute("SET 'execution.runtime-mode' = 'batch'")      # no late rows: every (row, window) pair
+    shuffled = [sorted(c.execute(sql).rows, key=repr) for sql in queries]
+    c.execute("RESET 'dynsql.whole-file.max-size'")
+    assert [sorted(c.execute(sql).rows, key=repr) for sql in queries] == shuffled
 
 
 @pytest.mark.parametrize("sql", [
     TUMBLE.replace("TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND)",
-                   "HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)"),
+                   "SESSION(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND)"),
     "SELECT `user`, COUNT(DISTINCT tag) AS n FROM clicks GROUP BY `user`",
     "SELECT `user`, AVG(amount) AS a FROM clicks GROUP BY `user`",
     "SELECT `user`, COUNT(*) FILTER (WHERE amount > 2) AS n FROM clicks GROUP BY `user`",

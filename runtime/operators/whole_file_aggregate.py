@@ -1,18 +1,19 @@
-"""A grouped aggregate or a TUMBLE window aggregate read as one batch (batch mode, or a one pass:
-runtime/one_pass.py) straight over one small file, without a shuffle (runtime/whole_file.py):
+"""A grouped aggregate or a window aggregate (TUMBLE, HOP, CUMULATE) read as one batch (batch mode, or a one
+pass: runtime/one_pass.py) straight over one small file, without a shuffle (runtime/whole_file.py):
 `aggregate_whole_file(...)`.
 
 Spark's plan for them reads the file into Spark's rows, aggregates each task's part, shuffles the partial
-results by key and merges them. Here each task reads the whole file, assigns each row its window (Flink's
-TUMBLE arithmetic, as window.py's `assign_windows`), drops in a one pass the (row, window) pairs whose window
-had fired when the row arrived (window.py's `fired`, by the row's `__wm`), keeps the rows whose grouping key
-falls to it and groups them with Arrow; only the groups reach the JVM.
+results by key and merges them. Here each task reads the whole file, assigns each row its windows (Flink's
+assigners' arithmetic, as window.py's `assign_windows`: a row in as many (row, window) pairs as it has windows;
+under HOP and CUMULATE a row without a time in none), drops in a one pass the pairs whose window had fired when
+the row arrived (window.py's `fired`, by the row's `__wm`), keeps the rows whose grouping key falls to it and
+groups them with Arrow; only the groups reach the JVM.
 
 Only what Arrow computes as Spark does runs so: COUNT(*) and COUNT(x), SUM of integers, MIN and MAX of
 integers, strings, dates and timestamps (no DISTINCT, no FILTER), grouped by keys of those types (no floating
 point: Arrow and Spark group NaN and -0.0 each their own way); a grouped aggregate has keys (over no rows a
-batch aggregate without keys gives a row). Everything else, HOP, CUMULATE and SESSION windows included, runs on
-Spark's aggregate (group_aggregate.py, window.py)."""
+batch aggregate without keys gives a row). Everything else, SESSION windows and windows read from the input's
+window_start / window_end included, runs on Spark's aggregate (group_aggregate.py, window.py)."""
 
 import json
 
@@ -21,15 +22,16 @@ from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of, s
 INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 ORDERED = INTEGERS + ("VARCHAR", "CHAR", "DATE", "TIMESTAMP", "TIMESTAMP_LTZ")
 KEY_TYPES = ORDERED + ("BOOLEAN",)
+ASSIGNED = ("TUMBLE", "HOP", "CUMULATE")
 START, END, WM = "__start_ms", "__end_ms", "__wm"
 
 
 def aggregates_whole_file(node, ctx, window=None):
     """(the TableScan, {field: the file's column}) when the aggregate `node` (a GroupAggregate, or with `window`
-    a WindowAggregate's TUMBLE spec) can read its file in every task; else None."""
+    a WindowAggregate's window spec) can read its file in every task; else None."""
     if ctx.streaming or not (node.keys or window):
         return None
-    if window is not None and (window.kind != "TUMBLE" or node.time_field is None):
+    if window is not None and (window.kind not in ASSIGNED or node.time_field is None):
         return None
     types = {f.name: f.type.name for f in node.input.fields}
     if any(types[k] not in KEY_TYPES for k in node.keys) or not all(_in_arrow(c, types) for c in node.calls):
@@ -63,25 +65,26 @@ def aggregate_whole_file(spark, scan, file_columns, node, tasks, window=None, la
     if window is not None:
         fields += [st.StructField(START, st.LongType()), st.StructField(END, st.LongType())]
     schema = st.StructType(fields)
-    tumble = (window.size_ms, window.offset_ms, node.time_field) if window is not None else None
+    windows = (window.kind, window.size_ms, window.slide_ms, window.offset_ms, node.time_field) \
+        if window is not None else None
     fn = _WholeFileAggregate(spec_json, schema_json, file_columns, list(node.keys),
                              [(c.function, c.args[0] if c.args else None, c.name) for c in node.calls],
-                             tumble, late_rows, tasks)
+                             windows, late_rows, tasks)
     return run_in_tasks(spark, fn, schema, tasks)
 
 
 class _WholeFileAggregate:
     """The mapInArrow function: its input holds the task's share number(s); it reads the file, keeps the rows
-    of its share and yields their groups. `calls`: (function, argument or None, output name); `tumble`: (size,
-    offset, time field) or None."""
+    of its share and yields their groups. `calls`: (function, argument or None, output name); `windows`: (kind,
+    size, slide, offset, time field) or None."""
 
-    def __init__(self, read_spec, schema_json, file_columns, keys, calls, tumble, late_rows, tasks):
+    def __init__(self, read_spec, schema_json, file_columns, keys, calls, windows, late_rows, tasks):
         self.read_spec = read_spec
         self.schema_json = schema_json
         self.file_columns = file_columns
         self.keys = keys
         self.calls = calls
-        self.tumble = tumble
+        self.windows = windows
         self.late_rows = late_rows
         self.tasks = tasks
 
@@ -96,8 +99,8 @@ class _WholeFileAggregate:
         by = self.keys or [START]           # a window aggregate without keys: shared by window
         kept = []
         for table in read_whole_file(self.read_spec, self.schema_json, self.file_columns,
-                                     (WM,) if self.late_rows and self.tumble else ()):
-            if self.tumble:
+                                     (WM,) if self.late_rows and self.windows else ()):
+            if self.windows:
                 table = self._windowed(table)
             kept.append(table.filter(pa.array(key_shares(table, by, self.tasks) == share)))
         if not kept:
@@ -114,23 +117,26 @@ class _WholeFileAggregate:
             kind = {"COUNT": "count", "SUM": "sum", "MIN": "min", "MAX": "max"}[function]
             aggregations.append((column, kind))
             columns[name] = "%s_%s" % (column, kind)
-        groups = rows.group_by(self.keys + ([START, END] if self.tumble else [])).aggregate(aggregations)
-        names = self.keys + [n for _, _, n in self.calls] + ([START, END] if self.tumble else [])
+        groups = rows.group_by(self.keys + ([START, END] if self.windows else [])).aggregate(aggregations)
+        names = self.keys + [n for _, _, n in self.calls] + ([START, END] if self.windows else [])
         return pa.table([groups.column(columns.get(n, n)) for n in names], names=names)
 
     def _windowed(self, table):
-        """`table` with each row's TUMBLE window (`__start_ms`, `__end_ms`), the late (row, window) pairs of a
-        one pass dropped."""
+        """`table`'s (row, window) pairs, each window as `__start_ms`, `__end_ms`; a one pass's late pairs
+        dropped."""
         import numpy as np
         import pyarrow as pa
         import pyarrow.compute as pc
-        size, offset, time_field = self.tumble
+        kind, size, slide, offset, time_field = self.windows
         micros = pc.cast(table.column(time_field), pa.int64())
         no_time = micros.is_null().to_numpy(zero_copy_only=False)
         ms = np.floor_divide(micros.fill_null(0).to_numpy(), 1000)
-        start = ms - np.mod(ms - offset, size)
-        end = start + size
-        table = table.append_column(START, pa.array(start, mask=no_time)) \
+        rows, start, end = assign_windows(ms, kind, size, slide, offset)
+        if kind != "TUMBLE":        # Spark explodes no windows out of a row without a time
+            keep = ~no_time[rows]
+            rows, start, end = rows[keep], start[keep], end[keep]
+        no_time = no_time[rows]
+        table = table.take(pa.array(rows)).append_column(START, pa.array(start, mask=no_time)) \
             .append_column(END, pa.array(end, mask=no_time))
         if not self.late_rows:
             return table
@@ -139,3 +145,28 @@ class _WholeFileAggregate:
         wm_ms = np.floor_divide(wm.fill_null(0).to_numpy(), 1000)
         # window.py's filter(~fired): kept when the row has no watermark, or its window ends after it
         return table.filter(pa.array(no_wm | (~no_time & (end - 1 > wm_ms))))
+
+
+def assign_windows(ms, kind, size, slide, offset):
+    """numpy: each (row, window) pair of the rows' times `ms` (epoch milliseconds) as (row index, window start,
+    window end), as window.py's `assign_windows` explodes them."""
+    import numpy as np
+    n = len(ms)
+
+    def aligned(unit):      # the start of the row's `unit`-long period, counted from the offset
+        return ms - np.mod(ms - offset, unit)
+    if kind == "TUMBLE":
+        start = aligned(size)
+        return np.arange(n), start, start + size
+    count = -(-size // slide)
+    rows = np.tile(np.arange(n), count)
+    if kind == "HOP":       # from the last start down, while start > ts - size
+        start = np.concatenate([aligned(slide) - k * slide for k in range(count)])
+        keep = start > np.tile(ms, count) - size
+        return rows[keep], start[keep], start[keep] + size
+    # CUMULATE: one start per size; ends step by step from the row's step up to the size
+    first = aligned(size)
+    end = np.concatenate([aligned(slide) + (k + 1) * slide for k in range(count)])
+    start = np.tile(first, count)
+    keep = end <= start + size
+    return rows[keep], start[keep], end[keep]
