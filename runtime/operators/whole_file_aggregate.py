@@ -132,11 +132,11 @@ class _WholeFileAggregate:
         no_time = micros.is_null().to_numpy(zero_copy_only=False)
         ms = np.floor_divide(micros.fill_null(0).to_numpy(), 1000)
         rows, start, end = assign_windows(ms, kind, size, slide, offset)
-        if kind != "TUMBLE":        # Spark explodes no windows out of a row without a time
+        if rows is not None:        # HOP, CUMULATE: Spark explodes no window out of a row without a time
             keep = ~no_time[rows]
             rows, start, end = rows[keep], start[keep], end[keep]
-        no_time = no_time[rows]
-        table = table.take(pa.array(rows)).append_column(START, pa.array(start, mask=no_time)) \
+            table, no_time = table.take(pa.array(rows)), no_time[rows]
+        table = table.append_column(START, pa.array(start, mask=no_time)) \
             .append_column(END, pa.array(end, mask=no_time))
         if not self.late_rows:
             return table
@@ -149,7 +149,7 @@ class _WholeFileAggregate:
 
 def assign_windows(ms, kind, size, slide, offset):
     """numpy: each (row, window) pair of the rows' times `ms` (epoch milliseconds) as (row index, window start,
-    window end), as window.py's `assign_windows` explodes them."""
+    window end), as window.py's `assign_windows` explodes them; TUMBLE: (None, start, end), a window a row."""
     import numpy as np
     n = len(ms)
 
@@ -157,7 +157,7 @@ def assign_windows(ms, kind, size, slide, offset):
         return ms - np.mod(ms - offset, unit)
     if kind == "TUMBLE":
         start = aligned(size)
-        return np.arange(n), start, start + size
+        return None, start, start + size
     count = -(-size // slide)
     rows = np.tile(np.arange(n), count)
     if kind == "HOP":       # from the last start down, while start > ts - size
