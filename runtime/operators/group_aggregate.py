@@ -14,7 +14,6 @@ from planner.plan.aggregate import GroupAggregate
 from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
 from .keyed_state import KeyedChangelogProcessor, update_pair, weight
-from ..whole_file import note
 from .whole_file_aggregate import aggregate_whole_file, aggregates_whole_file
 
 
@@ -167,13 +166,8 @@ def translate_group_aggregate(node, inputs, ctx):
     s = inputs[0]
     if not ctx.streaming:
         whole_file = aggregates_whole_file(node, ctx)
-        if whole_file is not None:
-            from ..tables import parallelism
-            tasks = parallelism(ctx.spark)
-            out = aggregate_whole_file(ctx.spark, *whole_file, node, tasks)
-            note(ctx, "the aggregate", whole_file[0], tasks, "each aggregating the keys that fall to it")
-        else:
-            out = native_aggregate(s.df, node.keys, node.calls)
+        out = aggregate_whole_file(ctx, *whole_file, node) if whole_file is not None else \
+            native_aggregate(s.df, node.keys, node.calls)
         out = out.select(*[F.col(q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),
                          F.lit(None).cast("timestamp").alias("__wm"))
         return Stream(conform(out, node.fields))

@@ -15,9 +15,7 @@ point: Arrow and Spark group NaN and -0.0 each their own way); a grouped aggrega
 batch aggregate without keys gives a row). Everything else, SESSION windows and windows read from the input's
 window_start / window_end included, runs on Spark's aggregate (group_aggregate.py, window.py)."""
 
-import json
-
-from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of, small_file_under
+from ..whole_file import key_shares, note, read_whole_file, run_in_tasks, shares_of, small_file_under
 
 INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 ORDERED = INTEGERS + ("VARCHAR", "CHAR", "DATE", "TIMESTAMP", "TIMESTAMP_LTZ")
@@ -50,14 +48,16 @@ def _in_arrow(call, types):
     return (call.function == "SUM" and arg in INTEGERS) or (call.function in ("MIN", "MAX") and arg in ORDERED)
 
 
-def aggregate_whole_file(spark, scan, file_columns, node, tasks, window=None, late_rows=False):
+def aggregate_whole_file(ctx, scan, file_columns, node, window=None):
     """-> a DataFrame of node.keys, one column per call (COUNT and SUM as BIGINT, MIN and MAX in their argument's
-    type) and, with `window`, `__start_ms` and `__end_ms` (epoch milliseconds), computed by `tasks` Spark tasks
-    each reading the file and aggregating its share of the keys. late_rows: a one pass (see the module)."""
+    type) and, with `window`, `__start_ms` and `__end_ms` (epoch milliseconds), computed by Spark tasks (one a
+    core) each reading the file and aggregating its share of the keys; said in `ctx`'s notes for EXPLAIN. A one
+    pass (ctx.late_rows) drops the late (row, window) pairs (see the module)."""
     from pyspark.sql import types as st
-    from ..tables import read_spec
+    from ..tables import parallelism, read_spec, source_schema
+    spark, tasks = ctx.spark, parallelism(ctx.spark)
     spec_json, schema_json = read_spec(spark, scan.table)
-    source = {f.name: f.dataType for f in st.StructType.fromJson(json.loads(schema_json)).fields}
+    source = {f.name: f.dataType for f in source_schema(scan.table).fields}
     fields = [st.StructField(k, source[file_columns[k]]) for k in node.keys]
     for c in node.calls:
         counted = c.function in ("COUNT", "SUM")
@@ -69,7 +69,9 @@ def aggregate_whole_file(spark, scan, file_columns, node, tasks, window=None, la
         if window is not None else None
     fn = _WholeFileAggregate(spec_json, schema_json, file_columns, list(node.keys),
                              [(c.function, c.args[0] if c.args else None, c.name) for c in node.calls],
-                             windows, late_rows, tasks)
+                             windows, ctx.late_rows, tasks)
+    note(ctx, "the window aggregate" if window is not None else "the aggregate", scan, tasks,
+         "each aggregating the keys that fall to it")
     return run_in_tasks(spark, fn, schema, tasks)
 
 

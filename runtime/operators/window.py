@@ -26,7 +26,6 @@ from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTab
 
 from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column
-from ..whole_file import note
 from .whole_file_aggregate import aggregate_whole_file, aggregates_whole_file
 
 WATERMARK_DELAY_KEY = "spark.watermarkDelayMs"   # Spark's EventTimeWatermark.delayKey
@@ -191,10 +190,7 @@ def translate_window_aggregate(node, inputs, ctx):
     whole_file = aggregates_whole_file(node, ctx, node.spec)
     if whole_file is None:
         return Stream(_finish(node, _aggregate(node, inputs[0], ctx), ctx))
-    from ..tables import parallelism
-    tasks = parallelism(ctx.spark)
-    grouped = aggregate_whole_file(ctx.spark, *whole_file, node, tasks, node.spec, ctx.late_rows)
-    note(ctx, "the window aggregate", whole_file[0], tasks, "each aggregating the keys that fall to it")
+    grouped = aggregate_whole_file(ctx, *whole_file, node, node.spec)
     window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
                       F.timestamp_millis(F.col("__end_ms")).alias("end")).alias(WINDOW)
     return Stream(_finish(node, grouped.select(*[F.col(q(k)) for k in node.keys],
