@@ -10,11 +10,17 @@ import os
 import re
 from decimal import Decimal
 
-CASES_DIR = "/work/shared/conformance/cases"
+# ../shared/conformance beside the checkout, wherever the checkout is (a fresh clone, CI's folder)
+CASES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))), "shared", "conformance", "cases")
 
 
 def case_dirs(prefix="mr_"):
-    return sorted(glob.glob(os.path.join(CASES_DIR, prefix + "*")))
+    """The conformance cases whose names start with `prefix`; none found is an error, not an empty test."""
+    found = sorted(glob.glob(os.path.join(CASES_DIR, prefix + "*")))
+    if not found:
+        raise FileNotFoundError("no conformance cases %s* in %s" % (prefix, CASES_DIR))
+    return found
 
 
 class Case:

@@ -3,12 +3,13 @@ dropped per row from __wm and counted."""
 
 import datetime as dt
 import json
+import os
 
 import pytest
 
 from planner.match_recognize import parse_match_recognize, validate
 from runtime.match_recognize.batch import match_batch
-from tests.match_recognize.cases import Case, as_multiset, case_dirs
+from tests.match_recognize.cases import CASES_DIR, Case, as_multiset, case_dirs
 
 CASES = [c for c in (Case(p) for p in case_dirs()) if c.expected is not None]
 
@@ -35,7 +36,7 @@ def test_all_cases_batch(spark):
 
 
 def test_late_rows_counted(spark):
-    case = Case("/work/shared/conformance/cases/mr_out_of_order_input")
+    case = Case(os.path.join(CASES_DIR, "mr_out_of_order_input"))
     spec = validate(parse_match_recognize(case.body), case.columns, case.rowtime)
     acc = spark.sparkContext.accumulator(0)
     rows = match_batch(case_frame(spark, case), spec, case.columns, late_rows=acc).collect()
