@@ -25,6 +25,7 @@ from prompt_toolkit.shortcuts import clear as clear_screen
 from prompt_toolkit.styles import Style, merge_styles, style_from_pygments_cls
 from pygments.styles import get_style_by_name
 
+from runtime.redaction import redact_statement
 from runtime.results import ChangeBatch, ChangeStream, TableResult
 
 from .completer import MetadataSnapshot, SqlCompleter, load_function_names, load_set_keys
@@ -79,6 +80,22 @@ SHELL_STYLE = Style.from_dict({
     "toolbar.hint": "bg:#303030 #808080",
     "pygments.keyword.streaming": "bold ansimagenta",
 })
+
+
+class PrivateHistory(FileHistory):
+    """The history file, owner-only, with the value of a setting or option that names a secret masked
+    (runtime/redaction.py); this session's own history keeps the statement as typed."""
+
+    def __init__(self, filename):
+        fd = os.open(filename, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            os.fchmod(fd, 0o600)        # a file written before may be readable by others
+        finally:
+            os.close(fd)
+        super().__init__(filename)
+
+    def store_string(self, string):
+        super().store_string(redact_statement(string))
 
 
 def history_path():
@@ -395,9 +412,7 @@ class Shell:
     def _history(self):
         path = history_path()
         try:
-            with open(path, "a"):
-                pass
-            return FileHistory(path)
+            return PrivateHistory(path)
         except OSError:
             self.say("[WARNING] cannot write the history file %s: history is kept for this session only"
                      % path)

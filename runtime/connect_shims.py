@@ -17,14 +17,18 @@ from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPart
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 from pyspark.sql.streaming.stateful_processor import StatefulProcessor
 
-PACKAGES_ZIP = None    # the zip's file name once a Spark Connect session shipped it (session.py)
+PACKAGES_ZIP = None    # (file name, SHA-256 of its bytes) once a Spark Connect session shipped it (session.py)
 
 
-def _loaders(zip_name):
-    """(ensure_packages, packed, unpacked), made here so that they travel by value."""
+def _loaders(package):
+    """(ensure_packages, packed, unpacked), made here so that they travel by value. `package`: the shipped zip's
+    (file name, SHA-256): a file of that name is imported only when it is the server user's own and its bytes
+    are the ones shipped, so that a zip another user planted under a temporary folder is never run."""
+    zip_name, zip_digest = package
 
     def ensure_packages():
         import glob
+        import hashlib
         import os
         import sys
         try:
@@ -32,10 +36,20 @@ def _loaders(zip_name):
             return
         except ImportError:
             pass
-        found = sorted(p for folder in _places() for p in glob.glob(os.path.join(folder, zip_name)))
+
+        def shipped(path):
+            try:
+                if os.stat(path).st_uid != os.getuid():
+                    return False
+                with open(path, "rb") as f:
+                    return hashlib.sha256(f.read()).hexdigest() == zip_digest
+            except OSError:
+                return False
+        found = [p for p in sorted(p for folder in _places() for p in glob.glob(os.path.join(folder, zip_name)))
+                 if shipped(p)]
         if not found:
-            raise ImportError("dynsql's packages (%s) are not in the Spark Connect server's files: the session's "
-                              "artifacts did not arrive" % zip_name)
+            raise ImportError("dynsql's packages (%s, as this client shipped them) are not in the Spark Connect "
+                              "server's files: the session's artifacts did not arrive" % zip_name)
         sys.path.insert(0, found[0])
 
     def _places():
@@ -67,9 +81,9 @@ def _loaders(zip_name):
     return ensure_packages, packed, unpacked
 
 
-def source_shim(real_module, real_class, zip_name):
-    """A DataSource class that loads `real_module.real_class` from dynsql's zip (found by `zip_name`)."""
-    ensure_packages, packed, unpacked = _loaders(zip_name)
+def source_shim(real_module, real_class, package):
+    """A DataSource class that loads `real_module.real_class` from dynsql's zip (`package`: see `_loaders`)."""
+    ensure_packages, packed, unpacked = _loaders(package)
 
     def load():
         import importlib

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import threading
 
+from .private_files import open_private
+
 STANDALONE_NOTE = ("Spark standalone runs Python applications in client deploy mode only: the job's driver runs "
                    "detached on this machine")
 
@@ -36,7 +38,7 @@ def launch(registry, record, entry):
         note = STANDALONE_NOTE if (record.master or "").startswith("spark://") else None
     env = dict(os.environ)
     env["PYTHONUNBUFFERED"] = "1"
-    with open(registry.output(record.id), "ab") as out:
+    with open_private(registry.output(record.id)) as out:
         out.write(("\n--- %s\n" % " ".join(shlex.quote(c) for c in command)).encode())
         out.flush()
         process = subprocess.Popen(command, cwd=record.cwd or None, stdin=subprocess.DEVNULL, stdout=out,
@@ -50,7 +52,7 @@ def spark_submit_command(record, folder, entry):
     """spark-submit of the job's driver (YARN / Kubernetes, cluster deploy mode)."""
     from .session import package_zip, spark_home
     driver = os.path.join(folder, "driver.py")
-    with open(driver, "w", encoding="utf-8") as f:
+    with open_private(driver, "w") as f:
         f.write("import sys\nfrom repl.cli import main\nsys.exit(main(%r + sys.argv[1:]))\n" % list(entry[-1:]))
     command = [os.path.join(spark_home(), "bin", "spark-submit"), "--master", record.master,
                "--deploy-mode", "cluster", "--name", "dynsql-" + record.name, "--py-files", package_zip()]

@@ -1,14 +1,16 @@
 """The job registry: a directory (setting `dynsql.jobs.dir`, default ~/.dynsql/jobs) with one folder per
 INSERT INTO job, shared by every dynsql session of the user and by the jobs' own processes.
 
-    <root>/<job id>/job.json       what the job runs and its state (JobRecord), rewritten atomically
+    <root>/<job id>/job.json       what the job runs and its state (JobRecord), rewritten atomically; the value
+                                   of a setting or option that names a secret masked (runtime/redaction.py)
+    <root>/<job id>/secrets.json   the statements and settings as typed, when job.json masks something in them
     <root>/<job id>/stop.json      a request to stop it (STOP JOB), read by the job's process
     <root>/<job id>/output.log     the job process's standard output and errors (the print sink's rows)
     <root>/<job id>/checkpoint/N   Spark's checkpoint of the job's N-th INSERT, kept after the job ends
 
-The session that submits a job writes its record; from then on only the job's process writes it. A job
-whose record says it runs but whose process is gone (or, on another host, whose heartbeat stopped) reads
-as FAILED, with the command that resumes it. Does not start or run jobs (job_launch.py, job_run.py)."""
+The root and each job's folder are owner-only (0700), its files 0600. The session that submits a job writes
+its record; from then on only the job's process writes it. A job whose record says it runs but whose process
+is gone (or, on another host, whose heartbeat stopped) reads as FAILED, with the command that resumes it. Does not start or run jobs (job_launch.py, job_run.py)."""
 
 import dataclasses
 import json
@@ -19,7 +21,11 @@ from dataclasses import dataclass, field
 
 from planner.errors import RuntimeFailure, SqlError
 
+from .private_files import open_private, private_folder
+from .redaction import redact_conf, redact_statement
+
 RECORD = "job.json"
+SECRETS = "secrets.json"     # the statements and settings as typed, when job.json masks a secret in them
 STOP_REQUEST = "stop.json"
 OUTPUT = "output.log"
 CHECKPOINT = "checkpoint"
@@ -74,18 +80,28 @@ class JobRegistry:
     # ------------------------------------------------------------------ records
     def create(self, record):
         try:
-            os.makedirs(self.folder(record.id))
+            private_folder(self.root)
+            os.mkdir(self.folder(record.id), 0o700)
         except OSError as e:
-            raise RuntimeFailure("Cannot create the job folder %s: %s" % (self.folder(record.id), e.strerror),
+            raise RuntimeFailure("Cannot create the job folder %s: %s" % (self.folder(record.id), e.strerror or e),
                                  hint="'dynsql.jobs.dir' names where jobs are kept")
+        secrets = {"statements": list(record.statements), "conf": dict(record.conf)}
+        if _redacted(secrets) != secrets:
+            self._write_json(os.path.join(self.folder(record.id), SECRETS), secrets)
         self.write(record)
         return record
 
     def write(self, record):
-        path = os.path.join(self.folder(record.id), RECORD)
+        """The record as job.json, its secrets masked (`create` keeps their values in the owner-only SECRETS)."""
+        data = dataclasses.asdict(record)
+        data.update(_redacted({"statements": data["statements"], "conf": data["conf"]}))
+        self._write_json(os.path.join(self.folder(record.id), RECORD), data)
+
+    @staticmethod
+    def _write_json(path, data):
         tmp = "%s.%d.tmp" % (path, os.getpid())
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(dataclasses.asdict(record), f, indent=1)
+        with open_private(tmp, "w") as f:
+            json.dump(data, f, indent=1)
         os.replace(tmp, path)
 
     def read(self, job_id):
@@ -95,6 +111,11 @@ class JobRegistry:
                 data = json.load(f)
         except (OSError, ValueError):
             return None
+        try:
+            with open(os.path.join(self.folder(job_id), SECRETS), encoding="utf-8") as f:
+                data.update(json.load(f))       # the statements and settings with their secrets' values
+        except (OSError, ValueError):
+            pass
         known = {f.name for f in dataclasses.fields(JobRecord)}
         return JobRecord(**{k: v for k, v in data.items() if k in known})
 
@@ -189,3 +210,8 @@ def process_alive(pid, job_id=None):
     except PermissionError:
         return True
     return True
+
+
+def _redacted(part):
+    """{"statements", "conf"} of a record with the values of sensitive keys masked (runtime/redaction.py)."""
+    return {"statements": [redact_statement(t) for t in part["statements"]], "conf": redact_conf(part["conf"])}

@@ -19,6 +19,8 @@ import threading
 import time
 import zipfile
 
+from .private_files import UnsafeFolder, open_private, private_folder
+from .redaction import SPARK_REDACTION_REGEX, is_sensitive
 from .state_backend import PROVIDER_KEY, ROCKSDB
 
 DEFAULT_CONF = {
@@ -58,10 +60,41 @@ DEFAULT_CONF = {
 }
 
 
+_LOG_DIR = []       # [the working folder, this process's Spark log], each named when first asked for
+
+
 def log_dir():
-    d = os.environ.get("DYNSQL_LOG_DIR") or os.path.join(tempfile.gettempdir(), "dynsql-%d" % os.getuid())
-    os.makedirs(d, exist_ok=True)
-    return d
+    """dynsql's working folder (its Spark log, the packages zip it ships): $DYNSQL_LOG_DIR, else
+    $TMPDIR/dynsql-<uid>, owner-only. One that is a link or another user's (created first by someone else) is
+    not trusted: this process then works in a new private folder of its own."""
+    if not _LOG_DIR:
+        d = os.environ.get("DYNSQL_LOG_DIR") or os.path.join(tempfile.gettempdir(), "dynsql-%d" % os.getuid())
+        try:
+            private_folder(d)
+        except UnsafeFolder:
+            d = tempfile.mkdtemp(prefix="dynsql-%d-" % os.getuid())
+        _LOG_DIR.append(d)
+    return _LOG_DIR[0]
+
+
+_LOG_KEEP_DAYS = 7
+
+
+def spark_log_path():
+    """This process's own Spark log in the working folder (`spark-<date>-<time>-<pid>.log`), named once; the
+    logs of earlier processes older than a week are removed when it is first named."""
+    if len(_LOG_DIR) < 2:
+        folder = log_dir()
+        cutoff = time.time() - _LOG_KEEP_DAYS * 86400
+        for name in os.listdir(folder):
+            path = os.path.join(folder, name)
+            try:
+                if name.startswith("spark-") and name.endswith(".log") and os.lstat(path).st_mtime < cutoff:
+                    os.remove(path)
+            except OSError:
+                pass
+        _LOG_DIR.append(os.path.join(folder, "spark-%s-%d.log" % (time.strftime("%Y%m%d-%H%M%S"), os.getpid())))
+    return _LOG_DIR[1]
 
 
 class SparkRuntime:
@@ -123,7 +156,7 @@ class SparkRuntime:
             from planner.errors import RuntimeFailure
             raise RuntimeFailure("Spark could not start: %s" % _one_line(self._error),
                                  hint="dynsql needs Java 17 or 21 (java on PATH or JAVA_HOME); "
-                                      "the Spark log is in %s" % log_dir())
+                                      "the Spark log is %s" % spark_log_path())
         return self._spark
 
     @property
@@ -181,7 +214,34 @@ def executor_python(master, explicit, environ=os.environ):
     return sys.executable if is_local(master) else None
 
 
+LOOPBACK = {"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"}
+
+
+def listen_settings(master, conf):
+    """The driver's listening address: loopback (its RPC and block manager ports take no authentication, so no
+    other machine may reach them) unless the master is on another host, whose executors must connect back, or
+    the settings name an address themselves."""
+    if not (is_local(master) or _on_loopback(master)):
+        return {}
+    return {k: v for k, v in LOOPBACK.items() if k not in conf}
+
+
+def _on_loopback(master):
+    """A `spark://host:port` master on this machine's loopback (127.x, localhost, ::1)."""
+    import ipaddress
+    import socket
+    from urllib.parse import urlsplit
+    if not master.startswith("spark://"):
+        return False
+    hosts = [urlsplit("spark://" + part).hostname for part in master[len("spark://"):].split(",")]
+    try:
+        return all(h and ipaddress.ip_address(socket.gethostbyname(h)).is_loopback for h in hosts)
+    except (OSError, ValueError):
+        return False
+
+
 def _create_session(master, conf):
+    conf = {**listen_settings(master, conf), **conf}
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("PYARROW_IGNORE_TIMEZONE", "1")
     # Python workers on this machine (local executors, the Python data sources' planning, transformWithState's
@@ -199,12 +259,17 @@ def _create_session(master, conf):
     import logging
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
         logging.getLogger(name).disabled = True   # PySpark logs every SQL error to stderr; we report it
+    conf = {"spark.redaction.regex": SPARK_REDACTION_REGEX, **conf}
     spark_conf = SparkConf().setMaster(master).setAppName(conf.get("spark.app.name", "dynsql"))
+    # the JVM's command line (which any local user can read) gets no secret: those reach it through py4j, in
+    # the SparkContext's configuration, before the context starts
+    launch_conf = SparkConf().setMaster(master).setAppName(conf.get("spark.app.name", "dynsql"))
     for k, v in conf.items():
         spark_conf.set(k, v)
-    log_path = os.path.join(log_dir(), "spark.log")
-    log = open(log_path, "ab")
-    gateway = launch_gateway(spark_conf, popen_kwargs={"stdout": log, "stderr": log, "stdin": None})
+        if not is_sensitive(k):
+            launch_conf.set(k, v)
+    log = open_private(spark_log_path())
+    gateway = launch_gateway(launch_conf, popen_kwargs={"stdout": log, "stderr": log, "stdin": None})
     # the JVM's configuration: -D settings over spark-defaults.conf (spark-submit read it)
     jvm_conf = SparkConf(_jvm=gateway.jvm)
     python = executor_python(master, jvm_conf.get("spark.pyspark.python", None))
@@ -238,9 +303,10 @@ def _create_connect_session(remote, conf):
     spark.addArtifacts(packages, pyfile=True)
     from . import connect_shims
     from .connect_shims import source_shim
-    connect_shims.PACKAGES_ZIP = os.path.basename(packages)
+    with open(packages, "rb") as f:
+        connect_shims.PACKAGES_ZIP = (os.path.basename(packages), hashlib.sha256(f.read()).hexdigest())
     for module, name in SOURCES:
-        spark.dataSource.register(source_shim(module, name, os.path.basename(packages)))
+        spark.dataSource.register(source_shim(module, name, connect_shims.PACKAGES_ZIP))
     return spark
 
 
@@ -262,7 +328,8 @@ WORKER_STARTUP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worke
 
 def package_zip():
     """A zip of dynsql's packages (and sqlglot, which the runtime's MATCH_RECOGNIZE compiler imports) for
-    executors that cannot see this checkout; named by a hash of its content, built once."""
+    executors that cannot see this checkout; named by a hash of the files' content (not their names or times),
+    built once, in the owner-only working folder: no other user can plant a zip of that name there."""
     files = []
     for root_dir, package in _package_roots():
         for folder, dirs, names in os.walk(os.path.join(root_dir, package)):
@@ -271,14 +338,16 @@ def package_zip():
                 if name.endswith(".py"):
                     path = os.path.join(folder, name)
                     files.append((path, os.path.relpath(path, root_dir)))
-    digest = hashlib.sha1()
+    digest = hashlib.sha256()
     for path, arcname in files:
-        st = os.stat(path)
-        digest.update(("%s %d %d\n" % (arcname, st.st_size, st.st_mtime_ns)).encode())
-    target = os.path.join(log_dir(), "dynsql-packages-%s.zip" % digest.hexdigest()[:12])
+        with open(path, "rb") as f:
+            content = f.read()
+        digest.update(b"%s %d\n" % (arcname.encode(), len(content)))
+        digest.update(content)
+    target = os.path.join(log_dir(), "dynsql-packages-%s.zip" % digest.hexdigest()[:24])
     if not os.path.exists(target):
         tmp = "%s.%d.tmp" % (target, os.getpid())
-        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        with open_private(tmp, "wb") as out, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
             for path, arcname in files:
                 z.write(path, arcname)
         os.replace(tmp, target)

@@ -264,7 +264,8 @@ def main():
             port = free_port(15002)
             processes.start("Spark Connect server (checkout hidden)", hidden_command(
                 [os.path.join(home, "sbin", "start-connect-server.sh"), "--wait", "--master", "local[2]",
-                 "--conf", "spark.connect.grpc.binding.port=%d" % port, "--conf", "spark.ui.enabled=false",
+                 "--conf", "spark.connect.grpc.binding.port=%d" % port,
+                 "--conf", "spark.connect.grpc.binding.address=127.0.0.1", "--conf", "spark.ui.enabled=false",
                  "--conf", "spark.driver.extraJavaOptions=-Xss16m -Duser.timezone=UTC",
                  "--conf", "spark.sql.session.timeZone=UTC"]), os.path.join(work, "connect.log"), env)
             if not wait_port(port, 600):
