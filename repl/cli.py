@@ -128,9 +128,15 @@ def run_job_process(folder):
     from runtime.jobs import mark_failed, read_job
     from .client import Client
     from .errors import error_text
+    from runtime.jobs import run_lock
     record = read_job(folder)
-    if record is None:
-        print("[ERROR] No job in %s" % folder, file=sys.stderr)
+    if record is None or record.status == "DAMAGED":
+        print("[ERROR] No job in %s" % folder if record is None else "[ERROR] " + record.error, file=sys.stderr)
+        return 2
+    lock = run_lock(folder)
+    if not lock.take():       # held until this process ends
+        print("[ERROR] Job %s is already running in another process: it is not started twice" % record.id,
+              file=sys.stderr)
         return 2
     if record.cwd and os.path.isdir(record.cwd):
         os.chdir(record.cwd)       # the session's relative table paths

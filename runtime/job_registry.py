@@ -7,12 +7,17 @@ INSERT INTO job, shared by every dynsql session of the user and by the jobs' own
     <root>/<job id>/stop.json      a request to stop it (STOP JOB), read by the job's process
     <root>/<job id>/output.log     the job process's standard output and errors (the print sink's rows)
     <root>/<job id>/checkpoint/N   Spark's checkpoint of the job's N-th INSERT, kept after the job ends
+    <root>/<job id>/run.lock       locked by the job's process while it runs: a second one for the job exits
+    <root>/<job id>/resume.lock    locked by a session while it resumes the job: one resume at a time
 
 The root and each job's folder are owner-only (0700), its files 0600. The session that submits a job writes
 its record; from then on only the job's process writes it. A job whose record says it runs but whose process
-is gone (or, on another host, whose heartbeat stopped) reads as FAILED, with the command that resumes it. Does not start or run jobs (job_launch.py, job_run.py)."""
+is gone (or, on another host, whose heartbeat stopped) reads as FAILED, with the command that resumes it; one
+whose job.json is damaged reads as DAMAGED, naming the file, and STOP JOB finds its process by its command
+line. Does not start or run jobs (job_launch.py, job_run.py)."""
 
 import dataclasses
+import fcntl
 import json
 import os
 import socket
@@ -30,6 +35,9 @@ STOP_REQUEST = "stop.json"
 OUTPUT = "output.log"
 CHECKPOINT = "checkpoint"
 ACTIVE = ("INITIALIZING", "RUNNING")
+DAMAGED = "DAMAGED"          # job.json unreadable or not a record: listed with its path, its process still stoppable
+RUN_LOCK = "run.lock"        # held by the job's process while it runs
+RESUME_LOCK = "resume.lock"  # held by a session while it resumes the job
 HEARTBEAT_SECONDS = 2
 HEARTBEAT_TIMEOUT = 60      # a job on another host whose heartbeat is this old has died
 
@@ -99,18 +107,40 @@ class JobRegistry:
 
     @staticmethod
     def _write_json(path, data):
+        """Atomically: a reader sees the old file or the new one, whole, even after a crash mid-write."""
         tmp = "%s.%d.tmp" % (path, os.getpid())
         with open_private(tmp, "w") as f:
             json.dump(data, f, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
 
+    # ------------------------------------------------------------------ one process a job
+    def run_lock(self, job_id):
+        """The lock a job's process holds while it runs the job (JobLock)."""
+        return JobLock(os.path.join(self.folder(job_id), RUN_LOCK))
+
+    def resume_lock(self, job_id):
+        """The lock a session holds while it checks that a job is not running and starts it again."""
+        return JobLock(os.path.join(self.folder(job_id), RESUME_LOCK))
+
     def read(self, job_id):
-        """The record as written (no liveness check), or None."""
+        """The record as written (no liveness check); None when the folder has no record; a DAMAGED record
+        (naming the file and what is wrong, with the pid of the job's process if one still runs) when job.json
+        cannot be read or is not a job's record."""
+        path = os.path.join(self.folder(job_id), RECORD)
         try:
-            with open(os.path.join(self.folder(job_id), RECORD), encoding="utf-8") as f:
+            with open(path, encoding="utf-8") as f:
                 data = json.load(f)
-        except (OSError, ValueError):
+            problem = _record_problem(data)
+        except FileNotFoundError:
             return None
+        except (OSError, ValueError) as e:
+            problem = "%s" % (e.strerror if isinstance(e, OSError) and e.strerror else e)
+        if problem is not None:
+            return JobRecord(id=job_id, name="(damaged record)", inserts=[], statements=[], conf={},
+                             status=DAMAGED, error="%s is damaged: %s" % (path, problem),
+                             pid=job_process(self.folder(job_id)), host=socket.gethostname())
         try:
             with open(os.path.join(self.folder(job_id), SECRETS), encoding="utf-8") as f:
                 data.update(json.load(f))       # the statements and settings with their secrets' values
@@ -141,8 +171,9 @@ class JobRegistry:
         return sorted(records, key=lambda r: r.started, reverse=True)
 
     def update(self, job_id, **changes):
+        """Change fields of the record; a missing or damaged record is left as it is (None)."""
         record = self.read(job_id)
-        if record is None:
+        if record is None or record.status == DAMAGED:
             return None
         for k, v in changes.items():
             setattr(record, k, v)
@@ -150,6 +181,8 @@ class JobRegistry:
         return record
 
     def _effective(self, record):
+        if record.status == DAMAGED and record.pid is not None:
+            record.error += "; the job's process (pid %d) still runs: STOP JOB '%s' stops it" % (record.pid, record.id)
         if record.status not in ACTIVE or record.pid is None:
             return record
         same_host = record.host == socket.gethostname()
@@ -183,6 +216,84 @@ class JobRegistry:
             os.remove(os.path.join(self.folder(job_id), STOP_REQUEST))
         except OSError:
             pass
+
+
+class JobLock:
+    """An exclusive lock on a file of the job's folder (flock: released when its holder's process ends, however
+    it ends). `take(wait=False)` -> True when this process now holds it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.fd = None
+
+    def take(self, wait=False):
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            os.close(fd)
+            return False
+        self.fd = fd
+        return True
+
+    def held_elsewhere(self):
+        """True while another process holds the lock."""
+        if not self.take():
+            return True
+        self.release()
+        return False
+
+    def release(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self):
+        self.take(wait=True)
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+
+
+_FIELD_TYPES = {"id": str, "name": str, "inserts": list, "statements": list, "conf": dict, "master": (str, type(None)),
+                "remote": (str, type(None)), "cwd": str, "batch": bool, "status": str, "started": str,
+                "heartbeat": (int, float), "pid": (int, type(None)), "jvm_pid": (int, type(None)), "host": str,
+                "rows": dict, "error": (str, type(None)), "restored_from": (str, type(None)), "resume_command": str,
+                "deploy": str}
+_REQUIRED = ("id", "name", "inserts", "statements", "conf")
+
+
+def _record_problem(data):
+    """What makes `data` (job.json's JSON) not a job's record, or None."""
+    if not isinstance(data, dict):
+        return "it holds a JSON %s, not an object" % type(data).__name__
+    missing = [k for k in _REQUIRED if k not in data]
+    if missing:
+        return "it lacks %s" % ", ".join(missing)
+    for key, kinds in _FIELD_TYPES.items():
+        if key in data and not isinstance(data[key], kinds):
+            return "its %s is %s" % (key, json.dumps(data[key])[:80])
+    if not all(isinstance(t, str) for t in data["inserts"] + data["statements"]):
+        return "its statements are not all text"
+    return None
+
+
+def job_process(folder):
+    """The pid of a live process whose command line names the job's folder (its `--job-run FOLDER`), or None:
+    how STOP JOB finds a job whose record cannot tell."""
+    folder = os.path.abspath(folder).encode()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % name, "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if folder in args and process_alive(int(name)):
+            return int(name)
+    return None
 
 
 def _plain_name(job_id):

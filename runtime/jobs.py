@@ -9,6 +9,7 @@ a copy of that checkpoint, as Flink restores a savepoint."""
 import datetime as dt
 import os
 import shutil
+import signal
 import socket
 import time
 import uuid
@@ -16,7 +17,7 @@ import uuid
 from planner.errors import RuntimeFailure, SqlError
 
 from .job_launch import launch, resume_command
-from .job_registry import ACTIVE, JobRecord, JobRegistry
+from .job_registry import ACTIVE, DAMAGED, JobRecord, JobRegistry, process_alive
 from .results import Column, MessageResult, TableResult
 from .sinks import check_insert, sink_columns
 from .sinks.filesystem import ROWS
@@ -84,14 +85,21 @@ class SessionJobs:
         """Start a job that is not running again, from its checkpoint. -> (record, note)."""
         registry = self.registry
         record = registry.require(job_id)
-        if record.status in ACTIVE:
-            raise SqlError("Job '%s' is %s: only a job that stopped or failed can resume" % (job_id, record.status),
-                           hint="STOP JOB '%s' stops it" % job_id)
-        registry.clear_stop_request(job_id)     # an old request must not stop the resumed job
-        registry.update(job_id, status="INITIALIZING", error=None, pid=None, started=now_text(),
-                        host=socket.gethostname(), heartbeat=time.time())
-        pid, note = launch(registry, record, self.entry)
-        registry.update(job_id, pid=pid)
+        # one resume at a time (a second waits here, then finds the job INITIALIZING), and never beside a process
+        # that still runs the job (it holds the run lock until it ends)
+        with registry.resume_lock(job_id):
+            record = registry.require(job_id)
+            if record.status == DAMAGED:
+                raise SqlError("Job '%s' cannot resume: %s" % (job_id, record.error))
+            if record.status in ACTIVE or registry.run_lock(job_id).held_elsewhere():
+                raise SqlError("Job '%s' is %s: only a job that stopped or failed can resume" % (
+                    job_id, record.status if record.status in ACTIVE else "still running in another process"),
+                               hint="STOP JOB '%s' stops it" % job_id)
+            registry.clear_stop_request(job_id)     # an old request must not stop the resumed job
+            registry.update(job_id, status="INITIALIZING", error=None, pid=None, started=now_text(),
+                            host=socket.gethostname(), heartbeat=time.time())
+            pid, note = launch(registry, record, self.entry)
+            registry.update(job_id, pid=pid)
         self.started.append(job_id)
         return registry.get(job_id), note
 
@@ -110,6 +118,8 @@ class SessionJobs:
         record = registry.get(job_id)
         if record is None:
             raise SqlError("Could not stop job %s: no such job" % job_id, hint="SHOW JOBS lists the ids")
+        if record.status == DAMAGED:
+            return self._stop_damaged(record, savepoint, timeout)
         if record.status not in ACTIVE:
             raise SqlError("Could not stop job %s: it is %s, not running" % (job_id, record.status),
                            hint=("resume it with: %s" % record.resume_command) if record.status == "FAILED" else None)
@@ -122,6 +132,26 @@ class SessionJobs:
         if savepoint:
             return TableResult([Column("savepoint path", "STRING")], [(registry.checkpoint(job_id),)], uncut=True)
         return MessageResult("[INFO] The specified job is stopped.")
+
+    def _stop_damaged(self, record, savepoint, timeout):
+        """STOP JOB of a job whose record is damaged: its process, found by its command line, is asked to stop
+        as any job is (stop.json), then sent SIGTERM (which a job's process takes as STOP JOB) if it goes on."""
+        registry = self.registry
+        if record.pid is None:
+            raise SqlError("Could not stop job %s: no process of it runs (%s)" % (record.id, record.error))
+        registry.request_stop(record.id, savepoint)
+        if not _ended(record.pid, min(timeout, 60)):
+            try:
+                os.kill(record.pid, signal.SIGTERM)
+            except OSError:
+                pass
+            if not _ended(record.pid, timeout):
+                raise RuntimeFailure("Job %s (pid %d) did not stop within %d s" % (record.id, record.pid, timeout),
+                                     hint="its output is in %s" % registry.output(record.id))
+        self._cache = (0.0, {})
+        if savepoint:
+            return TableResult([Column("savepoint path", "STRING")], [(registry.checkpoint(record.id),)], uncut=True)
+        return MessageResult("[INFO] The specified job is stopped. Its record stays damaged: %s" % record.error)
 
     def wait(self, job_id, timeout=None):
         """Wait until the job is no longer INITIALIZING or RUNNING. -> its record."""
@@ -140,6 +170,22 @@ class SessionJobs:
         from .job_run import run_job
         folder = os.path.abspath(job_folder)
         return run_job(self.engine, JobRegistry(os.path.dirname(folder)), os.path.basename(folder), plans)
+
+
+def _ended(pid, timeout):
+    """Wait up to `timeout` s for process `pid` to end. -> True when it has."""
+    deadline = time.time() + timeout
+    while process_alive(pid):
+        if time.time() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def run_lock(job_folder):
+    """The lock the process running the job of `job_folder` holds (JobRegistry.run_lock)."""
+    folder = os.path.abspath(job_folder)
+    return JobRegistry(os.path.dirname(folder)).run_lock(os.path.basename(folder))
 
 
 def read_job(job_folder):
