@@ -165,5 +165,9 @@ def parse_window_call(call, position):
             spec.slide_ms = ms
         elif name == "GAP":
             spec.gap_ms = ms
-    spec.partition_by = [c.name for c in data.args.get("partition_by") or []]
+    partition = data.args.get("partition_by")
+    if partition is not None and not (partition and all(isinstance(c, exp.Column) for c in partition)):
+        raise SqlError("PARTITION BY of %s takes column names: PARTITION BY k or PARTITION BY (k1, k2)" % kind,
+                       *position(data))
+    spec.partition_by = [c.name for c in partition or []]
     return data, spec

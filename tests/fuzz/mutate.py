@@ -5,7 +5,8 @@ applies one to three mutations: token deletions, swaps, duplications, truncation
 and symbols, huge or odd numbers (5,000 digits, 1e309), NaN / Infinity / overflow in INTERVAL strings,
 SET durations and type precisions, deep nesting (parentheses, function calls, CASE, NOT, unary minus,
 subqueries), long AND / OR chains, unicode, NUL and control characters, broken quotes and comments,
-and statement headers glued onto other statements. The same (text, rng state) gives the same output;
+statement headers glued onto other statements, and items dropped, repeated or emptied in the lists of the
+Flink-specific clauses (PARTITION BY, MEASURES, DEFINE, SUBSET, a window TVF's arguments, WITH options). The same (text, rng state) gives the same output;
 nothing here plans or runs SQL."""
 
 import re
@@ -313,6 +314,63 @@ def many_items(rng, tokens):
                            text, count=1))
 
 
+# the words that open a list of the Flink-specific clauses (MATCH_RECOGNIZE's, a window TVF's arguments, DDL's)
+CLAUSE_WORDS = {"PARTITION", "MEASURES", "DEFINE", "SUBSET", "PATTERN", "DESCRIPTOR", "TUMBLE", "HOP", "CUMULATE",
+                "SESSION", "WITH", "ORDER", "KEY", "WATERMARK", "PARTITIONED", "OVER", "MATCH_RECOGNIZE"}
+
+
+def _list_items(tokens, start):
+    """The comma-separated items of the list that follows token `start` (inside the parentheses that open
+    right after it, or up to the end of its clause): [(first, last)] token index ranges, or []."""
+    i = start + 1
+    while i < len(tokens) and tokens[i][0] in ("ws", "comment") or i < len(tokens) and tokens[i][1].upper() == "BY":
+        i += 1
+    if i < len(tokens) and tokens[i][1] == "(":
+        i += 1
+    items, depth, first = [], 0, i
+    while i < len(tokens):
+        text = tokens[i][1]
+        if text in ("(", "["):
+            depth += 1
+        elif text in (")", "]"):
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (text == "," or text == ";" or tokens[i][0] == "word" and text.upper() in (
+                "FROM", "WHERE", "GROUP", "ONE", "ALL", "AFTER", "PATTERN", "DEFINE", "MEASURES", "WITHIN",
+                "SUBSET", "ORDER")) and i > first:
+            items.append((first, i - 1))
+            if text != ",":
+                return items
+            first = i + 1
+        i += 1
+    if i > first:
+        items.append((first, i - 1))
+    return items
+
+
+def clause_items(rng, tokens):
+    """In a Flink-specific clause's list (PARTITION BY, MEASURES, DEFINE, SUBSET, a window TVF's or DESCRIPTOR's
+    arguments, WITH options, PRIMARY KEY, ...): drop an item and leave its comma, drop it with its comma,
+    repeat it, or empty the whole list."""
+    i = _pick_index(rng, tokens, kinds=("word",), words=CLAUSE_WORDS)
+    if i is None:
+        return tokens
+    items = _list_items(tokens, i)
+    if not items:
+        return tokens
+    first, last = rng.choice(items)
+    how = rng.choice(("drop", "drop-comma", "repeat", "repeat", "empty"))
+    if how == "drop":
+        return tokens[:first] + [("ws", " ")] + tokens[last + 1:]
+    if how == "drop-comma":
+        end = last + 2 if last + 1 < len(tokens) and tokens[last + 1][1] == "," else last + 1
+        return tokens[:first] + tokens[end:]
+    if how == "repeat":
+        return tokens[:last + 1] + [("op", ","), ("ws", " ")] + tokens[first:last + 1] + tokens[last + 1:]
+    return tokens[:items[0][0]] + [("ws", " ")] + tokens[items[-1][1] + 1:]
+
+
 def unicode_chars(rng, tokens):
     text = join(tokens)
     if rng.random() < 0.5:
@@ -364,7 +422,7 @@ MUTATIONS = (
     (duplicate_span, 4), (truncate_chars, 5), (truncate_tokens, 4), (insert_keyword, 6), (insert_symbol, 6),
     (replace_word, 6), (change_case, 1), (huge_number, 5), (interval_value, 6), (type_precision, 6),
     (set_duration, 3), (deep_nesting, 3), (long_chain, 1), (many_items, 1), (unicode_chars, 4),
-    (control_chars, 3), (break_quotes, 4), (glue_header, 5), (many_statements, 2),
+    (control_chars, 3), (break_quotes, 4), (glue_header, 5), (many_statements, 2), (clause_items, 8),
 )
 _FUNCTIONS = [f for f, _ in MUTATIONS]
 _WEIGHTS = [w for _, w in MUTATIONS]
