@@ -91,3 +91,20 @@ def test_steps_aside_where_arrow_differs(tmp_path):
         path.write_text(bad)
         with pytest.raises(UseRecordReader):
             list(FastCsv.for_table(cols, {}).chunks(str(path), SplitProgress()))
+
+
+def test_a_field_past_flinks_limit_is_an_error_or_a_skipped_row(client, tmp_path):
+    """A csv field of more than 20,000,000 characters (Flink's limit): Arrow would read it, so the fast path
+    hands such a chunk to the record reader, which names the line (or skips the row with ignore-parse-errors)."""
+    path = tmp_path / "big.csv"
+    with open(path, "w") as f:
+        f.write("1,a\n2,%s\n3,c\n" % ("x" * 20_000_001))
+    for name, ignore in (("strict", "false"), ("lenient", "true")):
+        client.execute("CREATE TABLE %s (id INT, s STRING) WITH ('connector' = 'filesystem', 'path' = '%s', "
+                       "'format' = 'csv', 'csv.ignore-parse-errors' = '%s')" % (name, path, ignore))
+    with pytest.raises(Exception) as failure:
+        for _ in client.execute("SELECT id FROM strict"):
+            pass
+    assert "big.csv:2" in str(failure.value) and "longer than 20000000 characters" in str(failure.value)
+    rows = [row for batch in client.execute("SELECT id, CHAR_LENGTH(s) FROM lenient") for _, row in batch.changes]
+    assert sorted(rows) == [(1, 1), (3, 1)]

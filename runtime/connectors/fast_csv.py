@@ -15,6 +15,8 @@ from pyarrow import csv as pacsv
 
 from planner.types import parse_type
 
+from .formats import FIELD_SIZE_LIMIT
+
 _SIMPLE_OPTIONS = {"csv.field-delimiter", "csv.null-literal", "csv.quote-character", "csv.ignore-parse-errors"}
 CHUNK_RECORDS = 65536
 _WINDOW = 4 << 20
@@ -110,6 +112,8 @@ class FastCsv:
         view = np.frombuffer(data, dtype=np.uint8)
         starts = np.concatenate([[0], ends[:-1]])
         lengths = ends - starts
+        if (lengths > FIELD_SIZE_LIMIT).any():
+            raise UseRecordReader()   # a field may be past Flink's limit: the record reader checks and says so
         # Arrow reads an empty line as a row of NULLs; Flink as one empty field
         body = lengths - (view[ends - 1] == _NEWLINE)
         if ((body == 0) | ((body == 1) & (view[starts] == _CR))).any():

@@ -25,6 +25,7 @@ import csv
 import json
 import os
 import re
+import sys
 
 from planner.connectors import FORMATS
 
@@ -130,6 +131,7 @@ class Format:
         self.options = options
         self.ignore_errors = truthy(options.get(fmt + ".ignore-parse-errors", "false"))
         self.fail_on_missing = truthy(options.get("json.fail-on-missing-field", "false"))
+        self._too_deep = False        # the JSON message being read nests deeper than Flink reads
 
     # ------------------------------------------------------------------ one value
     def _value(self, i, raw, where):
@@ -238,11 +240,12 @@ class Format:
                 text = body.decode("utf-8")
                 if not text.strip():
                     raise FormatError("%s: not valid JSON: a line of blanks" % where)
-                try:
-                    obj = json.loads(text)
-                except ValueError as e:
-                    raise FormatError("%s: not valid JSON (%s): %s" % (where, e, shown(text)))
-                rows = list(self._changes(obj, where))
+                with _RecursionRoom(_nests_deeply(text)):
+                    obj, self._too_deep = _json_value(text, where)
+                    if self._too_deep and self.fmt != "json":
+                        raise FormatError("%s: JSON nested more than %d levels deep (Flink's limit): %s" % (
+                            where, JSON_MAX_DEPTH, shown(text)))
+                    rows = list(self._changes(obj, where))
             except UnicodeDecodeError:
                 if self.ignore_errors:
                     progress.skipped += 1
@@ -279,6 +282,13 @@ class Format:
             raw = obj.get(name)
             if raw is None:
                 out.append(None)
+                continue
+            if self._too_deep and isinstance(raw, (list, dict)) and 1 + _value_depth(raw) > JSON_MAX_DEPTH:
+                if not self.ignore_errors:      # Flink fails at the field; ignoring errors, reads it as NULL
+                    raise FormatError("%s: column '%s': JSON nested more than %d levels deep (Flink's limit)" % (
+                        where, name, JSON_MAX_DEPTH))
+                out.append(None)
+                bad = True
                 continue
             value, wrong = self._value(i, raw, where)
             out.append(value)
@@ -330,6 +340,80 @@ class Format:
         if kind in ("CREATE", "QUERY", "ALTER"):
             return []
         raise FormatError("%s: unknown canal type %s" % (where, shown(kind)))
+
+
+JSON_MAX_DEPTH = 1000       # Flink's json format (Jackson's StreamReadConstraints): deeper is an error
+
+
+class _RecursionRoom:
+    """Python's recursion limit raised while a deeply nested JSON message is parsed and its values converted
+    (Python's own stops short of the depth Flink reads)."""
+
+    def __init__(self, needed):
+        self.needed = needed
+        self.limit = None
+
+    def __enter__(self):
+        if self.needed:
+            self.limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(self.limit, 4 * JSON_MAX_DEPTH))
+
+    def __exit__(self, *exc):
+        if self.limit is not None:
+            sys.setrecursionlimit(self.limit)
+
+
+def _nests_deeply(text):
+    """Whether a JSON message may nest deeper than Python reads by default (a cheap test: its brackets)."""
+    return text.count("[") + text.count("{") > JSON_MAX_DEPTH // 2
+
+
+def _json_value(text, where):
+    """One JSON message -> (its value, whether it nests deeper than Flink reads); FormatError (naming the line)
+    for invalid JSON, and for nesting too deep to read at all. Run in a `_RecursionRoom` when `_nests_deeply`."""
+    try:
+        if not _nests_deeply(text):
+            return json.loads(text), False
+        return json.loads(text), _nesting_depth(text) > JSON_MAX_DEPTH
+    except RecursionError:
+        raise FormatError("%s: JSON nested more than %d levels deep (Flink's limit): %s" % (
+            where, JSON_MAX_DEPTH, shown(text)))
+    except ValueError as e:
+        raise FormatError("%s: not valid JSON (%s): %s" % (where, e, shown(text)))
+
+
+def _value_depth(value):
+    """How deep arrays and objects nest in a parsed JSON value (0 for a scalar), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
+        if items is not None:
+            deepest = max(deepest, depth)
+            stack.extend((x, depth + 1) for x in items)
+    return deepest
+
+
+def _nesting_depth(text):
+    """The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def _csv_problem(e):
