@@ -33,12 +33,38 @@ PUSH_DOWN_PREDICATES = "org.apache.spark.sql.catalyst.optimizer.PushDownPredicat
 
 def checkpoint_root():
     """The folder of this process's query checkpoints (each query removes its own when it ends); the
-    folder itself is removed when the process exits."""
+    folder itself is removed when the process exits, and, when it was killed, by the next dynsql process that
+    makes its own (the folder's name holds its process id: `dynsql-checkpoints-<pid>-...`)."""
     global _CHECKPOINTS
     if _CHECKPOINTS is None:
-        _CHECKPOINTS = tempfile.mkdtemp(prefix="dynsql-checkpoints-")
+        remove_orphan_checkpoints()
+        _CHECKPOINTS = tempfile.mkdtemp(prefix="dynsql-checkpoints-%d-" % os.getpid())
         atexit.register(shutil.rmtree, _CHECKPOINTS, ignore_errors=True)
     return _CHECKPOINTS
+
+
+def remove_orphan_checkpoints(folder=None):
+    """Remove this user's `dynsql-checkpoints-<pid>-*` folders whose process no longer runs (a killed shell or
+    job's: a clean exit removes its own)."""
+    folder = folder or tempfile.gettempdir()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        parts = name.split("-")
+        if not (name.startswith("dynsql-checkpoints-") and len(parts) >= 4 and parts[2].isdigit()):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            st = os.lstat(path)
+            os.kill(int(parts[2]), 0)       # raises when no such process runs
+            continue
+        except ProcessLookupError:
+            if st.st_uid == os.getuid() and os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            continue
 
 
 class AppendSink:

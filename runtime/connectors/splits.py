@@ -189,6 +189,7 @@ class SplitPlanner:
         self.known = set()
         self.listed_at = None
         self.frozen = False           # Trigger.availableNow: no file found later is read
+        self._unsettled = {}          # a watched directory's new files still changing: path -> (size, mtime)
         self.started = None           # the pacing clock ('replay.rows-per-second')
         self._manifest = os.path.join(spec.state_dir, "files.txt")
         if os.path.exists(self._manifest):     # a query restarted from its checkpoint: the files it had found
@@ -217,7 +218,27 @@ class SplitPlanner:
                 raise
             found = []
         self.listed_at = now
-        self._add(found)
+        self._add(self._settled(found, now) if self.spec.monitor else found)
+
+    def _settled(self, paths, now):
+        """The new files of a watched directory that are whole: their size and modification time are those of
+        the listing before, or they have not changed for a monitor interval. A file still being copied in (a
+        plain `cp` of a large file) is taken once it stops growing, not read to where the copy had got."""
+        ready, changing = [], {}
+        for path in paths:
+            if path in self.known:
+                continue
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            seen = (st.st_size, st.st_mtime_ns)
+            if self._unsettled.get(path) == seen or now - st.st_mtime >= self.spec.monitor_interval_s:
+                ready.append(path)
+            else:
+                changing[path] = seen
+        self._unsettled = changing
+        return ready
 
     def freeze(self):
         self.refresh(force=True)
