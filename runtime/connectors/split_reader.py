@@ -22,7 +22,7 @@ from ..results import OP_CODES
 from . import parse_errors
 from .fast_csv import CHUNK_RECORDS, FastCsv, UseRecordReader
 from .formats import Format, FormatError, LineCursor, SplitProgress, csv_quote
-from .splits import EndOfInput, FilePiece, FileSplit, write_report
+from .splits import EndOfInput, FilePiece, FileSplit, SplitGroup, write_report
 
 SEQ_BITS = 32
 _LOWEST = np.iinfo(np.int64).min
@@ -44,6 +44,8 @@ def read_partition(spec, partition, schema_json):
         partition = piece_split(spec, partition)
         if partition is None:
             return iter([])
+    if isinstance(partition, SplitGroup):
+        return (batch for split in partition.splits for batch in read_split(spec, split, schema))
     if not isinstance(partition, FileSplit):   # Spark's stand-in partition of a read with no file
         return iter([])
     return read_split(spec, partition, schema)

@@ -21,7 +21,8 @@ the next batch the planner reads the reports the executors wrote for the previou
 next record starts, the split's running maximum, end of file), from the source's state directory, a folder
 under the checkpoint directory: the committed maximum reaches the executors inside the next splits. A
 file is read by one split a batch, so one file read in order gives exactly Flink's parallelism-1 watermarks;
-the files of one batch are read in parallel, each against its own running maximum."""
+the files of one batch are read in parallel, each against its own running maximum; small ones are packed into
+groups a task reads one after the other (`packed`, as Spark packs small files), each still its own split."""
 
 import json
 import os
@@ -70,6 +71,50 @@ class FilePiece(InputPartition):
         return "FilePiece(%d, %s, bytes %d to %s)" % (self.ordinal, self.path, self.start, self.end)
 
 
+class SplitGroup(InputPartition):
+    """Several small splits read one after the other by one task (as Spark packs small files into one
+    partition): each keeps its own ordinal, running maximum and report, so the rows are those of its splits
+    read apart."""
+
+    def __init__(self, splits):
+        self.splits = splits
+
+    def __repr__(self):
+        return "SplitGroup(%d splits from %d)" % (len(self.splits), self.splits[0].ordinal)
+
+
+OPEN_COST_BYTES = 4 << 20             # what opening a file costs, in bytes read (Spark's openCostInBytes)
+MAX_GROUP_BYTES = 128 << 20           # the most a group of small splits reads (Spark's maxPartitionBytes)
+
+
+def packed(splits, parallelism=None):
+    """`splits` (FileSplits, in order) with runs of small ones grouped into SplitGroups, sized as Spark sizes the
+    partitions of its file sources: each split costs its bytes left plus the cost of opening its file, and a
+    group holds at most max(OPEN_COST_BYTES, all costs / parallelism) but MAX_GROUP_BYTES. A directory of
+    10,000 one-row files is then a few hundred tasks, not 10,000."""
+    if len(splits) < 2:
+        return list(splits)
+    costs = [_bytes_left(s) for s in splits]
+    parallelism = parallelism or os.cpu_count() or 1
+    budget = min(MAX_GROUP_BYTES, max(OPEN_COST_BYTES, (sum(costs) + OPEN_COST_BYTES * len(costs)) // parallelism))
+    out, group, used = [], [], 0
+    for split, cost in zip(splits, costs):
+        if group and used + cost > budget:
+            out.append(group[0] if len(group) == 1 else SplitGroup(group))
+            group, used = [], 0
+        group.append(split)
+        used += cost + OPEN_COST_BYTES
+    out.append(group[0] if len(group) == 1 else SplitGroup(group))
+    return out
+
+
+def _bytes_left(split):
+    try:
+        return max(0, os.path.getsize(split.path) - (split.byte or 0))
+    except OSError:
+        return 0
+
+
 class EndOfInput(InputPartition):
     """The sentinel row's split: one row whose rowtime is END_OF_INPUT."""
 
@@ -108,7 +153,7 @@ def batch_splits(path, partitioned=False, pieces=1, piece_bytes=PIECE_BYTES):
             continue
         cuts = [size * k // n for k in range(n)] + [None]
         splits += [FilePiece(len(splits) + k, f, cuts[k], cuts[k + 1]) for k in range(n)]
-    return splits
+    return splits if any(isinstance(s, FilePiece) for s in splits) else packed(splits)
 
 
 # ---------------------------------------------------------------------------------------- reports
@@ -144,10 +189,10 @@ def partitions_of(start, end):
     """The InputPartitions of the batch (start, end]: everything comes from `end`."""
     if end == start:
         return []
-    parts = [FileSplit(end["seq"] + k, path, row, byte, line, limit, end["max"])
-             for k, (path, row, byte, line, limit) in enumerate(end["splits"])]
+    parts = packed([FileSplit(end["seq"] + k, path, row, byte, line, limit, end["max"])
+                    for k, (path, row, byte, line, limit) in enumerate(end["splits"])])
     if end.get("sentinel"):
-        parts.append(EndOfInput(end["seq"] + len(parts)))
+        parts.append(EndOfInput(end["seq"] + len(end["splits"])))
     return parts
 
 
