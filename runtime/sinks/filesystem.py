@@ -9,11 +9,16 @@ folder under names that say which write and which micro-batch they hold:
 
     part-<write prefix>-<batch id, 5 digits>-<n, 3 digits>.<csv|json|parquet>
 
-Exactly once: Spark's checkpoint (offset log, commit log) runs a micro-batch that did not commit again with
-the same input; the batch's earlier files, whole or partial, are removed before its new ones are renamed in.
-A write that starts from an existing checkpoint (a restarted job, or a savepoint another job left) first
-removes the files of the micro-batches that checkpoint has not committed, then continues. A kill leaves at
-most a hidden staging folder, which readers skip and the next start removes.
+Exactly once, and nothing seen before it is committed: a streaming write's micro-batch files first go to a
+hidden pending folder of the table (`.pending-<write prefix>-<batch id>`, which readers skip, as Flink's
+FileSink keeps pending files until its checkpoint completes); they are renamed into the table once Spark's
+commit log holds the micro-batch (at the next micro-batch, at the job's next poll, at the write's end, or when
+a restarted write finds them). Spark's checkpoint runs a micro-batch that did not commit again with the same
+input; its earlier pending files are replaced. A write that starts from an existing checkpoint (a restarted
+job, or a savepoint another job left) publishes the pending files of the micro-batches that checkpoint has
+committed and removes the others (and any visible file of an uncommitted one), then continues. A kill leaves
+at most hidden folders, which readers skip and the next start resolves. A batch-mode write (one batch, no
+commit log) renames its files in when Spark's write has ended.
 
 csv and json lines are Flink's (flink_text.py), made on the executors (`mapInArrow`); parquet is Spark's.
 Paths are local filesystem paths (as dynsql's sources read them)."""
@@ -37,8 +42,10 @@ class FileBatchWriter:
     Plain values only: under Spark Connect it runs on the server (foreachBatch)."""
 
     def __init__(self, path, fmt, prefix, projection, type_descs, overwrite=False, rows_dir=None,
-                 partition_keys=(), default_partition="__DEFAULT_PARTITION__", committer=None):
+                 partition_keys=(), default_partition="__DEFAULT_PARTITION__", committer=None, checkpoint=None):
         self.path = path
+        self.checkpoint = checkpoint  # a streaming write's: its files wait in pending folders until Spark commits
+        self.unreported = {}          # batch id -> [partition folders, watermark] not yet told to the committer
         self.partition_keys = list(partition_keys)   # PARTITIONED BY: key=value folders, left out of the files
         self.default_partition = default_partition
         self.committer = committer    # partition_commit.PartitionCommitter: _SUCCESS files as partitions close
@@ -52,13 +59,26 @@ class FileBatchWriter:
     def __call__(self, batch_df, batch_id):
         from pyspark.sql import Observation
         from pyspark.sql import functions as F
+        self.publish()                # the micro-batches before this one have committed
         watermark = None
         if self.committer is not None and self.committer.partition_time and "__wm" in batch_df.columns:
             watermark = Observation("dynsql_wm_%s_%d" % (self.prefix, batch_id))
             batch_df = batch_df.observe(watermark, F.max("__wm").alias("wm"))
         self.write(project(batch_df, self.projection), batch_id)
-        if watermark is not None:
-            self.committer.watermark(watermark.get.get("wm"))
+        if watermark is not None and batch_id in self.unreported:
+            self.unreported[batch_id][1] = watermark.get.get("wm")
+
+    def publish(self):
+        """Rename the committed micro-batches' pending files into the table; tell the partition committer
+        about the committed batches this writer wrote (their partitions, then their watermark), in order."""
+        if self.checkpoint is None:
+            return
+        committed = publish_committed(self.path, self.prefix, self.checkpoint)
+        for batch_id in sorted(b for b in self.unreported if b <= committed):
+            folders, watermark = self.unreported.pop(batch_id)
+            if self.committer is not None:
+                self.committer.written(folders)
+                self.committer.watermark(watermark)
 
     def write(self, df, batch_id):
         """Write `df` as the files of `batch_id`, replacing any earlier attempt's. -> its row count."""
@@ -90,13 +110,20 @@ class FileBatchWriter:
         for folder, name in table_files(self.path):
             if name.startswith(mine):
                 _remove(os.path.join(self.path, folder, name))
+        # a streaming micro-batch's files wait hidden until it commits; a batch-mode write's go in now
+        target = self.path if self.checkpoint is None else pending_folder(self.path, self.prefix, batch_id)
+        if target != self.path:
+            _remove(target)           # an earlier attempt's (the batch did not commit)
         for n, (folder, name) in enumerate(parts):
-            os.makedirs(os.path.join(self.path, folder), exist_ok=True)
+            os.makedirs(os.path.join(target, folder), exist_ok=True)
             os.replace(os.path.join(staging, folder, name),
-                       os.path.join(self.path, folder, "%s%03d.%s" % (mine, n, self.fmt)))
+                       os.path.join(target, folder, "%s%03d.%s" % (mine, n, self.fmt)))
         shutil.rmtree(staging, ignore_errors=True)
-        if self.committer is not None:
-            self.committer.written(sorted({folder for folder, _ in parts}))
+        folders = sorted({folder for folder, _ in parts})
+        if self.checkpoint is not None:
+            self.unreported[batch_id] = [folders, None]
+        elif self.committer is not None:
+            self.committer.written(folders)
         rows = int(seen.get.get("n", 0))
         if self.rows_dir is not None:     # before Spark commits the batch: the count survives a kill
             os.makedirs(self.rows_dir, exist_ok=True)
@@ -104,6 +131,34 @@ class FileBatchWriter:
                 f.write(str(rows))
             os.replace(os.path.join(self.rows_dir, "%d.tmp" % batch_id), os.path.join(self.rows_dir, str(batch_id)))
         return rows
+
+
+def pending_folder(path, prefix, batch_id):
+    """Where a streaming write's micro-batch files wait for Spark's commit: a hidden folder of the table."""
+    return os.path.join(path, ".pending-%s-%d" % (prefix, batch_id))
+
+
+def publish_committed(path, prefix, checkpoint):
+    """Rename the files of the write's pending micro-batches that the checkpoint's commit log holds into the
+    table (a rename interrupted by a kill is finished by the next call). -> the last committed batch id."""
+    committed = last_committed_batch(checkpoint)
+    start = ".pending-%s-" % prefix
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return committed
+    for name in sorted(n for n in names if n.startswith(start) and n[len(start):].isdigit()):
+        if int(name[len(start):]) > committed:
+            continue
+        pending = os.path.join(path, name)
+        for folder, file_name in list(table_files(pending)):
+            os.makedirs(os.path.join(path, folder), exist_ok=True)
+            try:
+                os.replace(os.path.join(pending, folder, file_name), os.path.join(path, folder, file_name))
+            except FileNotFoundError:
+                pass            # moved by the other caller (the job's poll and the next micro-batch)
+        shutil.rmtree(pending, ignore_errors=True)
+    return committed
 
 
 def table_files(path):
@@ -152,6 +207,7 @@ def start_files(spark, plan, result, checkpoint, prefix):
         write = BatchWrite(functools.partial(writer.write, project(result.df, projection), 0), cancel_spark_jobs(spark),
                            on_finish=committer.finish if committer else None)
         return write
+    writer.checkpoint = checkpoint
     start_from_checkpoint(checkpoint, path, prefix)
     writer.projection = [(name, name, type_text) for _, name, type_text in projection]
     frame = project(result.df, projection, hidden=committer is not None)
@@ -159,9 +215,18 @@ def start_files(spark, plan, result, checkpoint, prefix):
     on_batch = portable_batch_function(writer)      # under Spark Connect it runs on the server
     write = start_streaming(spark, result, frame.writeStream.foreachBatch(on_batch), checkpoint)
     write.count_rows = functools.partial(rows_written, checkpoint)
-    if committer is not None:
-        write.on_finish = committer.finish
+    # the last micro-batch's files appear once it has committed, not only when another batch comes
+    write.on_poll = functools.partial(publish_committed, path, prefix, checkpoint)
+    write.on_finish = functools.partial(_finish_files, writer, committer)
     return write
+
+
+def _finish_files(writer, committer):
+    """The write ended cleanly: its committed micro-batches' files into the table, then every partition it
+    wrote committed."""
+    writer.publish()
+    if committer is not None:
+        committer.finish()
 
 
 def rows_written(checkpoint):
@@ -185,10 +250,10 @@ def start_from_checkpoint(checkpoint, path, prefix):
     folders; then record this write's prefix and folder in the checkpoint."""
     origin = _read_origin(checkpoint)
     if origin is not None and os.path.isdir(origin["path"]):
-        committed = last_committed_batch(checkpoint)
+        committed = publish_committed(origin["path"], origin["prefix"], checkpoint)
         old = "part-%s-" % origin["prefix"]
         for name in os.listdir(origin["path"]):
-            if name.startswith(".staging-%s-" % origin["prefix"]):
+            if name.startswith((".staging-%s-" % origin["prefix"], ".pending-%s-" % origin["prefix"])):
                 _remove(os.path.join(origin["path"], name))
         for folder, name in list(table_files(origin["path"])):
             if name.startswith(old):

@@ -28,6 +28,7 @@ class SinkWrite:
     finished = False
     error = None
     on_finish = None       # called once when the write ends without an error (a partition commit)
+    on_poll = None         # called at each poll while the write runs (the filesystem sink publishes its files)
 
     def poll(self):
         """Bring rows_written / finished / error up to date."""
@@ -65,6 +66,8 @@ class StreamingWrite(SinkWrite):
             if self.count_rows is not None:
                 self.rows_written = self.count_rows()
             if q.isActive:
+                if self.on_poll is not None:
+                    self.on_poll()
                 if self._end.reached(q):
                     self.stop()
                 return
