@@ -39,6 +39,16 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = RuntimeFailure("A Spark Python worker failed: %s" % (lines[-1].strip() if lines else "no message"))
         err.cause = e
         return err
+    inner = _inner_error(text)
+    if inner is not None:       # a Spark error class inside Spark's wrapper: read as if it came alone
+        err = from_spark(Exception(inner), sql_line, sql_column)
+        err.cause = e
+        return err
+    cause = wrapped_cause(text)
+    if cause is not None:       # Spark's wrapper ("terminated with exception", "Python Proxy"): what is inside
+        err = RuntimeFailure(cause, hint=_checkpoint_hint(text))
+        err.cause = e
+        return err
     m = _CLASS.search(text)
     if m:
         cls, msg = m.group(1), m.group(2).strip()
@@ -72,3 +82,67 @@ def _clean(msg):
     msg = re.sub(r"\s*;\s*line \d+ pos \d+", "", msg)
     msg = re.sub(r"'__[a-z]+_\d+'", "", msg)
     return msg.strip()
+
+
+# Spark's words around a failure that say nothing of its cause
+_WRAPPERS = ("STREAM_FAILED", "FOREACH_BATCH_USER_FUNCTION_ERROR", "An exception was raised by the Python Proxy",
+             "Task failed while writing rows", "(no cause message)", "Job aborted due to stage failure",
+             "Python worker exited unexpectedly", "EOFException occurred while reading the port number")
+_JAVA_CAUSE = re.compile(r"^Caused by: ([\w.$]+)(?:: (.*))?$", re.M)
+_CHECKPOINT_FILE = re.compile(r"(?:file:)?(/[^\s'\"]*?/(?:offsets|commits|sources|state|metadata)(?:/[^\s'\",:]*)?)")
+
+
+_WRAPPER_CLASSES = ("STREAM_FAILED", "FOREACH_BATCH_USER_FUNCTION_ERROR", "TASK_WRITE_FAILED")
+
+
+def _inner_error(text):
+    """The text from the first Spark error class that is not a wrapper's, when `text` starts with a wrapper's."""
+    first = _CLASS.match(text.strip())
+    if first is None or not first.group(1).startswith(_WRAPPER_CLASSES):
+        return None
+    for m in re.finditer(r"\[([A-Z_.]+)\]", text):
+        if not m.group(1).startswith(_WRAPPER_CLASSES):
+            return text[m.start():]
+    return None
+
+
+def wrapped_cause(text):
+    """The root cause inside Spark's wrapper text, in a line a person can act on, or None when `text` is no
+    wrapper: a Python exception raised in a foreachBatch or a worker (its last line), else the deepest Java
+    "Caused by", with the cases a user meets most named plainly (a full disk, a Python worker that died)."""
+    if not any(w in text for w in _WRAPPERS):
+        return None
+    if "No space left on device" in text:
+        where = re.search(r"No space left on device(?::\s*'?([^'\n]+)'?)?", text)
+        return "No space left on device" + (" (writing %s)" % where.group(1).strip() if where.group(1) else "")
+    if "Python worker exited unexpectedly" in text or "reading the port number from pyspark.daemon" in text:
+        return ("A Spark Python worker died while it ran the query (killed, or out of memory): "
+                "the query stopped; its checkpoint keeps what was committed")
+    python = _python_exception(text)
+    if python is not None:
+        return python
+    java = list(_JAVA_CAUSE.finditer(text))
+    if java:
+        name, message = java[-1].group(1).rsplit(".", 1)[-1], (java[-1].group(2) or "").strip()
+        return "%s%s" % (name, ": " + message if message else "")
+    return None
+
+
+def _python_exception(text):
+    """The exception line ending the last Python traceback in `text` ("OSError: ..."), named without its module,
+    or None."""
+    at = text.rfind("Traceback (most recent call last):")
+    if at < 0:
+        return None
+    for line in text[at:].splitlines()[1:]:
+        m = re.match(r"([A-Za-z_][\w.]*)(?:: (.*))?$", line)
+        if m and not line.startswith((" ", "\t")):
+            message = re.sub(r"\s*SQLSTATE: \w+", "", m.group(2) or "").strip()
+            return m.group(1).rsplit(".", 1)[-1] + (": " + message if message else "")
+    return None
+
+
+def _checkpoint_hint(text):
+    """Where a failure names a file of a checkpoint (its offsets, commits, state): that file, as a hint."""
+    m = _CHECKPOINT_FILE.search(text)
+    return "it concerns the checkpoint file %s" % m.group(1) if m else None
