@@ -124,6 +124,8 @@ class SparkRuntime:
             with _START_LOCK:   # one SparkContext a process: the second runtime joins the first
                 active = _active_session()
                 self._owns = active is None
+                if active is None:
+                    check_reachable(self.master, self.remote)
                 if active is not None:
                     self._spark = active
                 elif self.remote:
@@ -152,6 +154,8 @@ class SparkRuntime:
         self.start()
         if not self._ready.wait(timeout):
             raise TimeoutError("Spark did not start within %s s" % timeout)
+        if isinstance(self._error, UnreachableError):
+            raise self._error.error
         if self._error is not None:
             from planner.errors import RuntimeFailure
             raise RuntimeFailure("Spark could not start: %s" % _one_line(self._error),
@@ -173,6 +177,45 @@ class SparkRuntime:
                 self._spark.stop()
             except Exception:
                 pass
+
+
+REACH_TIMEOUT_S = 10
+
+
+def check_reachable(master, remote):
+    """Before any JVM starts: a `spark://` master or a Spark Connect server that takes no connection fails at
+    once, naming the address and the system's reason (Spark would retry for minutes, a Connect client forever)."""
+    from urllib.parse import urlsplit
+    if remote:
+        where = urlsplit(remote if "://" in remote else "sc://" + remote)
+        addresses, what = [(where.hostname or "localhost", where.port or 15002)], "the Spark Connect server"
+    elif master and master.startswith("spark://"):
+        addresses = []
+        for part in master[len("spark://"):].split(","):
+            host = urlsplit("spark://" + part)
+            addresses.append((host.hostname, host.port or 7077))
+        what = "the Spark master"
+    else:
+        return
+    import socket
+    problems = []
+    for host, port in addresses:
+        try:
+            socket.create_connection((host, port), timeout=REACH_TIMEOUT_S).close()
+            return              # one master of a list answering is enough
+        except OSError as e:
+            problems.append("%s:%d (%s)" % (host, port, e.strerror or e))
+    from planner.errors import ConfigError
+    raise UnreachableError(ConfigError("Cannot reach %s at %s" % (what, ", ".join(problems)),
+                                       hint="check that it runs and that this machine may connect to it"))
+
+
+class UnreachableError(Exception):
+    """Carries the ConfigError that `session()` raises as it is (no 'needs Java' hint: Java is not the cause)."""
+
+    def __init__(self, error):
+        super().__init__(error.message)
+        self.error = error
 
 
 def _one_line(e):

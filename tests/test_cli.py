@@ -67,3 +67,20 @@ def test_jsonl_csv_define_and_demo_from_another_folder(tmp_path):
                  "-e", "SELECT 'a,b' AS s, 1 AS n, CAST(NULL AS INT) AS z;", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[:2] == ["s,n,z", '"a,b",1,'], out.stdout
+
+
+@pytest.mark.parametrize("flag,url,what", [("--remote", "sc://127.0.0.1:%d", "the Spark Connect server"),
+                                           ("--master", "spark://127.0.0.1:%d", "the Spark master")])
+def test_an_unreachable_cluster_fails_at_once_with_the_cause(tmp_path, flag, url, what):
+    """No JVM is started for a master or Connect server that takes no connection: the error names it and why,
+    within seconds (Spark retried for minutes, a Connect client waited forever)."""
+    import socket
+    import time
+    with socket.socket() as s:          # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.time()
+    out = dynsql(flag, url % port, "-e", "SELECT 1", cwd=tmp_path, timeout=120)
+    assert out.returncode != 0
+    assert "Cannot reach %s at 127.0.0.1:%d (Connection refused)" % (what, port) in out.stderr
+    assert "Java" not in out.stderr and time.time() - started < 30
