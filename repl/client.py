@@ -2,7 +2,7 @@
 
 Data flows one way: text -> planner (plans) -> runtime (results) -> the caller renders them.
 
-The planner (and sqlglot under it) is imported on first use, and a set-up script (the demo tables'
+The planner (and sqlglot under it) and the runtime's engine are imported on first use, and a set-up script (the demo tables'
 DDL) can be run in the background with `load_in_background`: the shell draws its prompt first, and a
 statement typed meanwhile waits for the set-up as it waits for the SparkSession.
 
@@ -14,7 +14,6 @@ import threading
 
 from planner import plans
 from planner.settings import Settings
-from runtime.engine import Engine
 from runtime.session import SparkRuntime
 
 # the command that runs a job given its folder (cli.py's --job-run)
@@ -39,12 +38,28 @@ class Client:
         self.settings = settings or Settings({k: v for k, v in (conf or {}).items() if not k.startswith("spark.")})
         self.spark_runtime = spark_runtime or SparkRuntime(master=master, conf=spark_conf, remote=remote,
                                                            warm_up=warm_up)
-        self.engine = Engine(self.spark_runtime, self.settings, job_entry=JOB_ENTRY, job_conf=conf)
+        self._job_conf = conf
+        self._engine = None
+        self._engine_lock = threading.Lock()
         self.session_statements = []   # the DDL and SET statements run so far, in order (a job re-plans from them)
         self._planner = None
         self._planner_lock = threading.Lock()
         self._setup = None             # the background set-up thread
         self._setup_failure = None     # SetupError of its failed statement, reported once
+
+    @property
+    def engine(self):
+        """The runtime's engine, imported and made on first use (it pulls in Spark's Python side, the jobs and the
+        sinks: the prompt does not wait for them)."""
+        with self._engine_lock:
+            if self._engine is None:
+                from runtime.engine import Engine
+                self._engine = Engine(self.spark_runtime, self.settings, job_entry=JOB_ENTRY, job_conf=self._job_conf)
+            return self._engine
+
+    @property
+    def engine_loaded(self):
+        return self._engine is not None
 
     @property
     def planner(self):
@@ -144,4 +159,7 @@ class Client:
         return self.engine.jobs.run(job_folder, inserts)
 
     def close(self):
-        self.engine.shutdown()
+        if self._engine is not None:
+            self._engine.shutdown()
+        else:
+            self.spark_runtime.stop()

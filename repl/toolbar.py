@@ -109,6 +109,8 @@ class ShellToolbar:
 
 def running_jobs(client):
     """The client's background INSERT jobs still running."""
+    if not getattr(client, "engine_loaded", True):
+        return []               # no statement ran yet: no job either (and the engine is not imported for this)
     try:
         return [job for job in client.engine.jobs.jobs.values() if job.status == "RUNNING"]
     except Exception:  # the toolbar must never take the prompt down
