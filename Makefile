@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test conformance bench fuzz exactly-once cluster-test install clean java
+.PHONY: run test conformance bench fuzz soak faults exactly-once cluster-test install clean java
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -41,6 +41,14 @@ bench: java $(STAMP)
 	$(BIN)/python bench/match_recognize_bench.py
 	$(BIN)/python bench/prompt_bench.py
 	$(BIN)/python bench/source_memory_bench.py
+
+# an hour of files arriving in a watched directory: the driver's RSS each minute, its growth from minute 10 on
+soak: java $(STAMP)
+	$(BIN)/python bench/source_memory_bench.py --minutes $(or $(SOAK_MINUTES),60) --rows 200000 --skip-big
+
+# a job meets a full disk, killed Python workers and a torn checkpoint file: each said in words, then resumed once
+faults: java $(STAMP)
+	$(BIN)/python bench/fault_runs.py --rows $(or $(FAULT_ROWS),300000)
 
 # kill -9 of an INSERT INTO job's process at 20 random moments, resumed each time: rows lost / duplicated
 exactly-once: java $(STAMP)

@@ -10,7 +10,9 @@ each one's growth over the watched run (from the end of the second file on) and 
 run, and rows/s. Figures only: nothing here passes or fails.
 
   .venv/bin/python bench/source_memory_bench.py [--files 20] [--rows 200000] [--big 10000000]
-                                                [--skip-watched] [--skip-big] [--data DIR]
+                                                [--skip-watched] [--skip-big] [--data DIR] [--minutes M]
+`make soak` runs the watched directory for an hour (--minutes 60): its driver RSS from minute 10 on should
+stay flat.
 Run against another checkout (e.g. the code before a change) with PYTHONPATH=/that/checkout."""
 
 import argparse
@@ -145,7 +147,9 @@ class InputRows:
         return sum(self.by_batch.values())
 
 
-def watched(client, spark, data, files, rows):
+def watched(client, spark, data, files, rows, minutes=None):
+    """`files` files of `rows` rows, one after the other; with `minutes`, as many as that many minutes take (a
+    soak: the driver's RSS each minute, and its growth from minute 10 to the end)."""
     folder = os.path.join(data, "watched")
     os.makedirs(folder)
     client.execute(DDL.format(t="watched", path=folder, extra=", 'source.monitor-interval' = '1 s'"))
@@ -153,11 +157,18 @@ def watched(client, spark, data, files, rows):
     read = InputRows(spark)
     sampler = Sampler(read)
     sampler.start()
-    print("\n== watched directory: %d files of %d rows" % (files, rows), flush=True)
-    after_file = []
+    print("\n== watched directory: %s files of %d rows" % (
+        files if minutes is None else "%d minutes of" % minutes, rows), flush=True)
+    after_file, per_minute = [], []
     t0 = time.time()
     try:
-        for n in range(files):
+        for n in range(files if minutes is None else 10 ** 9):
+            if minutes is not None:
+                while len(per_minute) < int((time.time() - t0) / 60):
+                    per_minute.append(sample())
+                    show("minute %3d, %9d rows read" % (len(per_minute), read()), per_minute[-1])
+                if time.time() - t0 >= minutes * 60:
+                    break
             write_clicks(os.path.join(folder, "part-%03d.csv" % n), rows, n * rows)
             deadline = time.time() + 600
             while read() < (n + 1) * rows and time.time() < deadline:
@@ -172,6 +183,11 @@ def watched(client, spark, data, files, rows):
         stream.stop()
         sampler.stopped.set()
     print("rows/s over the run (files written meanwhile): %.0f" % (read() / elapsed))
+    if len(per_minute) > 10:
+        drv = ("python driver", "jvm")
+        b, e = sum(per_minute[9][g] for g in drv), sum(per_minute[-1][g] for g in drv)
+        print("driver RSS (python + jvm), minute 10 -> minute %d: %.0f MB -> %.0f MB (%+.1f %%); %d files, %d rows"
+              % (len(per_minute), b, e, 100.0 * (e - b) / b, len(after_file), read()))
     if len(after_file) > 2:
         base = after_file[1]
         print("growth from the end of file 2 to the end (peak over the run, all samples after file 2):")
@@ -229,6 +245,7 @@ def bounded(client, spark, data, rows):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=20)
+    ap.add_argument("--minutes", type=int, help="a soak: write files into the watched directory for this long")
     ap.add_argument("--rows", type=int, default=200000)
     ap.add_argument("--big", type=int, default=10000000)
     ap.add_argument("--skip-watched", action="store_true")
@@ -244,7 +261,7 @@ def main(argv=None):
         print("machine load: %s" % open("/proc/loadavg").read().strip())
         show("started", sample())
         if not args.skip_watched:
-            watched(client, spark, data, args.files, args.rows)
+            watched(client, spark, data, args.files, args.rows, args.minutes)
         if not args.skip_big:
             bounded(client, spark, data, args.big)
         print("machine load: %s" % open("/proc/loadavg").read().strip())

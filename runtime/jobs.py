@@ -91,7 +91,7 @@ class SessionJobs:
             record = registry.require(job_id)
             if record.status == DAMAGED:
                 raise SqlError("Job '%s' cannot resume: %s" % (job_id, record.error))
-            if record.status in ACTIVE or registry.run_lock(job_id).held_elsewhere():
+            if record.status in ACTIVE or not _released(registry.run_lock(job_id), EXIT_WAIT_SECONDS):
                 raise SqlError("Job '%s' is %s: only a job that stopped or failed can resume" % (
                     job_id, record.status if record.status in ACTIVE else "still running in another process"),
                                hint="STOP JOB '%s' stops it" % job_id)
@@ -170,6 +170,19 @@ class SessionJobs:
         from .job_run import run_job
         folder = os.path.abspath(job_folder)
         return run_job(self.engine, JobRegistry(os.path.dirname(folder)), os.path.basename(folder), plans)
+
+
+EXIT_WAIT_SECONDS = 60     # a job that has just failed or stopped: its process may still be closing its session
+
+
+def _released(lock, timeout):
+    """Wait up to `timeout` s until no other process holds `lock`. -> True when none does."""
+    deadline = time.time() + timeout
+    while lock.held_elsewhere():
+        if time.time() > deadline:
+            return False
+        time.sleep(0.3)
+    return True
 
 
 def _ended(pid, timeout):

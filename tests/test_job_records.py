@@ -73,9 +73,11 @@ def test_stop_job_finds_the_process_of_a_job_whose_record_is_damaged(jobs):
             process.wait()
 
 
-def test_a_job_is_not_run_by_two_processes(jobs, tmp_path):
+def test_a_job_is_not_run_by_two_processes(jobs, tmp_path, monkeypatch):
     """While a process holds the job's run lock, a second `dynsql --job-run` of it exits at once without touching
-    the record, and a resume is refused."""
+    the record, and a resume is refused (after waiting a while for a process that is closing)."""
+    import runtime.jobs
+    monkeypatch.setattr(runtime.jobs, "EXIT_WAIT_SECONDS", 2)
     registry = jobs.registry
     registry.create(_record("busy", status="FAILED"))
     before = open(os.path.join(registry.folder("busy"), "job.json")).read()
