@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test conformance bench fuzz soak faults exactly-once cluster-test install clean java
+.PHONY: run test test-plan conformance bench fuzz soak faults exactly-once cluster-test install clean java
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -23,6 +23,10 @@ run: java $(STAMP)
 
 test: java $(STAMP)
 	$(BIN)/python -m pytest -q tests
+
+# the planner alone (no Spark, seconds): plan fixtures (tests/plans), refusals, changelog modes, statements
+test-plan: $(STAMP)
+	$(BIN)/python -m pytest -q tests/test_plans.py tests/planner
 
 conformance: java $(STAMP)
 	$(BIN)/python ../shared/conformance/run.py --dynsql $(CURDIR)/$(BIN)/dynsql
