@@ -39,6 +39,13 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = RuntimeFailure("A Spark Python worker failed: %s" % (lines[-1].strip() if lines else "no message"))
         err.cause = e
         return err
+    m = re.search(r"Checksum error: (?:file:)?(\S+?)(?: at \d+)? exp:", text)
+    if m:           # Hadoop's ChecksumException: a checkpoint (or other) file torn or changed on disk
+        err = RuntimeFailure("The file %s is damaged: its content does not match its checksum" % m.group(1),
+                             hint="a job cannot resume from a damaged checkpoint: start it again from an earlier "
+                                  "savepoint ('execution.savepoint.path'), or afresh")
+        err.cause = e
+        return err
     inner = _inner_error(text)
     if inner is not None:       # a Spark error class inside Spark's wrapper: read as if it came alone
         err = from_spark(Exception(inner), sql_line, sql_column)

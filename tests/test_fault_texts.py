@@ -55,3 +55,14 @@ def test_a_spark_error_class_inside_the_wrapper_is_read_as_if_alone():
     text = ("[STREAM_FAILED] Query [id = 1, runId = 2] terminated with exception: [DIVIDE_BY_ZERO] Division by "
             "zero. Use `try_divide` to tolerate divisor being 0. SQLSTATE: 22012")
     assert from_spark(Exception(text)).message == "Division by zero"
+
+
+def test_a_torn_checkpoint_file_is_named():
+    """What Spark said when the job resumed from a checkpoint whose newest offset log file was cut in half
+    (make faults)."""
+    text = ("Checksum error: file:/tmp/f/jobs/7317/checkpoint/0/offsets/2 at 512 exp: 1968209535 got: -1071258339\n"
+            "\tat org.apache.hadoop.fs.FSInputChecker.verifySums(FSInputChecker.java:347)")
+    err = from_spark(Exception(text))
+    assert err.message == ("The file /tmp/f/jobs/7317/checkpoint/0/offsets/2 is damaged: its content does not "
+                           "match its checksum")
+    assert "savepoint" in err.hint
