@@ -51,7 +51,7 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = from_spark(Exception(inner), sql_line, sql_column)
         err.cause = e
         return err
-    cause = wrapped_cause(text)
+    cause = wrapped_cause(text + _causes_text(e))
     if cause is not None:       # Spark's wrapper ("terminated with exception", "Python Proxy"): what is inside
         err = RuntimeFailure(cause, hint=_checkpoint_hint(text))
         err.cause = e
@@ -111,6 +111,15 @@ def _inner_error(text):
         if not m.group(1).startswith(_WRAPPER_CLASSES):
             return text[m.start():]
     return None
+
+
+def _causes_text(e, depth=0):
+    """The messages of a captured Spark exception's causes (Spark's `(no cause message)` says only that the
+    cause is elsewhere: in the Java exception's cause chain)."""
+    cause = getattr(e, "_cause", None) or getattr(e, "__cause__", None)
+    if cause is None or depth > 20:
+        return ""
+    return "\nCaused by: %s: %s%s" % (type(cause).__name__, str(cause).strip(), _causes_text(cause, depth + 1))
 
 
 def wrapped_cause(text):

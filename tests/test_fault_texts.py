@@ -66,3 +66,11 @@ def test_a_torn_checkpoint_file_is_named():
     assert err.message == ("The file /tmp/f/jobs/7317/checkpoint/0/offsets/2 is damaged: its content does not "
                            "match its checksum")
     assert "savepoint" in err.hint
+
+
+def test_no_cause_message_reads_the_cause_chain():
+    """A query that ended with Spark's `(no cause message)`: the cause is the next exception in the chain."""
+    worker = Exception("org.apache.spark.SparkException: Python worker exited unexpectedly (crashed)")
+    query = Exception("Query [id = 7fcc, runId = 4d1b] terminated with exception: (no cause message)")
+    query._cause = worker
+    assert from_spark(query).message.startswith("A Spark Python worker died while it ran the query")
