@@ -245,8 +245,10 @@ class SelectBinder:
         replace = Computed()
         for r, n in replace_keys + list(replace_calls.values()):
             replace.add(r, agg_node.field(n))
+        order = self.select.args.get("order")
         agg_node = grouping_sets.grouping_calc(self, scope, agg_node, expand, {canon(r): n for r, n in replace_keys},
-                                               sources, replace, self.pos(self.select))
+                                               sources + [o.this for o in (order.expressions if order else [])],
+                                               replace, self.pos(self.select))
         return agg_node, replace
 
     def _agg_call(self, call, resolved, pre_field, alias, keys, calls):
