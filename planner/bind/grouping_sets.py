@@ -88,9 +88,21 @@ def _call_pos(ctx, call):
 
 
 def check_grouped(select, ctx, aggregated):
-    """Flink's refusal of GROUPING(..) in a query that does not aggregate, or in its WHERE."""
+    """Flink's refusals: GROUPING(..) in a query that does not aggregate, in its WHERE or inside an aggregate call;
+    grouping sets with a legacy group window (`GROUP BY TUMBLE(ts, ..), ROLLUP(k)`)."""
+    from .expressions import is_aggregate_call
+    group = select.args.get("group")
+    if has_grouping_sets(group):
+        for g in group.find_all(exp.Anonymous):
+            if g.name.upper() in ("TUMBLE", "HOP", "SESSION"):     # Flink fails to generate code for them
+                raise UnsupportedError("GROUPING SETS, ROLLUP and CUBE cannot group by a group window (%s); group "
+                                       "the rows of a window table function instead: GROUP BY window_start, "
+                                       "window_end, ROLLUP (..)" % g.name.upper(), *ctx.pos(g))
     where = select.args.get("where")
-    for call in grouping_calls([where.this] if where is not None else []):
+    having = select.args.get("having")
+    inside_aggregates = [n for t in select.expressions + ([having.this] if having is not None else [])
+                         for n in t.walk() if is_aggregate_call(n)]
+    for call in grouping_calls(([where.this] if where is not None else []) + inside_aggregates):
         raise SqlError("%s operator may only occur in SELECT, HAVING or ORDER BY clause" % _operator(call),
                        *_call_pos(ctx, call))
     if not aggregated:

@@ -58,9 +58,10 @@ class Expand(PlanNode):
         return [e for e, s in zip(self.ids, self.sets) if key in s]
 
     def window_ref(self):
-        """The input's windows, when their bounds are in every set (not nulled)."""
+        """The input's windows, when their bounds are in every set (not nulled) and they are TUMBLE, HOP or CUMULATE
+        windows (Flink aggregates the sets of SESSION windows' rows as an ordinary, updating aggregate)."""
         ref = window_of(self.input)
-        if ref is None or ref.start in self.nulled or ref.end in self.nulled:
+        if ref is None or ref.start in self.nulled or ref.end in self.nulled or ref.spec.kind == "SESSION":
             return None
         if ref.time is not None and ref.time in self.nulled:
             from dataclasses import replace
