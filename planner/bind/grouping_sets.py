@@ -92,14 +92,18 @@ def check_grouped(select, ctx, aggregated):
     grouping sets with a legacy group window (`GROUP BY TUMBLE(ts, ..), ROLLUP(k)`)."""
     from .expressions import is_aggregate_call
     group = select.args.get("group")
-    if has_grouping_sets(group):
-        for g in group.find_all(exp.Anonymous):
-            if g.name.upper() in ("TUMBLE", "HOP", "SESSION"):     # Flink fails to generate code for them
-                raise UnsupportedError("GROUPING SETS, ROLLUP and CUBE cannot group by a group window (%s); group "
-                                       "the rows of a window table function instead: GROUP BY window_start, "
-                                       "window_end, ROLLUP (..)" % g.name.upper(), *ctx.pos(g))
     where = select.args.get("where")
     having = select.args.get("having")
+    windows = [g for g in (group.find_all(exp.Anonymous) if group is not None else [])
+               if g.name.upper() in ("TUMBLE", "HOP", "SESSION")]
+    if windows and has_grouping_sets(group):      # Flink fails to generate code for them
+        raise UnsupportedError("GROUPING SETS, ROLLUP and CUBE cannot group by a group window (%s); group the rows "
+                               "of a window table function instead: GROUP BY window_start, window_end, ROLLUP (..)"
+                               % windows[0].name.upper(), *ctx.pos(windows[0]))
+    calls = grouping_calls(select.expressions + ([having.this] if having is not None else []))
+    if windows and calls:
+        raise UnsupportedError("%s is not supported with a group window (%s): use a window table function" % (
+            _call_name(calls[0]), windows[0].name.upper()), *_call_pos(ctx, calls[0]))
     inside_aggregates = [n for t in select.expressions + ([having.this] if having is not None else [])
                          for n in t.walk() if is_aggregate_call(n)]
     for call in grouping_calls(([where.this] if where is not None else []) + inside_aggregates):
