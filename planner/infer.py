@@ -11,7 +11,7 @@ from .plan.node import post_order
 
 #: nodes through which a refusal looks for the node that produced the changes (Flink forwards the
 #: requirement through them: Calc, Union, Exchange, ...)
-FORWARDING = ("Calc", "Union", "WindowTableFunction", "DropUpdateBefore", "Exchange")
+FORWARDING = ("Calc", "Union", "WindowTableFunction", "DropUpdateBefore", "Exchange", "Expand")
 
 
 def provided_kinds(node):

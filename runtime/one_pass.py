@@ -7,7 +7,7 @@ row, by the watermark in effect just before the row arrived (`__wm`, which the s
 in a batch read of one file, top to bottom), and fires at the end of the input everything the final
 watermark fires. The window aggregates and MATCH_RECOGNIZE do so on batch frames when the translate context
 says `late_rows` (runtime/operators/window.py, match.py); the other operators allowed here (scans,
-projections and filters, window table functions) keep no state. The changelog is then the result's rows as
+projections and filters, window table functions, the Expand of GROUPING SETS) keep no state. The changelog is then the result's rows as
 +I, in one batch, with no state store, no checkpoint, and no extra micro-batch for the watermark to fire the
 last windows and matches: the largest micro-batch a bounded input can have.
 
@@ -32,6 +32,7 @@ import uuid
 
 from planner.plan.aggregate import GroupAggregate
 from planner.plan.calc import Calc
+from planner.plan.expand import Expand
 from planner.plan.fields import PROCTIME
 from planner.plan.match import Match
 from planner.plan.scan import TableScan
@@ -79,7 +80,7 @@ def _in_one_pass(node, scans, stateful_above):
 
 
 def _keeps_streaming_semantics(node):
-    if isinstance(node, (CollectSink, Calc)):
+    if isinstance(node, (CollectSink, Calc, Expand)):
         return True
     if isinstance(node, TableScan):
         return _one_bounded_file(node)
@@ -107,7 +108,7 @@ def _group_aggregate_in_one_pass(aggregate, scans):
     MAX, the deviations and variances; no DISTINCT) over projections and filters of a file that a streaming read
     takes whole in its first micro-batch: micro-batches then emit each group once, as +I with its final values
     (Spark's update-mode aggregate over one micro-batch), which Spark's batch aggregate gives at once. Only
-    projections, filters and the sink may follow it. A global aggregate keeps micro-batches: over no rows a
+    projections, filters and the sink may follow it; an Expand may be under it. A global aggregate keeps micro-batches: over no rows a
     batch aggregate gives a row, a streaming one none."""
     from .operators.group_aggregate import NATIVE_STREAMING_FUNCTIONS
     if not aggregate.keys or any(c.function not in NATIVE_STREAMING_FUNCTIONS or c.distinct for c in aggregate.calls):
@@ -120,7 +121,7 @@ def _first_micro_batch_reads_all(inputs, scans):
     in its first micro-batch; collects their scans."""
     mine = []
     for node in inputs:
-        while isinstance(node, Calc) and node.insert_only:
+        while isinstance(node, (Calc, Expand)) and node.insert_only:     # (an Expand: GROUPING SETS)
             node = node.input
         if not (isinstance(node, TableScan) and node.insert_only and _one_bounded_file(node)):
             return False

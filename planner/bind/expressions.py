@@ -28,7 +28,7 @@ def is_aggregate_call(node):
     if isinstance(node, exp.Filter):
         return is_aggregate_call(node.this)
     if isinstance(node, exp.AggFunc):
-        return True
+        return not isinstance(node, (exp.Grouping, exp.GroupingId))    # computed from the grouping (grouping_sets.py)
     return isinstance(node, exp.Anonymous) and is_aggregate_name(node.name)
 
 

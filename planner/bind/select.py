@@ -15,6 +15,7 @@ from ..plan.join import Join
 from ..plan.over import Frame, Over, WindowCall
 from ..plan.scan import Values
 from ..plan.sort import Sort
+from . import grouping_sets
 from . import types as typing
 from .binder import output_scope
 from .conditions import conjuncts, is_flat_and, rebuild_and, referenced
@@ -67,6 +68,7 @@ class SelectBinder:
         having = sel.args.get("having")
         aggregated = group is not None or having is not None or any(
             _has_aggregate(e) for e, _ in items)
+        grouping_sets.check_grouped(sel, ctx, aggregated)
         replace = Computed()  # the subtrees fields compute: GROUP BY keys, aggregate and OVER calls
         if group is not None and _legacy_group_window(group):
             from . import group_windows
@@ -206,17 +208,19 @@ class SelectBinder:
             pre.append((e, name))
             pre_names[key] = name
             return name
-        keys, replace_keys = [], []
-        for k in (group.expressions if group is not None else []):
-            if isinstance(k, (exp.Cube, exp.Rollup, exp.GroupingSets)):
-                raise UnsupportedError("GROUPING SETS, ROLLUP and CUBE are not supported yet", *self.pos(k))
-            if isinstance(k, exp.Literal) and not k.is_string:
-                raise SqlError("GROUP BY a number is not supported: name the column", *self.pos(k))
-            r = ExpressionBinder(self.ctx, scope).resolve(k)
-            name = pre_field(r)
-            if name not in keys:
-                keys.append(name)
-            replace_keys.append((r, name))
+        keys, replace_keys, sets = [], [], []
+        for set_keys in grouping_sets.group_sets(group.expressions if group is not None else []):
+            sets.append([])
+            for k in set_keys:
+                if isinstance(k, exp.Literal) and not k.is_string:
+                    raise SqlError("GROUP BY a number is not supported: name the column", *self.pos(k))
+                r = ExpressionBinder(self.ctx, scope).resolve(k)
+                name = pre_field(r)
+                if name not in keys:
+                    keys.append(name)
+                if name not in sets[-1]:
+                    sets[-1].append(name)
+                replace_keys.append((r, name))
         calls, replace_calls = [], {}
         aliases = {id(e): n for e, n in items}
         sources = [e for e, _ in items]
@@ -232,13 +236,19 @@ class SelectBinder:
                 agg = self._agg_call(call, r, pre_field, aliases.get(id(call)), keys, calls)
                 calls.append(agg)
                 replace_calls[key] = (r, agg.name)
-        pre_calc = Calc(node, pre, position=self.pos(self.select))
-        agg_node = GroupAggregate(pre_calc, keys, calls, position=self.pos(group if group is not None else self.select))
+        agg_input, agg_keys, calls, expand = grouping_sets.expand_keys(       # an Expand under it for GROUPING SETS
+            self.ctx, pre, lambda p: Calc(node, p, position=self.pos(self.select)), keys, sets, calls,
+            self.pos(group if group is not None else self.select))
+        agg_node = GroupAggregate(agg_input, agg_keys, calls, position=self.pos(group if group is not None else self.select))
         from ..rules import window_aggregate      # over windows: a window aggregate (its time attributes matter now)
         agg_node = window_aggregate.rewrite(agg_node, self.ctx)
         replace = Computed()
         for r, n in replace_keys + list(replace_calls.values()):
             replace.add(r, agg_node.field(n))
+        order = self.select.args.get("order")
+        agg_node = grouping_sets.grouping_calc(self, scope, agg_node, expand, {canon(r): n for r, n in replace_keys},
+                                               sources + [o.this for o in (order.expressions if order else [])],
+                                               replace, self.pos(self.select))
         return agg_node, replace
 
     def _agg_call(self, call, resolved, pre_field, alias, keys, calls):
