@@ -241,6 +241,8 @@ def _create_connect_session(remote, conf):
     connect_shims.PACKAGES_ZIP = os.path.basename(packages)
     for module, name in SOURCES:
         spark.dataSource.register(source_shim(module, name, os.path.basename(packages)))
+    from .json_kernels import register_udfs
+    register_udfs(spark)
     return spark
 
 
@@ -252,6 +254,8 @@ def _register_sources(spark):
     import importlib
     for module, name in SOURCES:
         spark.dataSource.register(getattr(importlib.import_module(module), name))
+    from .json_kernels import register_udfs      # the JSON functions' Python kernels
+    register_udfs(spark)
 
 
 # ---------------------------------------------------------------------- dynsql's packages for executors

@@ -13,6 +13,7 @@ from sqlglot import exp
 
 from ..dialect import Flink
 from ..errors import SqlError, UnsupportedError
+from ..functions_collections import canonical_call
 from ..functions import is_aggregate_name, is_mapped_call, map_anonymous, map_parsed
 from ..literals import number_type
 from ..plan.expr import Expr
@@ -120,6 +121,7 @@ class ExpressionBinder:
                 error.line, error.column = self.ctx.pos(node)
                 raise
             return node
+        node = canonical_call(node)          # sqlglot's typed ARRAY_* / MAP_* calls -> Flink's named calls
         if _is_map_constructor(node, self.scope):      # MAP['k', v, ...]: Spark's MAP('k', v, ...)
             call = exp.Anonymous(this="MAP", expressions=[self._resolve(e) for e in node.expressions])
             call.meta["spark"] = True
@@ -256,7 +258,46 @@ def to_spark(node, ctx=None):
                                                                             unit=exp.var(unit))))
         return n
 
-    return node.transform(rewrite, copy=True)
+    return node.transform(_kept_arguments_too(rewrite), copy=True)
+
+
+def _kept_arguments_too(rewrite):
+    """`rewrite`, then again inside the arguments a rewritten call kept or copied (sqlglot's transform does not
+    visit a replaced node's subtree: without this, `ELEMENT(ARRAY[SPLIT_INDEX(..)])` would leave SPLIT_INDEX
+    unmapped). The arguments are marked before the rewrite, so the Spark calls built around them are not
+    visited again."""
+    def deep(n):
+        kids = list(n.iter_expressions())
+        for c in kids:
+            c.meta["__argument"] = True
+        out = rewrite(n)
+        if out is n:
+            for c in kids:
+                c.meta.pop("__argument", None)
+            return out
+        if out.meta.pop("__argument", False):
+            return out.transform(deep, copy=False)
+
+        done = {}      # id(argument) -> its rewrite (a rewrite may put one argument in two places)
+
+        def visit(node):
+            for key, value in list(node.args.items()):
+                values = value if isinstance(value, list) else [value]
+                new = []
+                for v in values:
+                    if isinstance(v, exp.Expression) and id(v) in done:
+                        v = done[id(v)]
+                    elif isinstance(v, exp.Expression) and v.meta.pop("__argument", False):
+                        key_id = id(v)
+                        v = done[key_id] = v.transform(deep, copy=False)
+                    elif isinstance(v, exp.Expression):
+                        visit(v)
+                    new.append(v)
+                if any(a is not b for a, b in zip(new, values)):
+                    node.set(key, new if isinstance(value, list) else new[0])
+        visit(out)
+        return out
+    return deep
 
 
 def _typeof_argument(n):
