@@ -98,7 +98,8 @@ def _sort(a):
 
 def _split(a):
     # Flink splits at the literal separator; an empty separator splits into characters
-    return _template("CASE WHEN __a1 = '' THEN SPLIT(__a0, '') "
+    # an empty string gives an empty array (Spark's SPLIT gives one empty string)
+    return _template("CASE WHEN __a0 = '' THEN FILTER(SPLIT(__a0, ','), __e -> FALSE) WHEN __a1 = '' THEN SPLIT(__a0, '') "
                      "ELSE SPLIT(__a0, CONCAT('\\\\Q', __a1, '\\\\E'), -1) END", a[0], a[1])
 
 

@@ -218,9 +218,8 @@ def _value_type(types, args):
     ftype = _returning(options)
     if ftype is None:
         return _t("STRING")
-    if ftype.name not in ("CHAR", "VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT",
-                          "DOUBLE", "DECIMAL"):
-        raise UnsupportedError("JSON_VALUE ... RETURNING %s is not supported yet" % ftype.text())
+    if ftype.name not in ("CHAR", "VARCHAR", "BOOLEAN", "INT", "DOUBLE"):      # Flink's choice
+        raise SqlError("Unsupported type '%s' for RETURNING in JSON_VALUE()." % ftype.text(with_null=False))
     from .bind.types import nullable
     return nullable(ftype, True)
 

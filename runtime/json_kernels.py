@@ -25,8 +25,11 @@ class JsonError(Exception):
     """Bad JSON text or a path that does not apply: the function's ON ERROR behaviour decides."""
 
 
-class JsonFunctionFailed(Exception):
-    """ERROR ON EMPTY / ERROR ON ERROR: the query fails, as Flink's job does."""
+def JsonFunctionFailed(message):
+    """ERROR ON EMPTY / ERROR ON ERROR, a RETURNING type the value is not: the query fails, as Flink's job does
+    (raised in a worker, it reaches the user in its own words: runtime.errors.from_spark)."""
+    from planner.errors import RuntimeFailure
+    return RuntimeFailure(message)
 
 
 def _no_constant(name):
@@ -144,10 +147,6 @@ def _context(text, path):
         return None, JsonError(str(e))
 
 
-def _null_or_empty(v):
-    return v is None or (isinstance(v, (list, dict)) and not v)
-
-
 def is_json(text, kind):
     if text is None:
         return False
@@ -173,7 +172,7 @@ def json_exists(text, path, on_error):
         if on_error == "ERROR":
             raise JsonFunctionFailed("JSON_EXISTS: %s" % error)
         return {"TRUE": True, "FALSE": False}.get(on_error)
-    return not _null_or_empty(v)
+    return v is not None
 
 
 def _scalar_text(v):
@@ -182,31 +181,17 @@ def _scalar_text(v):
     return str(v)
 
 
-_INT_RANGES = {"TINYINT": 2 ** 7, "SMALLINT": 2 ** 15, "INT": 2 ** 31, "BIGINT": 2 ** 63}
-
-
 def _returning(v, kind):
-    """A scalar JSON value as the text of a RETURNING type; ValueError when it does not convert."""
+    """A scalar JSON value as the text of a RETURNING type. Flink returns the value Jackson read only when it is
+    already of that type (an INT for INT, a boolean for BOOLEAN; decimals are read as BigDecimal, so never for
+    DOUBLE), and its job fails otherwise, whatever ON ERROR says."""
     if kind in ("STRING", "VARCHAR", "CHAR"):
         return _scalar_text(v)
-    if isinstance(v, bool):
-        if kind == "BOOLEAN":
-            return "true" if v else "false"
-        raise ValueError(kind)
-    if kind in _INT_RANGES:
-        if isinstance(v, str):
-            v = int(v.strip())
-        n = int(v)
-        if n != v or not -_INT_RANGES[kind] <= n < _INT_RANGES[kind]:
-            raise ValueError(kind)
-        return str(n)
-    if kind in ("DOUBLE", "FLOAT", "DECIMAL"):
-        return str(Decimal(v.strip()) if isinstance(v, str) else v)
-    if kind == "BOOLEAN":
-        if isinstance(v, str) and v.strip().lower() in ("true", "false"):
-            return v.strip().lower()
-        raise ValueError(kind)
-    return _scalar_text(v)
+    if kind == "BOOLEAN" and isinstance(v, bool):
+        return "true" if v else "false"
+    if kind == "INT" and isinstance(v, int) and not isinstance(v, bool) and -2 ** 31 <= v < 2 ** 31:
+        return str(v)
+    raise JsonFunctionFailed("JSON_VALUE cannot return the JSON value %s as %s" % (write_json(v), kind))
 
 
 def json_value(text, path, on_empty, empty_default, on_error, error_default, kind):
@@ -220,14 +205,11 @@ def json_value(text, path, on_empty, empty_default, on_error, error_default, kin
         return default if mode == "DEFAULT" else None
     if error is not None:
         return behave(on_error, error_default, error)
-    if _null_or_empty(v):
+    if v is None:
         return behave(on_empty, empty_default, "no value at the path " + path)
     if isinstance(v, (dict, list)):
         return behave(on_error, error_default, "the value at the path %s is not a scalar" % path)
-    try:
-        return _returning(v, kind)
-    except (ValueError, ArithmeticError):
-        return behave(on_error, error_default, "the value at the path %s is not a %s" % (path, kind))
+    return _returning(v, kind)
 
 
 _EMPTY = {"NULL": None, "EMPTY ARRAY": "[]", "EMPTY OBJECT": "{}"}
