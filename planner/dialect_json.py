@@ -2,7 +2,7 @@
 `JSON_VALUE(j, path [RETURNING type] [NULL | ERROR | DEFAULT e ON EMPTY] [... ON ERROR])`,
 `JSON_QUERY(j, path [WITH [CONDITIONAL | UNCONDITIONAL] [ARRAY] WRAPPER | WITHOUT [ARRAY] WRAPPER]
 [NULL | EMPTY ARRAY | EMPTY OBJECT | ERROR ON EMPTY] [... ON ERROR])`, `JSON_EXISTS(j, path [TRUE | FALSE |
-UNKNOWN | ERROR ON ERROR])` and `JSON_ARRAY(v, ... [NULL | ABSENT ON NULL])`. Each becomes an `exp.Anonymous`
+UNKNOWN | ERROR ON ERROR])` and `JSON_ARRAY(v, ... [NULL | ABSENT ON NULL])`, `JSON_ARRAYAGG(v [NULL | ABSENT ON NULL])`. Each becomes an `exp.Anonymous`
 call of the function's name whose arguments after the value and the path are `JsonOption`s; JSON_OBJECT is
 sqlglot's own `exp.JSONObject`. What the clauses mean is planner/functions_json.py's."""
 
@@ -118,7 +118,16 @@ def _parse_json_array(self):
     return exp.Anonymous(this="JSON_ARRAY", expressions=args)
 
 
+def _parse_json_arrayagg(self):
+    args = [self._parse_disjunction()]
+    option = _behaviour(self, (("NULL",), ("ABSENT",)), ("NULL",))
+    if option is not None:
+        args.append(option)
+    return exp.Anonymous(this="JSON_ARRAYAGG", expressions=args)
+
+
 FUNCTION_PARSERS = {
+    "JSON_ARRAYAGG": _parse_json_arrayagg,
     "JSON_VALUE": _parse_json_value,
     "JSON_QUERY": _parse_json_query,
     "JSON_EXISTS": _parse_json_exists,

@@ -114,6 +114,10 @@ def _map_union(a):
 REWRITES = {
     # name: ((fewest, most) arguments, rewrite of the argument list)
     "CARDINALITY": ((1, 1), lambda a: _template("CASE WHEN __a0 IS NULL THEN NULL ELSE SIZE(__a0) END", *a)),
+    # Flink: NULL for an empty array, the element of a one-element array, and a failed job for more
+    "ELEMENT": ((1, 1), lambda a: _template(
+        "CASE WHEN SIZE(__a0) > 1 THEN RAISE_ERROR('ELEMENT: the array has more than one element') "
+        "WHEN SIZE(__a0) = 1 THEN ELEMENT_AT(__a0, 1) END", *a)),
     "ARRAY_APPEND": ((2, 2), lambda a: _template("ARRAY_APPEND(__a0, __a1)", *a)),
     "ARRAY_PREPEND": ((2, 2), lambda a: _template("ARRAY_PREPEND(__a0, __a1)", *a)),
     "ARRAY_CONTAINS": ((2, 2), lambda a: _template(

@@ -262,3 +262,6 @@ def register(functions, mapping_class):
     """Put the JSON functions into FLINK_FUNCTIONS (functions.py calls this once, at import)."""
     for name, (bounds, rewrite) in REWRITES.items():
         functions[name] = mapping_class("json", rewrite=rewrite, args=bounds)
+    from .functions import FLINK_UNMAPPED
+    FLINK_UNMAPPED.difference_update(REWRITES)
+    FLINK_UNMAPPED.update({"JSON_ARRAYAGG", "JSON_OBJECTAGG"})      # refused by name

@@ -140,7 +140,14 @@ def evaluate(doc, spec):
 def _context(text, path):
     """(value, error): the path's value in the JSON text, or the JsonError that stands for it."""
     try:
-        return evaluate(read_json(text), path), None
+        strict, _ = compile_path(path)
+        try:
+            doc = read_json(text)
+        except JsonError:
+            if strict:
+                raise
+            return None, None          # lax mode: text that is not JSON selects nothing (Calcite's LAX)
+        return evaluate(doc, path), None
     except JsonError as e:
         return None, e
     except RecursionError as e:
