@@ -25,7 +25,7 @@ def canonical_json(node):
         kind = node.expression.this
         kind = kind.name if isinstance(kind, exp.Expression) else kind if isinstance(kind, str) else "VALUE"
         kind = kind.upper() or "VALUE"
-        call = exp.Anonymous(this="IS_JSON", expressions=[node.this, exp.Literal.string(kind)])
+        call = exp.Anonymous(this="$IS_JSON", expressions=[node.this, exp.Literal.string(kind)])
         call.meta.update(node.meta)
         return call
     if isinstance(node, exp.JSONObject):
@@ -189,7 +189,7 @@ def _json_string(args):
 
 
 REWRITES = {
-    "IS_JSON": ((2, 2), _is_json),
+    "$IS_JSON": ((2, 2), _is_json),
     "JSON_EXISTS": ((2, None), _json_exists),
     "JSON_VALUE": ((2, None), _json_value),
     "JSON_QUERY": ((2, None), _json_query),
@@ -248,7 +248,7 @@ def _object_type(types, args):
 
 
 RETURN_TYPES = {
-    "IS_JSON": lambda types, args: _t("BOOLEAN", False),
+    "$IS_JSON": lambda types, args: _t("BOOLEAN", False),
     "JSON_EXISTS": _exists_type,
     "JSON_VALUE": _value_type,
     "JSON_QUERY": _query_type,

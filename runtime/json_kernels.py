@@ -235,12 +235,10 @@ def json_query(text, path, wrapper, on_empty, on_error):
         return behave(on_error, error)
     if v is None:
         return behave(on_empty, "no value at the path " + path)
-    if not isinstance(v, (dict, list)):
-        if wrapper == "WITHOUT":
-            return behave(on_error, "the value at the path %s is not an array or an object" % path)
-        v = [v]
-    elif wrapper == "UNCONDITIONAL":
-        v = [v]
+    if not isinstance(v, (dict, list)) and wrapper == "WITHOUT":
+        return behave(on_error, "the value at the path %s is not an array or an object" % path)
+    if wrapper == "UNCONDITIONAL" or wrapper == "CONDITIONAL" and not isinstance(v, list):
+        v = [v]             # CONDITIONAL wraps all but an array
     return write_json(v)
 
 
