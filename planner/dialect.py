@@ -23,6 +23,8 @@ from sqlglot.errors import ParseError
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.tokens import TokenType
 
+from . import dialect_json
+
 
 
 class TableArgument(exp.Expression):
@@ -50,6 +52,8 @@ class Flink(Dialect):
         KEYWORDS.pop("SESSION", None)     # SESSION(...) is a window function (legacy group window, TVF)
 
     class Parser(parser.Parser):
+        FUNCTION_PARSERS = {**parser.Parser.FUNCTION_PARSERS, **dialect_json.FUNCTION_PARSERS}   # JSON clauses
+
         def raise_error(self, message, token=None):
             token = token or self._curr or self._prev
             found = self.sql[token.start:token.end + 1] if token and self.sql else ""
@@ -124,6 +128,7 @@ class Flink(Dialect):
     class Generator(Dialect.generator_class):
         TRANSFORMS = {
             **Dialect.generator_class.TRANSFORMS,
+            **dialect_json.TRANSFORMS,
             TableArgument: lambda self, e: "TABLE " + self.sql(e, "this") + (
                 " PARTITION BY (%s)" % self.expressions(e, "partition_by", flat=True)
                 if e.args.get("partition_by") else ""),

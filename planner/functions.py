@@ -325,3 +325,8 @@ def map_parsed(node):
     The query planner calls it for every node, as it calls `map_anonymous` for anonymous calls."""
     rewrite = _PARSED.get(type(node))
     return rewrite(node) if rewrite is not None else node
+
+from . import functions_collections  # noqa: E402  (Flink's ARRAY_* / MAP_* functions, in their own module)
+functions_collections.register(FLINK_FUNCTIONS, FunctionMapping)
+from . import functions_json  # noqa: E402  (Flink's JSON functions, in their own module)
+functions_json.register(FLINK_FUNCTIONS, FunctionMapping)

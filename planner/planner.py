@@ -142,7 +142,7 @@ class Planner:
         if up == "VIEWS":
             return plans.ListingPlan([("view name", "STRING")], [(n,) for n in sorted(self.catalog.views)])
         if up in ("FUNCTIONS", "USER FUNCTIONS"):
-            names = [] if up.startswith("USER") else sorted(FLINK_FUNCTIONS)
+            names = [] if up.startswith("USER") else sorted(n for n in FLINK_FUNCTIONS if not n.startswith("$"))
             return plans.ListingPlan([("function name", "STRING")], [(n,) for n in names])
         if up == "CATALOGS":
             return plans.ListingPlan([("catalog name", "STRING")], [("default_catalog",)])

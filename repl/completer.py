@@ -39,7 +39,7 @@ def load_function_names():
         from planner.functions import FLINK_FUNCTIONS
     except ImportError:
         return ()
-    return tuple(sorted(FLINK_FUNCTIONS))
+    return tuple(sorted(n for n in FLINK_FUNCTIONS if not n.startswith("$")))   # not internal calls ($IS_JSON)
 
 
 def load_set_keys():

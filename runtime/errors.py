@@ -26,6 +26,11 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = RuntimeFailure(m.group(1).strip(), hint=m.group(2).strip() if m.group(2) else None)
         err.cause = e
         return err
+    m = re.search(r"\[USER_RAISED_EXCEPTION\]\s*(.+?)(?:\s+SQLSTATE: \w+|\n|$)", text)
+    if m:        # a RAISE_ERROR of dynsql's Spark SQL (ELEMENT of more than one element, ...): its own words
+        err = RuntimeFailure(m.group(1).strip())
+        err.cause = e
+        return err
     for kind in ("FormatError", "BadValue", "FileNotFoundError", "ValueError"):
         m = re.search(r"%s: (.+)" % kind, text)
         if m:

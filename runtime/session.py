@@ -350,6 +350,8 @@ def _create_connect_session(remote, conf):
         connect_shims.PACKAGES_ZIP = (os.path.basename(packages), hashlib.sha256(f.read()).hexdigest())
     for module, name in SOURCES:
         spark.dataSource.register(source_shim(module, name, connect_shims.PACKAGES_ZIP))
+    from .json_kernels import register_udfs
+    register_udfs(spark)
     return spark
 
 
@@ -361,6 +363,8 @@ def _register_sources(spark):
     import importlib
     for module, name in SOURCES:
         spark.dataSource.register(getattr(importlib.import_module(module), name))
+    from .json_kernels import register_udfs      # the JSON functions' Python kernels
+    register_udfs(spark)
 
 
 # ---------------------------------------------------------------------- dynsql's packages for executors

@@ -13,11 +13,13 @@ from sqlglot import exp
 
 from ..dialect import Flink
 from ..errors import SqlError, UnsupportedError
+from ..functions_collections import canonical_call
 from ..functions import is_aggregate_name, is_mapped_call, map_anonymous, map_parsed
 from ..literals import number_type
 from ..plan.expr import Expr
 from ..types import parse_type
 from . import types as typing
+from .kept_arguments import kept_arguments_too
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "BIGINT"}
 _UNIT_FIRST = {"TIMESTAMPADD", "TIMESTAMPDIFF"}     # functions whose first argument is a time unit
@@ -120,6 +122,7 @@ class ExpressionBinder:
                 error.line, error.column = self.ctx.pos(node)
                 raise
             return node
+        node = canonical_call(node)          # sqlglot's typed ARRAY_* / MAP_* calls -> Flink's named calls
         if _is_map_constructor(node, self.scope):      # MAP['k', v, ...]: Spark's MAP('k', v, ...)
             call = exp.Anonymous(this="MAP", expressions=[self._resolve(e) for e in node.expressions])
             call.meta["spark"] = True
@@ -256,7 +259,7 @@ def to_spark(node, ctx=None):
                                                                             unit=exp.var(unit))))
         return n
 
-    return node.transform(rewrite, copy=True)
+    return node.transform(kept_arguments_too(rewrite), copy=True)
 
 
 def _typeof_argument(n):

@@ -71,7 +71,8 @@ def _bind_item(binder, rel):
         qualifier = alias.name if alias is not None and alias.name else None
         return node, Scope([ScopeEntry(qualifier, f.name, f) for f in node.fields])
     if isinstance(rel, exp.Unnest):
-        raise UnsupportedError("UNNEST is not supported yet", *ctx.pos(rel))
+        from . import unnest
+        return unnest.bind_unnest_alone(binder, rel)
     if isinstance(rel, exp.Lateral):
         raise UnsupportedError("LATERAL is not supported yet", *ctx.pos(rel))
     raise UnsupportedError("%s in FROM is not supported" % type(rel).__name__, *ctx.pos(rel))
@@ -155,9 +156,11 @@ def bind_join(binder, left, lscope, j, select):
     if isinstance(right_ast, exp.Table) and right_ast.args.get("version") is not None:
         from . import temporal_join
         return temporal_join.bind_temporal_join(binder, left, lscope, j)
-    if isinstance(right_ast, exp.Unnest) or isinstance(right_ast, exp.Lateral):
-        raise UnsupportedError("%s is not supported yet" % ("UNNEST" if isinstance(right_ast, exp.Unnest)
-                                                            else "LATERAL"), *ctx.pos(right_ast))
+    if isinstance(right_ast, exp.Unnest):
+        from . import unnest
+        return unnest.bind_unnest_join(binder, left, lscope, j)
+    if isinstance(right_ast, exp.Lateral):
+        raise UnsupportedError("LATERAL is not supported yet", *ctx.pos(right_ast))
     if kind in ("SEMI", "ANTI"):
         raise UnsupportedError("%s JOIN is not supported yet" % kind, *ctx.pos(j))
     join_type = side or "INNER"

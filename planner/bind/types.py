@@ -9,6 +9,8 @@ import re
 
 from sqlglot import exp
 
+from ..functions_collections import RETURN_TYPES as COLLECTION_TYPES
+from ..functions_json import RETURN_TYPES as JSON_TYPES
 from ..literals import number_type
 from ..types import FlinkType, parse_type
 
@@ -17,6 +19,8 @@ _INT_ORDER = ["TINYINT", "SMALLINT", "INT", "BIGINT"]
 _NUMERIC = set(_INT_PRECISION) | {"DECIMAL", "FLOAT", "DOUBLE"}
 STRING = "STRING"
 
+
+CALL_TYPES = {**COLLECTION_TYPES, **JSON_TYPES}      # name -> fn(argument types, arguments) -> Flink type
 
 _PARSED = {}                 # type text -> FlinkType: a long expression asks for "BOOLEAN" a hundred thousand times
 
@@ -294,6 +298,9 @@ def infer(node, typeof):
         return None
     name = _function_name(node)
     args = _args(node)
+    call_type = CALL_TYPES.get(name) if isinstance(node, exp.Anonymous) else None
+    if call_type is not None:                       # functions typed in their own modules
+        return call_type([typeof(a) for a in args], args)
     if name == "ROW":
         types = [typeof(a) for a in args]
         if any(x is None for x in types):

@@ -1,0 +1,86 @@
+"""UNNEST in FROM -> an Unnest node over the FROM items before it (a lateral join: the collection may read
+their columns): `CROSS JOIN UNNEST(..)`, the comma form `FROM t, UNNEST(t.arr)`, `[INNER] JOIN UNNEST(..) ON
+TRUE`, `LEFT JOIN UNNEST(..) ON TRUE`, `WITH ORDINALITY`, and `FROM UNNEST(..)` alone (over
+one empty row). Column names: the alias list `AS t(a, b)`, else Calcite's (`EXPR$0`; a ROW's fields; `KEY`,
+`VALUE`; `ORDINALITY`). Flink's refusals with its messages."""
+
+from sqlglot import exp
+
+from ..errors import SqlError, UnsupportedError
+from ..plan.fields import unique_names
+from ..plan.scan import Values
+from ..plan.unnest import Unnest, collection_kind, element_types
+from .expressions import ExpressionBinder
+from .scope import Scope, ScopeEntry
+
+
+def bind_unnest_join(binder, left, lscope, j):
+    """`left <join> UNNEST(..)` -> (node, scope)."""
+    ctx = binder.ctx
+    side = (j.args.get("side") or "").upper()
+    kind = (j.args.get("kind") or "").upper()
+    on = j.args.get("on")
+    if side in ("RIGHT", "FULL") or kind in ("SEMI", "ANTI"):
+        raise UnsupportedError("%s JOIN UNNEST is not supported: an UNNEST joins only as CROSS, INNER or LEFT JOIN"
+                               % (side or kind), *ctx.pos(j))
+    if j.args.get("using"):
+        raise SqlError("JOIN UNNEST cannot have a USING clause", *ctx.pos(j))
+    join_type = "LEFT" if side == "LEFT" else "INNER"
+    if on is not None and not _is_true(on):
+        # Flink fails on a correlated condition here ("unexpected correlate variable")
+        raise UnsupportedError("JOIN UNNEST supports only the condition ON TRUE", *ctx.pos(on),
+                               hint="filter the unnested rows in WHERE (CROSS JOIN UNNEST), or in a subquery")
+    if join_type == "LEFT" and on is None:
+        raise SqlError("LEFT JOIN UNNEST needs an ON condition: ON TRUE", *ctx.pos(j))
+    return bind_unnest(binder, left, lscope, j.this, join_type)
+
+
+def bind_unnest_alone(binder, rel):
+    """`FROM UNNEST(..)` as the first FROM item: over one empty row."""
+    ctx = binder.ctx
+    return bind_unnest(binder, Values([[]], [], position=ctx.pos(rel)), Scope([]), rel, "INNER")
+
+
+def bind_unnest(binder, left, lscope, rel, join_type):
+    ctx = binder.ctx
+    args = list(rel.expressions)
+    if len(args) != 1:
+        raise UnsupportedError("UNNEST of %d collections is not supported: unnest one collection per UNNEST"
+                               % len(args), *ctx.pos(rel),
+                               hint="CROSS JOIN UNNEST(a) AS x(a1) CROSS JOIN UNNEST(b) AS y(b1)")
+    collection = ExpressionBinder(ctx, lscope).bind(args[0])
+    kind = collection_kind(collection.type)
+    if kind is None:
+        if collection.type is None:
+            raise SqlError("UNNEST needs an ARRAY, MULTISET or MAP; the type of %s is not known"
+                           % collection.text, *ctx.pos(args[0]))
+        raise SqlError("Cannot apply 'UNNEST' to arguments of type 'UNNEST(<%s>)'. Supported form(s): "
+                       "'UNNEST(<MULTISET>)'" % _calcite_name(collection.type), *ctx.pos(rel))
+    offset = rel.args.get("offset")
+    ordinality = bool(offset)
+    defaults = [n for n, _ in element_types(collection.type, ordinality)]
+    alias = rel.args.get("alias")
+    qualifier = alias.name if alias is not None and alias.name else None
+    names = [c.name for c in alias.columns] if alias is not None and alias.columns else []
+    if isinstance(offset, exp.Expression) and not isinstance(offset, exp.Boolean):
+        names.append(offset.name)           # sqlglot keeps the alias list's last name (the ordinality's) apart
+    if not names:
+        names = defaults
+    if len(names) != len(defaults):
+        raise SqlError("List of column aliases must have same degree as table; table has %d columns "
+                       "(%s), whereas alias list has %d columns" % (
+                           len(defaults), ", ".join("'%s'" % n for n in defaults), len(names)), *ctx.pos(rel))
+    out_names = unique_names(names, taken=left.field_names)
+    node = Unnest(left, collection, kind, join_type, out_names, ordinality, position=ctx.pos(rel))
+    entries = list(lscope.entries) + [ScopeEntry(qualifier, n, f) for n, f in zip(names, node.added)]
+    return node, Scope(entries)
+
+
+def _is_true(on):
+    return isinstance(on, exp.Boolean) and on.this is True
+
+
+def _calcite_name(ftype):
+    names = {"INT": "INTEGER", "STRING": "VARCHAR(2147483647)"}
+    text = ftype.text(with_null=False)
+    return names.get(text, text)
