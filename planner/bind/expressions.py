@@ -18,6 +18,7 @@ from ..literals import number_type
 from ..plan.expr import Expr
 from ..types import parse_type
 from . import types as typing
+from .call_arguments import mapped_with_arguments
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "BIGINT"}
 _UNIT_FIRST = {"TIMESTAMPADD", "TIMESTAMPDIFF"}     # functions whose first argument is a time unit
@@ -214,13 +215,13 @@ def to_spark(node, ctx=None):
                 return exp.Anonymous(this="named_struct", expressions=[
                     x for i, a in enumerate(n.expressions) for x in (exp.Literal.string("EXPR$%d" % i), a)])
             try:
-                return map_anonymous(n)
+                return mapped_with_arguments(n, lambda: map_anonymous(n), rewrite)
             except SqlError as err:
                 if err.line is None and ctx is not None:
                     err.line, err.column = ctx.pos(n)
                 raise
         if isinstance(n, exp.Func) and not isinstance(n, exp.Anonymous):
-            mapped = map_parsed(n)
+            mapped = mapped_with_arguments(n, lambda: map_parsed(n), rewrite)
             if mapped is not n:
                 return mapped
         if isinstance(n, exp.Div) and integral(n.this) and integral(n.expression):
