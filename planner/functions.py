@@ -325,3 +325,14 @@ def map_parsed(node):
     The query planner calls it for every node, as it calls `map_anonymous` for anonymous calls."""
     rewrite = _PARSED.get(type(node))
     return rewrite(node) if rewrite is not None else node
+
+
+# Flink's semantics where Spark's functions differ, and the functions Spark has under other names: one module
+# an area, registered here
+from . import flink_builtins, functions_math, functions_string  # noqa: E402
+
+for _area in (functions_string, functions_math):
+    FLINK_FUNCTIONS.update(_area.functions(FunctionMapping))
+    _PARSED.update(_area.parsed())
+    FLINK_UNMAPPED |= _area.REFUSED
+FLINK_UNMAPPED |= flink_builtins.NAMES - set(FLINK_FUNCTIONS)     # Flink's, refused by name

@@ -220,7 +220,7 @@ def to_spark(node, ctx=None):
                 if err.line is None and ctx is not None:
                     err.line, err.column = ctx.pos(n)
                 raise
-        if isinstance(n, exp.Func) and not isinstance(n, exp.Anonymous):
+        if not isinstance(n, exp.Anonymous) and is_mapped_call(n):      # (SIMILAR TO is no Func)
             mapped = mapped_with_arguments(n, lambda: map_parsed(n), rewrite)
             if mapped is not n:
                 return mapped
