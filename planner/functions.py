@@ -335,4 +335,4 @@ for _area in (functions_string, functions_math):
     FLINK_FUNCTIONS.update(_area.functions(FunctionMapping))
     _PARSED.update(_area.parsed())
     FLINK_UNMAPPED |= _area.REFUSED
-FLINK_UNMAPPED |= flink_builtins.NAMES - set(FLINK_FUNCTIONS)     # Flink's, refused by name
+FLINK_UNMAPPED = (FLINK_UNMAPPED | flink_builtins.NAMES) - set(FLINK_FUNCTIONS)     # Flink's, refused by name

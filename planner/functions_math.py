@@ -7,6 +7,7 @@ Not here: arithmetic operators, CAST, aggregates (their own areas)."""
 
 from sqlglot import exp
 
+from .errors import UnsupportedError
 from .spark_template import spark_template, template
 
 _INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
@@ -27,7 +28,7 @@ def _truncate(args):
     x = args[0]
     d = args[1] if len(args) > 1 else exp.Literal.number(0)
     ft = flink_type(x)
-    name = ft.name if ft is not None else "DOUBLE"
+    name = ft.name if ft is not None else None
     if name in ("DOUBLE", "FLOAT"):
         return spark_template("CAST(IF({0} < 0, CEIL(CAST({0} AS DECIMAL(38, 18)), {1}), "
                               "FLOOR(CAST({0} AS DECIMAL(38, 18)), {1})) AS %s)" % name, [x, d])
@@ -60,16 +61,35 @@ def _log(node):
         "ELSE CAST('NaN' AS DOUBLE) END", [base, x])
 
 
+def _seeded(name):
+    raise UnsupportedError("%s with a seed is not supported: Spark's generator gives other numbers than "
+                           "Flink's (java.util.Random) for the same seed" % name)
+
+
+def _rand_integer(args):
+    if len(args) == 2:
+        _seeded("RAND_INTEGER")
+    return spark_template("CAST(FLOOR(RAND() * {0}) AS INT)", args)
+
+
+def _rand(node):
+    if node.this is not None:
+        _seeded("RAND")
+    return node
+
+
 def functions(mapping):
     """{Flink name: FunctionMapping} of the calls sqlglot leaves anonymous."""
     return {
         "TRUNCATE": mapping("math", args=(1, 2), rewrite=_truncate),
+        "RAND_INTEGER": mapping("math", args=(1, 2), rewrite=_rand_integer),
     }
 
 
 def parsed():
     """{sqlglot node class: rewrite(node)} of the calls sqlglot parses into typed nodes."""
     return {
+        exp.Rand: _rand,
         exp.Ln: _log,
         # Flink fails on a bit length other than 224, 256, 384 or 512 (Spark: NULL; 0 is 256)
         exp.SHA2: lambda n: spark_template(

@@ -22,9 +22,10 @@ FUNCTIONS = os.path.join(HERE, "flink_2_3_functions.txt")
 @dataclass
 class FunctionEntry:
     name: str
-    status: str = ""            # "", "owned", "covered", "varies"
+    status: str = ""            # "", "owned", "covered"
     note: str = ""              # the owner's area, or where a covered function is tested
     cases: list = field(default_factory=list)   # SQL queries, one a case
+    expressions: dict = field(default_factory=dict)   # query -> its expression, for the expression cases
 
     @property
     def owned(self):
@@ -50,7 +51,10 @@ def read_cases(path=CASES):
                 status, _, note = rest.strip().partition(" ")
                 entries.append(FunctionEntry(name.strip(), status, note.strip()))
             else:
-                entries[-1].cases.append(query_of(line))
+                query = query_of(line)
+                entries[-1].cases.append(query)
+                if not line.strip().startswith("query:"):
+                    entries[-1].expressions[query] = line.strip()
     return entries
 
 
@@ -108,8 +112,3 @@ def same(a, b):
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     return a == b
-
-
-def same_kind(a, b):
-    """For a `varies` function: both NULL or both non-NULL values of one kind."""
-    return (a is None) == (b is None) and type(a) is type(b)

@@ -63,10 +63,6 @@ def record_one(tenv, query):
         return {"error": error_text(e)}
 
 
-def expression_of(query):
-    return query[len("SELECT "):] if query.startswith("SELECT ") and " FROM " not in query else None
-
-
 def validate(tenv, query):
     """Flink's error for a query its planner refuses (no job runs), else None."""
     try:
@@ -76,9 +72,9 @@ def validate(tenv, query):
         return error_text(e)
 
 
-def record_together(tenv, queries, records):
+def record_together(tenv, queries, records, expressions):
     """Expression cases as the columns of one query (one job); a failing group is split in halves."""
-    joined = "SELECT " + ", ".join("%s AS c%d" % (expression_of(q), i) for i, q in enumerate(queries))
+    joined = "SELECT " + ", ".join("%s AS c%d" % (expressions[q], i) for i, q in enumerate(queries))
     together = record_one(tenv, joined) if len(queries) > 1 else {"error": ""}
     if "rows" in together:
         row = together["rows"][0]
@@ -88,8 +84,8 @@ def record_together(tenv, queries, records):
         records[queries[0]] = record_one(tenv, queries[0])
     else:
         half = len(queries) // 2
-        record_together(tenv, queries[:half], records)
-        record_together(tenv, queries[half:], records)
+        record_together(tenv, queries[:half], records, expressions)
+        record_together(tenv, queries[half:], records, expressions)
 
 
 def main(names):
@@ -101,19 +97,20 @@ def main(names):
     tenv = environment()
     records, together = {}, []
     chosen = [e for e in entries if e.cases and (not names or e.name in names)]
+    expressions = {q: x for e in chosen for q, x in e.expressions.items()}
     for entry in chosen:
         for q in entry.cases:
             print("validating", q, file=sys.stderr, flush=True)
             error = validate(tenv, q)
             if error is not None:
                 records[q] = {"error": error}
-            elif expression_of(q) is not None and "RAND" not in q and "UUID" not in q:
+            elif q in entry.expressions:
                 together.append(q)
             else:
                 records[q] = record_one(tenv, q)
     for start in range(0, len(together), 60):
         print("running cases %d.." % start, file=sys.stderr, flush=True)
-        record_together(tenv, together[start:start + 60], records)
+        record_together(tenv, together[start:start + 60], records, expressions)
     for entry in chosen:
         results[entry.name] = {q: records[q] for q in entry.cases}
     with open(RESULTS, "w", encoding="utf-8") as f:
