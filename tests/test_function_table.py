@@ -5,8 +5,8 @@ the shared session and must give Flink's rows, or refuse the function with a pla
 
 Expected rows from Flink 2.3. Expression cases run as the columns of a few queries (a failing one is split in
 halves), so the table costs a few Spark jobs. Each function ends up
-- matching: every case gives Flink's rows (or is refused by both, as Flink refuses it);
-- refused: dynsql refuses a case with an error naming the function (the others match);
+- matching: every case gives Flink's rows (or fails in both, as Flink fails on it);
+- refused: dynsql's planner refuses a case with an error naming the function (the others match);
 - differing: a case gives other rows, fails with a runtime error, or is accepted where Flink refuses it;
 - owned elsewhere: another area's function (collections, JSON, temporal, casts, arithmetic, grouping,
   aggregates; clause-level functions tested by the .sqltest files): classified and reported, not failing.
@@ -116,7 +116,8 @@ def classify(entry, flink, outcomes, flink_names=frozenset()):
         expected, got = flink[q], outcomes[q]
         if got.error is not None:
             if "error" in expected:
-                continue                                    # both refuse it
+                refused = refused or got.refused            # both refuse it (dynsql's planner, or both fail)
+                continue
             if got.refused and _names_function(entry, q, got.error, flink_names):
                 refused = True
                 continue
@@ -153,6 +154,7 @@ def table(entries, spark_runtime, tmp_path_factory):
     print("\nFlink 2.3 functions: %d matching, %d refused, %d differing, %d owned elsewhere (%s)"
           % (counts["matching"], counts["refused"], counts["differing"], counts["owned"],
              ", ".join("%d %s" % (n, s) for s, n in sorted(owned.items()))))
+    print("refused: " + " ".join(sorted(name for name, (kind, _, _) in table.items() if kind == "refused")))
     return table
 
 

@@ -221,7 +221,12 @@ def to_spark(node, ctx=None):
                     err.line, err.column = ctx.pos(n)
                 raise
         if not isinstance(n, exp.Anonymous) and is_mapped_call(n):      # (SIMILAR TO is no Func)
-            mapped = mapped_with_arguments(n, lambda: map_parsed(n), rewrite)
+            try:
+                mapped = mapped_with_arguments(n, lambda: map_parsed(n), rewrite)
+            except SqlError as err:
+                if err.line is None and ctx is not None:
+                    err.line, err.column = ctx.pos(n)
+                raise
             if mapped is not n:
                 return mapped
         if isinstance(n, exp.Div) and integral(n.this) and integral(n.expression):
