@@ -330,3 +330,13 @@ from . import functions_collections  # noqa: E402  (Flink's ARRAY_* / MAP_* func
 functions_collections.register(FLINK_FUNCTIONS, FunctionMapping)
 from . import functions_json  # noqa: E402  (Flink's JSON functions, in their own module)
 functions_json.register(FLINK_FUNCTIONS, FunctionMapping)
+
+# Flink's semantics where Spark's functions differ, and the functions Spark has under other names: one module
+# an area, registered here
+from . import flink_builtins, functions_math, functions_string  # noqa: E402
+
+for _area in (functions_string, functions_math):
+    FLINK_FUNCTIONS.update(_area.functions(FunctionMapping))
+    _PARSED.update(_area.parsed())
+    FLINK_UNMAPPED |= _area.REFUSED
+FLINK_UNMAPPED = (FLINK_UNMAPPED | flink_builtins.NAMES) - set(FLINK_FUNCTIONS)     # Flink's, refused by name

@@ -222,8 +222,13 @@ def to_spark(node, ctx=None):
                 if err.line is None and ctx is not None:
                     err.line, err.column = ctx.pos(n)
                 raise
-        if isinstance(n, exp.Func) and not isinstance(n, exp.Anonymous):
-            mapped = map_parsed(n)
+        if not isinstance(n, exp.Anonymous) and is_mapped_call(n):      # (SIMILAR TO is no Func)
+            try:
+                mapped = map_parsed(n)
+            except SqlError as err:
+                if err.line is None and ctx is not None:
+                    err.line, err.column = ctx.pos(n)
+                raise
             if mapped is not n:
                 return mapped
         if isinstance(n, exp.Div) and integral(n.this) and integral(n.expression):

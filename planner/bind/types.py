@@ -325,6 +325,8 @@ def infer(node, typeof):
     if name in ("UPPER", "LOWER", "INITCAP") and args and typeof(args[0]) is not None \
             and typeof(args[0]).name in ("CHAR", "VARCHAR"):
         return typeof(args[0])         # Flink keeps the argument's string type
+    if name == "ENCODE":
+        return t("BYTES", any_nullable([typeof(a) for a in args]))
     if name in _STRING_FUNCTIONS:
         return t(STRING, any_nullable([typeof(a) for a in args]) if args else False)
     if name in _INT_FUNCTIONS:

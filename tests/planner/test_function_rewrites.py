@@ -25,7 +25,7 @@ def spark_sql(flink_expr):
     ("STR_TO_MAP(s)", "STR_TO_MAP(s, ',', '=')"),
     ("STR_TO_MAP(s, ';', ':')", "STR_TO_MAP(s, ';', ':')"),
     ("CONCAT_WS('-', a, b)", "CONCAT_WS('-', a, b)"),
-    ("TRUNCATE(x, 2)", "SIGN(x) * FLOOR(ABS(x) * POWER(10, 2)) / POWER(10, 2)"),
+    ("TRUNCATE(x, 2)", "IF(x < 0, CEIL(x, 2), FLOOR(x, 2))"),
     ("FROM_BASE64(s)", "CAST(UNBASE64(s) AS STRING)"),
     ("TYPEOF(a)", "UPPER(TYPEOF(a))"),
     ("WEEK(d)", "WEEKOFYEAR(d)"),

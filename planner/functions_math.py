@@ -1,0 +1,104 @@
+"""Flink's math, hash and conditional functions where Spark's function of the same name differs, and those
+Spark has under another name; registered into `functions.FLINK_FUNCTIONS` (anonymous calls) and its
+typed-node rewrites, as functions_string.py does for strings. Checked against Flink 2.3's outputs by
+tests/test_function_table.py.
+
+Not here: arithmetic operators, CAST, aggregates (their own areas)."""
+
+from sqlglot import exp
+
+from .errors import UnsupportedError
+from .spark_template import spark_template, template
+
+_INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+
+
+def flink_type(arg):
+    """The Flink type of a resolved argument (None when it cannot be told)."""
+    from .bind.expressions import typer      # (the binder imports this module's registry)
+    try:
+        return typer({})(arg)
+    except Exception:
+        return None
+
+
+def _truncate(args):
+    """TRUNCATE(x [, d]): toward zero to d decimals (d < 0: tens, hundreds, ...), in x's type; a DOUBLE
+    through its shortest decimal text, as Flink's BigDecimal.valueOf does."""
+    x = args[0]
+    d = args[1] if len(args) > 1 else exp.Literal.number(0)
+    ft = flink_type(x)
+    name = ft.name if ft is not None else None
+    if name in ("DOUBLE", "FLOAT"):
+        return spark_template("CAST(IF({0} < 0, CEIL(CAST({0} AS DECIMAL(38, 18)), {1}), "
+                              "FLOOR(CAST({0} AS DECIMAL(38, 18)), {1})) AS %s)" % name, [x, d])
+    if name == "DECIMAL":
+        p, s = ft.params
+        scale = int(d.name) if isinstance(d, exp.Literal) and not d.is_string else s
+        return spark_template("CAST(IF({0} < 0, CEIL({0}, {1}), FLOOR({0}, {1})) AS DECIMAL(%d, %d))"
+                              % (p, max(0, min(scale, s))), [x, d])
+    if name in _INTEGRAL:
+        return spark_template("CAST(IF({0} < 0, CEIL({0}, {1}), FLOOR({0}, {1})) AS %s)" % name, [x, d])
+    return spark_template("IF({0} < 0, CEIL({0}, {1}), FLOOR({0}, {1}))", [x, d])
+
+
+# Java's Math.log: -Infinity at 0, NaN below (Spark's LN: NULL for both)
+_JAVA_LN = ("CASE WHEN {0} > 0 THEN %s WHEN {0} = 0 THEN CAST('-Infinity' AS DOUBLE) "
+            "WHEN {0} < 0 THEN CAST('NaN' AS DOUBLE) END")
+
+
+def _log(node):
+    """LN(x), LOG(x), LOG10(x), LOG2(x), LOG(b, x)."""
+    if isinstance(node, exp.Ln) or node.args.get("expression") is None:
+        return spark_template(_JAVA_LN % "LN({0})", [node.this])
+    base, x = node.this, node.expression
+    if isinstance(base, exp.Literal) and not base.is_string and base.name in ("10", "2"):
+        fn = "LOG10({0})" if base.name == "10" else "LOG2({0})"
+        return spark_template(_JAVA_LN % fn, [x])
+    return spark_template(
+        "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN {0} > 0 AND {1} > 0 THEN LOG({0}, {1}) "
+        "WHEN {0} > 0 AND {0} != 1 AND {1} = 0 THEN CAST('-Infinity' AS DOUBLE) / LN({0}) "
+        "ELSE CAST('NaN' AS DOUBLE) END", [base, x])
+
+
+def _seeded(name):
+    raise UnsupportedError("%s with a seed is not supported: Spark's generator gives other numbers than "
+                           "Flink's (java.util.Random) for the same seed" % name)
+
+
+def _rand_integer(args):
+    if len(args) == 2:
+        _seeded("RAND_INTEGER")
+    return spark_template("CAST(FLOOR(RAND() * {0}) AS INT)", args)
+
+
+def _rand(node):
+    if node.this is not None:
+        _seeded("RAND")
+    return node
+
+
+def functions(mapping):
+    """{Flink name: FunctionMapping} of the calls sqlglot leaves anonymous."""
+    return {
+        "TRUNCATE": mapping("math", args=(1, 2), rewrite=_truncate),
+        "RAND_INTEGER": mapping("math", args=(1, 2), rewrite=_rand_integer),
+    }
+
+
+def parsed():
+    """{sqlglot node class: rewrite(node)} of the calls sqlglot parses into typed nodes."""
+    return {
+        exp.Rand: _rand,
+        exp.Ln: _log,
+        # Flink fails on a bit length other than 224, 256, 384 or 512 (Spark: NULL; 0 is 256)
+        exp.SHA2: lambda n: spark_template(
+            "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN {1} IN (224, 256, 384, 512) THEN SHA2({0}, {1}) "
+            "ELSE RAISE_ERROR(CONCAT('SHA2: unsupported hash length ', CAST({1} AS STRING), "
+            "' (224, 256, 384 or 512)')) END", [n.this, n.args.get("length") or exp.Literal.number(256)]),
+        exp.Log: _log,
+        exp.Trunc: lambda n: _truncate([n.this] + ([n.args["decimals"]] if n.args.get("decimals") else [])),
+    }
+
+
+REFUSED = set()
