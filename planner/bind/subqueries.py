@@ -159,6 +159,8 @@ def _semi_join(sb, node, scope, pred, negated):
     condition = finish(_and([exp.Paren(this=c) if isinstance(c, exp.Or) else c for c in rest]), ctx) \
         if rest else None
     semi = SemiJoin(node, right, anti, left_keys, right_keys, condition, position=ctx.pos(pred))
+    from ..rules import window_semi_join      # both sides' windows equated: a window semi/anti join
+    semi = window_semi_join.rewrite(semi)
     return semi, _rescoped(scope, semi)
 
 

@@ -64,3 +64,44 @@ class SemiJoin(PlanNode):
     def explain_detail(self):
         return "joinType=[%s], where=[%s], select=[%s]" % (SEMI_JOIN_TYPES[self.anti], self.where_text(),
                                                             ", ".join(self.field_names))
+
+
+class WindowSemiJoin(SemiJoin):
+    """A semi or anti join of two inputs carrying the same windows, on `L.window_start = R.window_start AND
+    L.window_end = R.window_end` (Flink's WindowJoin with joinType LeftSemiJoin / LeftAntiJoin): each window's
+    left rows are emitted once the window closes, those that some right row of the same window matches (semi)
+    or none does (anti). Insert-only; the left's time attributes stay. `left_keys` / `right_keys` are the keys
+    besides the window bounds."""
+    name = "WindowJoin"
+    requester = "WindowJoin"
+
+    def __init__(self, left, right, anti, left_window, right_window, left_keys, right_keys, condition=None,
+                 null_safe=None, position=None):
+        super().__init__(left, right, anti, left_keys, right_keys, condition, null_safe, position)
+        self.left_window, self.right_window = left_window, right_window
+        self.fields = list(left.fields)
+
+    @property
+    def event_time(self):
+        from .fields import ROWTIME
+        return self.left_window.time_kind == ROWTIME
+
+    def window_ref(self):
+        return self.left_window
+
+    def accepted_kinds(self, i):
+        from .changelog import INSERT_ONLY_KINDS
+        return INSERT_ONLY_KINDS
+
+    def provided_kinds(self, input_kinds):
+        from .changelog import INSERT_ONLY_KINDS
+        return INSERT_ONLY_KINDS
+
+    def input_update_before(self, i, required):
+        return False
+
+    def explain_detail(self):
+        lw, rw = self.left_window, self.right_window
+        return "leftWindow=[%s], rightWindow=[%s], joinType=[%s], where=[%s], select=[%s]" % (
+            lw.spec.describe(lw.start, lw.end), rw.spec.describe(rw.start, rw.end), SEMI_JOIN_TYPES[self.anti],
+            self.where_text(), ", ".join(self.field_names))

@@ -124,12 +124,16 @@ def translate_semi_join(node, inputs, ctx):
     return Stream(conform(out, node.fields), changelog=True)
 
 
-def _batch(node, left, right):
-    """Spark's left semi / anti join: the left rows (with their hidden columns) that some / no right row matches."""
+def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
+    """Spark's left semi / anti join: the left rows (with their hidden columns) that some / no right row matches
+    (on the node's keys, or those given)."""
     l_df = left.df.select(*[F.col(q(c)) for c in node.left.field_names], F.col("__seq"), F.col("__wm"))
     r_df = right.df.select(*[F.col(q(c)).alias(node.joined_name(1, c)) for c in node.right.field_names])
     cond = None
-    for a, b, safe in zip(node.left_keys, node.right_keys, node.null_safe):
+    pairs = zip(left_keys if left_keys is not None else node.left_keys,
+                right_keys if right_keys is not None else node.right_keys,
+                null_safe if null_safe is not None else node.null_safe)
+    for a, b, safe in pairs:
         lc, rc = l_df[q(a)], r_df[q(node.joined_name(1, b))]
         c = lc.eqNullSafe(rc) if safe else lc == rc
         cond = c if cond is None else cond & c
