@@ -63,6 +63,7 @@ class SemiJoinProcessor(KeyedChangelogProcessor):
 from pyspark.sql import functions as F  # noqa: E402
 from pyspark.sql import types as st  # noqa: E402
 
+from planner.errors import UnsupportedError  # noqa: E402
 from planner.plan.semi_join import SemiJoin  # noqa: E402
 
 from ..translate import Stream, conform, q, translates  # noqa: E402
@@ -91,8 +92,11 @@ def key_types(left_types, right_types):
 @translates(SemiJoin)
 def translate_semi_join(node, inputs, ctx):
     left, right = inputs
-    if not ctx.streaming:
-        return _batch(node, left, right)
+    if not ctx.streaming or not right.df.isStreaming:      # a static right side (VALUES) never changes: each
+        return _batch(node, left, right)                   # left change is kept or dropped on its own
+    if not left.df.isStreaming:
+        raise UnsupportedError("A semi or anti join of constant rows (VALUES) with a streaming subquery is not "
+                               "supported yet", *node.position)
     condition = RowCondition(node.condition, node.joined_names).check(node.position) \
         if node.condition is not None else None
     lcols, rcols = node.left.field_names, node.right.field_names
@@ -127,7 +131,8 @@ def translate_semi_join(node, inputs, ctx):
 def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
     """Spark's left semi / anti join: the left rows (with their hidden columns) that some / no right row matches
     (on the node's keys, or those given)."""
-    l_df = left.df.select(*[F.col(q(c)) for c in node.left.field_names], F.col("__seq"), F.col("__wm"))
+    hidden = [F.col(h) for h in left.hidden()]
+    l_df = left.df.select(*[F.col(q(c)) for c in node.left.field_names], *hidden)
     r_df = right.df.select(*[F.col(q(c)).alias(node.joined_name(1, c)) for c in node.right.field_names])
     cond = None
     pairs = zip(left_keys if left_keys is not None else node.left_keys,
@@ -144,5 +149,5 @@ def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
         cond = F.lit(True)
     out = l_df.join(r_df, on=cond, how="left_anti" if node.anti else "left_semi")
     out = out.select(*[F.col(q(c)).alias(n) for c, n in zip(node.left.field_names, node.field_names)],
-                     F.col("__seq"), F.col("__wm"))
-    return Stream(conform(out, node.fields))
+                     *[F.col(h) for h in left.hidden()])
+    return Stream(conform(out, node.fields), changelog=left.changelog)
