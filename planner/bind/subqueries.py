@@ -15,10 +15,12 @@ subquery predicate that is not a conjunct of WHERE (under OR, in the select list
 from sqlglot import exp
 
 from ..errors import SqlError, UnsupportedError
+from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
-from ..plan.expr import Expr
+from ..plan.expr import AggCall, Expr
 from ..plan.join import Join
 from ..plan.semi_join import SemiJoin
+from . import types as typing
 from .conditions import conjuncts, field_equality
 from .expressions import ExpressionBinder, column_parts, finish
 from .scope import Scope, ScopeEntry
@@ -310,10 +312,14 @@ def _scalar_join(sb, node, scope, sub):
     width = len(right.fields) - len(pulled)
     if width != 1:
         raise SqlError("A scalar subquery must return one column, not %d" % width, *ctx.pos(sub))
-    if not pulled and not _single_row(query):
-        raise UnsupportedError("A scalar subquery must return at most one row: dynsql runs one that aggregates "
-                               "without GROUP BY", *ctx.pos(sub),
-                               hint="Flink checks the row count at run time; write the subquery with an aggregate")
+    if not pulled and not _single_row(query):       # Flink's SINGLE_VALUE: more than one row fails at run time
+        f = right.fields[0]
+        line, column = ctx.pos(sub)
+        message = "A scalar subquery returned more than one row (at line %s, column %s)" % (line, column)
+        name = ctx.fresh("$f")
+        right = GroupAggregate(right, [], [AggCall("SINGLE_VALUE", (f.name,), name=name,
+                                                   type=typing.nullable(f.type, True) if f.type else None,
+                                                   options=(message,))], position=ctx.pos(sub))
     keys, computed = [], []
     for outer_ast, _ in pulled:
         e = ExpressionBinder(ctx, scope).bind(outer_ast)
