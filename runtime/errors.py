@@ -44,6 +44,11 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = RuntimeFailure("A Spark Python worker failed: %s" % (lines[-1].strip() if lines else "no message"))
         err.cause = e
         return err
+    m = re.search(r"\[USER_RAISED_EXCEPTION\]\s*(.+)", text)
+    if m:        # raise_error of dynsql's own words (a scalar subquery's second row)
+        err = RuntimeFailure(re.sub(r"\s*SQLSTATE: \w+\.?", "", m.group(1)).strip())
+        err.cause = e
+        return err
     m = re.search(r"Checksum error: (?:file:)?(\S+?)(?: at \d+)? exp:", text)
     if m:           # Hadoop's ChecksumException: a checkpoint (or other) file torn or changed on disk
         err = RuntimeFailure("The file %s is damaged: its content does not match its checksum" % m.group(1),

@@ -22,6 +22,13 @@ QUERIES = [
     "SELECT u.country, COUNT(*) AS clicks, MAX(c.n) AS top FROM clicks AS c JOIN users AS u ON c.`user` = u.name GROUP BY u.country",
     "SELECT m.mx, COUNT(*) AS users FROM (SELECT `user`, MAX(n) AS mx FROM clicks GROUP BY `user`) AS m GROUP BY m.mx",
     "SELECT c.`user`, c.cnt, u.country FROM (SELECT `user`, COUNT(*) AS cnt FROM clicks GROUP BY `user`) AS c FULL JOIN users AS u ON c.`user` = u.name",
+    # subqueries and set operations (semi / anti joins) over updating inputs
+    "SELECT `user`, url FROM clicks WHERE `user` IN (SELECT `user` FROM clicks GROUP BY `user` HAVING SUM(n) > 12)",
+    "SELECT `user`, cnt FROM (SELECT `user`, COUNT(*) AS cnt FROM clicks GROUP BY `user`) AS c "
+    "WHERE NOT EXISTS (SELECT * FROM users AS u WHERE u.name = c.`user` AND u.country = 'US')",
+    "SELECT `user`, url FROM clicks INTERSECT ALL SELECT `user`, url FROM clicks WHERE n > 3",
+    "SELECT `user`, url FROM clicks EXCEPT ALL SELECT `user`, url FROM clicks WHERE n > 5",
+    "SELECT `user`, n, (SELECT MAX(n) FROM clicks AS c2 WHERE c2.url = c.url) AS top FROM clicks AS c",
     # WHERE filters before the ranking
     "SELECT `user`, url, cTime FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY `user` ORDER BY cTime DESC) AS rn FROM clicks WHERE url <> './home') WHERE rn = 1",
 ]

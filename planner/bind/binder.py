@@ -43,8 +43,9 @@ class QueryBinder:
         if isinstance(tree, exp.Union):
             return self._union(tree)
         if isinstance(tree, (exp.Intersect, exp.Except)):
-            raise UnsupportedError("%s is not supported yet" % ("INTERSECT" if isinstance(tree, exp.Intersect)
-                                                              else "EXCEPT"), *self.ctx.pos(tree))
+            from .set_operations import bind_set_operation
+            node = bind_set_operation(self, tree)
+            return node, output_scope(node)
         if isinstance(tree, exp.Values):
             node = self.values(tree)
             return node, output_scope(node)

@@ -93,6 +93,8 @@ class ExpressionBinder:
         return self._resolve(node.copy())
 
     def _resolve(self, node):
+        if isinstance(node, exp.Column) and "field" in node.meta:
+            return node         # resolved already: a scalar subquery's field (planner/bind/subqueries.py)
         parts = column_parts(node)
         if parts is not None:
             if len(parts) == 1 and parts[0].upper() in _NIL_FUNCTIONS and isinstance(node, exp.Column) \
@@ -111,8 +113,8 @@ class ExpressionBinder:
             raise SqlError("OVER windows are not allowed here", *self.ctx.pos(node),
                            hint="window functions belong in the SELECT list")
         if isinstance(node, (exp.Subquery, exp.Exists)) or isinstance(node, exp.In) and node.args.get("query"):
-            raise UnsupportedError("Subqueries inside expressions are not supported yet", *self.ctx.pos(node),
-                                   hint="join the subquery in FROM instead")
+            raise UnsupportedError("A subquery is supported in WHERE and in the select list of a query only",
+                                   *self.ctx.pos(node), hint="join the subquery in FROM instead")
         if isinstance(node, exp.Star):
             return node
         if isinstance(node, exp.Literal) and not node.is_string:

@@ -60,6 +60,9 @@ class SelectBinder:
         node, scope = bind_from(self.binder, sel)
         if node is None:
             node, scope = Values([[]], [], position=self.pos(sel)), Scope([])
+        from .subqueries import bind_subqueries     # IN / EXISTS / scalar subqueries: joins on top of the FROM
+        node, scope, sel = bind_subqueries(self, node, scope) or (node, scope, sel)
+        self.select = sel
         where = sel.args.get("where")
         if where is not None:
             node = self._where(node, scope, where.this)

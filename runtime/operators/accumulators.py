@@ -16,6 +16,8 @@ maps input field names to values; the FILTER field must be TRUE, NULL arguments 
   FIRST_VALUE, LAST_VALUE, LISTAGG  the values in arrival order (a retraction removes the first equal one)
   COLLECT                    Counter of values (a MULTISET: value -> count)
   BOOL_AND, BOOL_OR          [trues, falses]
+  SINGLE_VALUE               Counter of (value,): a scalar subquery's one row (NULL counts); more than one
+                             row fails the query with the message in its options (Flink's SingleValueAggFunction)
   DISTINCT f                 Counter of the distinct values; f over them
 It does not decide output types: the operator's translator casts results to the planner's Flink types."""
 
@@ -25,8 +27,8 @@ from decimal import Decimal
 from .keyed_state import add as count_in
 
 FUNCTIONS = ("COUNT", "COUNT_STAR", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
-             "VAR_SAMP", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR")
-_COUNTER = ("MIN", "MAX", "COLLECT")
+             "VAR_SAMP", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR", "SINGLE_VALUE")
+_COUNTER = ("MIN", "MAX", "COLLECT", "SINGLE_VALUE")
 _ORDERED = ("FIRST_VALUE", "LAST_VALUE", "LISTAGG")
 _MOMENTS = ("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP")
 
@@ -72,6 +74,9 @@ class Accumulator:
         if self.filter is not None and row[self.filter] is not True:
             return acc
         v = row[self.arg] if self.arg is not None else 1
+        if self.function == "SINGLE_VALUE":
+            count_in(acc, (v,), w)
+            return acc
         if v is None:
             return acc
         if self.distinct:
@@ -118,6 +123,12 @@ class Accumulator:
         if f in ("MIN", "MAX"):
             live = [v for v, c in acc.items() if c > 0]
             return (min(live) if f == "MIN" else max(live)) if live else None
+        if f == "SINGLE_VALUE":
+            live = [(v, c) for v, c in acc.items() if c > 0]
+            if sum(c for _, c in live) > 1:
+                from planner.errors import RuntimeFailure
+                raise RuntimeFailure(self.separator)
+            return live[0][0][0] if live else None
         if f == "COLLECT":
             return {v: c for v, c in acc.items() if c > 0}
         if f == "FIRST_VALUE":

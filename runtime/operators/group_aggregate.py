@@ -112,6 +112,8 @@ def aggregate_expression(c):
         e = F.sum_distinct(arg()) if c.distinct else F.sum(arg())
     elif f == "AVG":
         e = F.expr("avg(DISTINCT %s)" % _arg_sql(c)) if c.distinct else F.avg(arg())
+    elif f == "SINGLE_VALUE":      # a scalar subquery's one row; more than one fails with the call's message
+        e = F.when(F.count(F.lit(1)) > 1, F.raise_error(F.lit(c.options[0]))).otherwise(F.first(arg()))
     elif f == "MIN":
         e = F.min(arg())
     elif f == "MAX":

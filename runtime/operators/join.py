@@ -131,10 +131,19 @@ def _processor_join(node, left, right, ctx, condition=None):
         for i, c in enumerate(rcols):
             cols.append((F.col(q(c)) if side == 1 else F.lit(None).cast(rtypes[c])).alias(rpack[i]))
         op = F.col("__op") if s.changelog else F.lit(0).cast("tinyint")
-        return df.select(*cols, F.lit(side).cast("tinyint").alias("__side"), op.alias("__op"), F.col("__seq"))
+        # a NULL key equals nothing: such a row is keyed by its side and content, alone (its retraction with it)
+        null_key = None
+        for k in join_keys:
+            null_key = F.col(q(k)).isNull() if null_key is None else null_key | F.col(q(k)).isNull()
+        hashable = [F.col(q(c)) for c in s_cols[side] if not isinstance((ltypes, rtypes)[side][c], st.MapType)]
+        alone = F.when(null_key, F.xxhash64(F.lit(side), *hashable)) \
+            if null_key is not None else F.lit(None).cast("long")
+        return df.select(*cols, alone.alias("__jn"), F.lit(side).cast("tinyint").alias("__side"), op.alias("__op"),
+                         F.col("__seq"))
 
+    s_cols = (lcols, rcols)
     both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
     out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names[:len(lcols)], lcols)]
     out_fields += [st.StructField(n, rtypes[c], True) for n, c in zip(node.field_names[len(lcols):], rcols)]
     processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms, condition)
-    return run_keyed(both, keys, processor, out_fields, ctx)
+    return run_keyed(both, keys + ["__jn"] if keys else keys, processor, out_fields, ctx)

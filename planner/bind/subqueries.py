@@ -1,0 +1,426 @@
+"""Subqueries in expressions, decorrelated into joins as Flink plans them (SubQueryRemoveRule, the decorrelator):
+
+- a WHERE conjunct `x IN (SELECT y ...)`, `EXISTS (...)` and their NOT forms -> a semi or anti join (`SemiJoin`)
+  of the block's FROM with the subquery on `x = y` and the subquery's correlated conjuncts; `NOT IN` is
+  null-aware, as SQL says: `x = y OR x IS NULL OR y IS NULL` (a NULL on either side makes NOT IN unknown);
+- a scalar subquery `(SELECT agg(..) FROM r ...)` in WHERE or in the select list -> a LEFT join with it (no
+  keys: every row meets the single row; correlated by equalities `r.k = o.k`: the subquery grouped by `r.k`
+  and joined on it), the subquery replaced by the field holding its value.
+
+A correlated conjunct is one of the subquery's WHERE conjuncts naming a column of the outer block; it is taken
+out of the subquery and becomes part of the join's condition, the subquery's own columns it reads added to its
+select list. A correlation elsewhere (the select list, HAVING, a subquery that groups or is a UNION), and a
+subquery predicate that is not a conjunct of WHERE (under OR, in the select list), are refused."""
+
+from sqlglot import exp
+
+from ..errors import SqlError, UnsupportedError
+from ..plan.aggregate import GroupAggregate
+from ..plan.calc import Calc
+from ..plan.expr import AggCall, Expr
+from ..plan.join import Join
+from ..plan.semi_join import SemiJoin
+from . import types as typing
+from .conditions import conjuncts, field_equality
+from .expressions import ExpressionBinder, column_parts, finish
+from .scope import Scope, ScopeEntry
+
+SQ = "$sq"          # the qualifier of a subquery's columns in a join condition
+
+
+def is_predicate(node):
+    return isinstance(node, exp.Exists) or isinstance(node, exp.In) and node.args.get("query") is not None
+
+
+def has_subquery(tree):
+    return tree is not None and any(isinstance(n, exp.Subquery) or is_predicate(n) for n in tree.walk())
+
+
+def bind_subqueries(sb, node, scope):
+    """SelectBinder `sb`'s WHERE and select list with subqueries: the joins they need on top of `node` (the FROM),
+    then a copy of the SELECT whose WHERE is gone (applied here) and whose select items read the scalar
+    subqueries' fields. -> (node, scope, select) or None when the block has no subquery in those places."""
+    sel = sb.select
+    where = sel.args.get("where")
+    if not has_subquery(where.this if where is not None else None) and \
+            not any(has_subquery(e) for e in sel.expressions):
+        return None
+    ctx = sb.ctx
+    sel = sel.copy()
+    if where is not None:
+        plain, predicates, scalar = [], [], []
+        for c in conjuncts(sel.args["where"].this):
+            inner = c.this if isinstance(c, exp.Not) else c
+            while isinstance(inner, exp.Paren):
+                inner = inner.this
+            if is_predicate(inner):
+                predicates.append((inner, isinstance(c, exp.Not)))
+            elif has_subquery(c):
+                scalar.append(c)
+            else:
+                plain.append(c)
+        if plain:
+            node = sb._where(node, scope, _and(plain))
+        for pred, negated in predicates:
+            node, scope = _semi_join(sb, node, scope, pred, negated)
+        rest = []
+        for c in scalar:
+            node, scope, c = _scalars(sb, node, scope, c)
+            rest.append(c)
+        if rest:
+            node = sb._where(node, scope, _and(rest))
+        sel.set("where", None)
+    items = []
+    for i, e in enumerate(sel.expressions):
+        if has_subquery(e):
+            if sel.args.get("group") is not None or _aggregates(sel):
+                raise UnsupportedError("A subquery in the select list of a query that aggregates is not supported "
+                                       "yet", *ctx.pos(e))
+            unaliased = isinstance(e, exp.Subquery)
+            node, scope, e = _scalars(sb, node, scope, e)
+            if unaliased:
+                e = exp.alias_(e, "EXPR$%d" % i, quoted=True)
+        items.append(e)
+    sel.set("expressions", items)
+    return node, scope, sel
+
+
+def _aggregates(sel):
+    """Whether the select list of `sel` calls an aggregate (not counting those of subqueries in it)."""
+    from .expressions import is_aggregate_call
+    stack = list(sel.expressions)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (exp.Subquery, exp.Select, exp.Exists)):
+            continue
+        if is_aggregate_call(n):
+            return True
+        stack.extend(n.iter_expressions())
+    return False
+
+
+def _and(parts):
+    tree = parts[0]
+    for p in parts[1:]:
+        tree = exp.And(this=tree, expression=p)
+    return tree
+
+
+# ---------------------------------------------------------------------- IN / EXISTS
+def _semi_join(sb, node, scope, pred, negated):
+    ctx = sb.ctx
+    query = pred.this if isinstance(pred, exp.Exists) else pred.args["query"]
+    query = query.this if isinstance(query, exp.Subquery) else query
+    query, pulled = _decorrelate(sb, query, scope)
+    right, _ = sb.binder.bind_query(query)
+    conditions = []                     # condition trees over the joined scope
+    null_aware = []                     # NOT IN: (left ast, right field) pairs compared null-aware
+    if isinstance(pred, exp.In):
+        operand = pred.this
+        values = operand.expressions if isinstance(operand, exp.Tuple) else [operand]
+        width = len(right.fields) - len(pulled)
+        if len(values) != width:
+            raise SqlError("The subquery of IN returns %d column%s, but %d value%s compared with it"
+                           % (width, "" if width == 1 else "s", len(values), "" if len(values) == 1 else "s"),
+                           *ctx.pos(pred))
+        for v, f in zip(values, right.fields[:width]):
+            pair = (v, exp.column(_right_name(f.name), table=SQ, quoted=True))
+            (null_aware if negated else conditions).append(pair)
+    anti = negated
+    join = Join(node, right, "INNER", [], [], position=ctx.pos(pred))
+    joined = _joined_scope(join, scope, right)
+    binder = ExpressionBinder(ctx, joined)
+    parts = [binder.bind(exp.EQ(this=a.copy(), expression=b)) for a, b in conditions]
+    for a, b in null_aware:
+        eq = binder.bind(exp.EQ(this=a.copy(), expression=b))
+        if eq.type is not None and not eq.type.nullable:
+            parts.append(eq)
+            continue
+        la, rb = binder.bind(a.copy()), binder.bind(b.copy())
+        tree = exp.EQ(this=a.copy(), expression=b.copy())
+        if la.type is None or la.type.nullable:
+            tree = exp.Or(this=tree, expression=exp.Is(this=a.copy(), expression=exp.Null()))
+        if rb.type is None or rb.type.nullable:
+            tree = exp.Or(this=tree, expression=exp.Is(this=b.copy(), expression=exp.Null()))
+        parts.append(binder.bind(exp.Paren(this=tree)))
+    parts += [binder.bind(c) for c in pulled]
+    names = join.field_names
+    nleft = len(node.fields)
+    left_keys, right_keys, rest = [], [], []
+    for e in parts:
+        for c in conjuncts(e.tree):
+            pair = field_equality(c)
+            if pair is not None:
+                a, b = (names.index(x) for x in pair)
+                if (a < nleft) != (b < nleft):
+                    li, ri = (a, b) if a < nleft else (b, a)
+                    left_keys.append(node.fields[li].name)
+                    right_keys.append(right.fields[ri - nleft].name)
+                    continue
+            rest.append(c)
+    condition = finish(_and([exp.Paren(this=c) if isinstance(c, exp.Or) else c for c in rest]), ctx) \
+        if rest else None
+    semi = SemiJoin(node, right, anti, left_keys, right_keys, condition, position=ctx.pos(pred))
+    from ..rules import window_semi_join      # both sides' windows equated: a window semi/anti join
+    semi = window_semi_join.rewrite(semi)
+    return semi, _rescoped(scope, semi)
+
+
+def _right_name(name):
+    return "$r:" + name
+
+
+def _joined_scope(join, scope, right):
+    """The outer block's names and the subquery's fields (qualified by SQ), pointing at the join's row."""
+    entries = [ScopeEntry(e.qualifier, e.name, join.field(join.output_name(0, e.field.name))) for e in scope.entries
+               if e.field.name in join.left.field_names]
+    entries += [ScopeEntry(SQ, _right_name(f.name), join.field(join.output_name(1, f.name))) for f in right.fields]
+    return Scope(entries)
+
+
+def _rescoped(scope, node):
+    """`scope`'s entries pointing at `node`'s fields of the same names (a join's output retypes them)."""
+    return Scope([ScopeEntry(e.qualifier, e.name, node.field(e.field.name)) for e in scope.entries])
+
+
+def _decorrelate(sb, query, outer):
+    """The subquery without its correlated WHERE conjuncts, and those conjuncts with the subquery's columns
+    renamed to the select items added for them (`$sq`.`$r:$cN`)."""
+    if not isinstance(query, exp.Select):
+        return query, []
+    where = query.args.get("where")
+    if where is None:
+        _check_uncorrelated(sb, query, outer)
+        return query, []
+    from .relations import bind_from
+    _, inner = bind_from(sb.binder, query)
+    kept, pulled, added = [], [], []
+    for c in conjuncts(where.this):
+        refs = [(col, _side(col, inner, outer)) for col in _columns(c)]
+        if not any(side == "outer" for _, side in refs):
+            kept.append(c)
+            continue
+        c = c.copy()
+        for col in _columns(c):
+            if _side(col, inner, outer) == "inner":
+                name = sb.ctx.fresh("$c")
+                added.append(exp.alias_(col.copy(), name, quoted=True))
+                col.replace(exp.column(_right_name(name), table=SQ, quoted=True))
+        pulled.append(c)
+    if not pulled:
+        _check_uncorrelated(sb, query, outer)
+        return query, []
+    for arg in ("group", "having", "limit", "offset", "distinct", "order"):
+        if query.args.get(arg) is not None:
+            raise UnsupportedError("A correlated subquery with %s is not supported yet" % arg.upper(),
+                                   *sb.ctx.pos(query))
+    if _aggregates(query):
+        raise UnsupportedError("A correlated IN or EXISTS subquery that aggregates is not supported yet",
+                               *sb.ctx.pos(query))
+    query = query.copy()
+    query.set("where", exp.Where(this=_and(kept)) if kept else None)
+    query.set("expressions", list(query.expressions) + added)
+    _check_uncorrelated(sb, query, outer)
+    return query, pulled
+
+
+def _check_uncorrelated(sb, query, outer):
+    """A column of `query` that only the outer block has (a correlation outside WHERE's conjuncts): refused."""
+    if not isinstance(query, exp.Select):
+        return
+    from .relations import bind_from
+    try:
+        _, inner = bind_from(sb.binder, query)
+    except SqlError:
+        return
+    for col in _columns(query):
+        if _side(col, inner, outer) == "outer":
+            raise UnsupportedError("The subquery refers to '%s' of the outer query outside a condition of its WHERE: "
+                                   "not supported" % ".".join(column_parts(col)), *sb.ctx.pos(col))
+
+
+def _columns(tree):
+    """The column references of `tree`, not those of a subquery nested in it."""
+    out = []
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if n is not tree and isinstance(n, (exp.Subquery, exp.Select, exp.Exists)):
+            continue
+        if isinstance(n, exp.Column) and not isinstance(n.this, exp.Star) and "field" not in n.meta:
+            out.append(n)
+            continue
+        stack.extend(n.iter_expressions())
+    return out
+
+
+def _side(col, inner, outer):
+    parts = column_parts(col)
+    if parts is None:
+        return "inner"
+    try:
+        inner.resolve(parts, (None, None))
+        return "inner"
+    except SqlError:
+        pass
+    try:
+        outer.resolve(parts, (None, None))
+        return "outer"
+    except SqlError:
+        return "inner"          # unknown: the subquery's own binding names the error
+
+
+# ---------------------------------------------------------------------- scalar subqueries
+def _scalars(sb, node, scope, tree):
+    """Every scalar subquery in `tree` joined to `node`; -> (node, scope, tree with each replaced by its field)."""
+    ctx = sb.ctx
+    tree = tree.copy()
+    for sub in [n for n in tree.walk() if isinstance(n, exp.Subquery)]:
+        if any(isinstance(p, exp.Subquery) for p in _ancestors(sub, tree)):
+            continue
+        if any(is_predicate(p) for p in _ancestors(sub, tree)) or is_predicate(sub.parent):
+            continue
+        node, scope, field = _scalar_join(sb, node, scope, sub)
+        ref = exp.Column(this=exp.to_identifier(field.name, quoted=True))
+        ref.meta["field"] = field
+        ref.meta["position"] = ctx.pos(sub)
+        if sub is tree:
+            tree = ref
+        else:
+            sub.replace(ref)
+    for n in tree.walk():
+        if is_predicate(n):
+            raise UnsupportedError("IN and EXISTS with a subquery are supported as conditions of WHERE (joined by "
+                                   "AND) only", *ctx.pos(n))
+    return node, scope, tree
+
+
+def _ancestors(n, root):
+    p = n.parent
+    while p is not None and p is not root.parent:
+        yield p
+        if p is root:
+            return
+        p = p.parent
+
+
+def _scalar_join(sb, node, scope, sub):
+    ctx = sb.ctx
+    query = sub.this
+    query, pulled = _decorrelate_scalar(sb, query, scope)
+    right, _ = sb.binder.bind_query(query)
+    width = len(right.fields) - len(pulled)
+    if width != 1:
+        raise SqlError("A scalar subquery must return one column, not %d" % width, *ctx.pos(sub))
+    if not pulled and not _single_row(query):       # Flink's SINGLE_VALUE: more than one row fails at run time
+        f = right.fields[0]
+        line, column = ctx.pos(sub)
+        message = "A scalar subquery returned more than one row (at line %s, column %s)" % (line, column)
+        name = ctx.fresh("$f")
+        right = GroupAggregate(right, [], [AggCall("SINGLE_VALUE", (f.name,), name=name,
+                                                   type=typing.nullable(f.type, True) if f.type else None,
+                                                   options=(message,))], position=ctx.pos(sub))
+    keys, computed = [], []
+    for outer_ast, _ in pulled:
+        e = ExpressionBinder(ctx, scope).bind(outer_ast)
+        if e.field is None:
+            computed.append((e, ctx.fresh("$f")))
+            keys.append(computed[-1][1])
+        else:
+            keys.append(e.field)
+    if computed:
+        node = Calc(node, [(Expr.of_field(x), x.name) for x in node.fields] + computed, position=ctx.pos(sub))
+    join = Join(node, right, "LEFT", keys, [f.name for f in right.fields[1:]], position=ctx.pos(sub))
+    if not join.left_keys:
+        join.condition = finish(exp.true(), ctx)
+    field = join.field(join.output_name(1, right.fields[0].name))
+    scope = _rescoped(scope, join)
+    if any(c[1] for c in pulled):       # a correlated COUNT: no group is a count of 0
+        calc = Calc(join, [(finish(_coalesce_zero(x), ctx) if x.name == field.name else Expr.of_field(x), x.name)
+                           for x in join.fields], position=ctx.pos(sub))
+        return calc, _rescoped(scope, calc), calc.field(field.name)
+    return join, scope, field
+
+
+def _coalesce_zero(f):
+    ref = exp.Column(this=exp.to_identifier(f.name, quoted=True))
+    ref.meta["field"] = f
+    return exp.Coalesce(this=ref, expressions=[exp.Literal.number(0)])
+
+
+def _single_row(query):
+    """Whether the subquery returns at most one row: an aggregate without GROUP BY."""
+    while isinstance(query, exp.Subquery):
+        query = query.this
+    if not isinstance(query, exp.Select) or query.args.get("group") is not None:
+        return False
+    from .expressions import is_aggregate_call
+    if query.args.get("having") is not None:
+        return _aggregates(query)
+    return len(query.expressions) >= 1 and _aggregates(query) and not any(
+        isinstance(n, exp.Window) for e in query.expressions for n in e.walk()) and \
+        all(_only_aggregates(e, is_aggregate_call) for e in query.expressions)
+
+
+def _only_aggregates(e, is_aggregate_call):
+    if is_aggregate_call(e) or isinstance(e, exp.Literal):
+        return True
+    if isinstance(e, exp.Column):
+        return False
+    return all(_only_aggregates(c, is_aggregate_call) for c in e.iter_expressions())
+
+
+def _decorrelate_scalar(sb, query, outer):
+    """A correlated scalar subquery `SELECT agg FROM r WHERE r.k = o.k AND ...` -> the subquery grouped by its
+    correlated columns (`SELECT agg, r.k AS $cN FROM r WHERE ... GROUP BY r.k`) and [(outer expression ast,
+    is a COUNT)] in the order of the added columns."""
+    if not isinstance(query, exp.Select) or query.args.get("where") is None:
+        _check_uncorrelated(sb, query, outer)
+        return query, []
+    from .relations import bind_from
+    _, inner = bind_from(sb.binder, query)
+    kept, pulled, added = [], [], []
+    for c in conjuncts(query.args["where"].this):
+        sides = [_side(col, inner, outer) for col in _columns(c)]
+        if "outer" not in sides:
+            kept.append(c)
+            continue
+        eq = c
+        while isinstance(eq, exp.Paren):
+            eq = eq.this
+        ok = isinstance(eq, exp.EQ)
+        if ok:
+            a_sides = {_side(col, inner, outer) for col in _columns(eq.this)}
+            b_sides = {_side(col, inner, outer) for col in _columns(eq.expression)}
+            if a_sides == {"inner"} and b_sides == {"outer"}:
+                inner_ast, outer_ast = eq.this, eq.expression
+            elif a_sides == {"outer"} and b_sides == {"inner"}:
+                inner_ast, outer_ast = eq.expression, eq.this
+            else:
+                ok = False
+        if not ok:
+            raise UnsupportedError("A scalar subquery correlated by a condition other than an equality of its "
+                                   "column and the outer query's is not supported yet", *sb.ctx.pos(c))
+        name = sb.ctx.fresh("$c")
+        added.append((inner_ast, name))
+        pulled.append(outer_ast)
+    if not pulled:
+        _check_uncorrelated(sb, query, outer)
+        return query, []
+    if query.args.get("group") is not None or not _single_row(query):
+        raise UnsupportedError("A correlated scalar subquery must aggregate without GROUP BY", *sb.ctx.pos(query))
+    item = query.expressions[0]
+    item = item.this if isinstance(item, exp.Alias) else item
+    from .expressions import is_aggregate_call
+    counts = [n for n in item.walk() if is_aggregate_call(n) and
+              (n.this if isinstance(n, exp.Filter) else n).key == "count"]
+    is_count = bool(counts) and (item in counts)
+    if counts and not is_count:
+        raise UnsupportedError("A correlated scalar subquery with COUNT inside an expression is not supported yet",
+                               *sb.ctx.pos(item))
+    query = query.copy()
+    query.set("where", exp.Where(this=_and(kept)) if kept else None)
+    query.set("expressions", list(query.expressions) + [exp.alias_(a.copy(), n, quoted=True) for a, n in added])
+    query.set("group", exp.Group(expressions=[a.copy() for a, _ in added]))
+    _check_uncorrelated(sb, query, outer)
+    return query, [(o, is_count) for o in pulled]

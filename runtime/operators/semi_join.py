@@ -1,0 +1,153 @@
+"""Semi and anti joins (`SemiJoin`: IN / EXISTS / NOT IN / NOT EXISTS subqueries, INTERSECT, EXCEPT).
+
+Batch: Spark's `left_semi` / `left_anti` join on the keys (`<=>` for a null-safe pair) and the condition.
+Streaming: both inputs as one stream keyed by the join keys (none: one key for all rows, as Flink runs a join
+without equalities on one task); the state holds the multisets of both sides' rows, the key's result (the left
+rows that some right row matches, or that none does) is recomputed after each micro-batch and diffed: a left
+row comes (+I) and goes (-D) as its matches come and go, on either side's changes."""
+
+from .keyed_state import KeyedChangelogProcessor, add, weight
+
+
+class SemiJoinState:
+    __slots__ = ("left", "right", "null_key")
+
+    def __init__(self):
+        from collections import Counter
+        self.left = Counter()
+        self.right = Counter()
+        self.null_key = False       # the key has a NULL where `=` compares: nothing matches
+
+
+class SemiJoinProcessor(KeyedChangelogProcessor):
+    def __init__(self, anti, left_columns, right_columns, ttl_ms=0, condition=None):
+        self.anti = anti
+        self.left_columns = left_columns      # names of the packed left columns in the input rows
+        self.right_columns = right_columns
+        self.ttl_ms = ttl_ms
+        self.condition = condition            # RowCondition over a joined row (left values + right values), or None
+
+    def empty(self):
+        return SemiJoinState()
+
+    def is_empty(self, state):
+        return not state.left and not state.right
+
+    def apply(self, state, rows):
+        for r in rows:
+            w = weight(r["__op"])
+            state.null_key = bool(r["__nk"])
+            if r["__side"] == 0:
+                add(state.left, tuple(r[c] for c in self.left_columns), w)
+            else:
+                add(state.right, tuple(r[c] for c in self.right_columns), w)
+        return state
+
+    def result(self, state):
+        rights = [] if state.null_key else [row for row, c in state.right.items() if c > 0]
+        cond = self.condition
+        out = []
+        for row, c in state.left.items():
+            if c <= 0:
+                continue
+            if cond is None:
+                matched = bool(rights)
+            else:
+                matched = any(cond(row + r) for r in rights)
+            if matched != self.anti:
+                out.extend([row] * c)
+        return out
+
+
+# ---------------------------------------------------------------------- the translator
+from pyspark.sql import functions as F  # noqa: E402
+from pyspark.sql import types as st  # noqa: E402
+
+from planner.errors import UnsupportedError  # noqa: E402
+from planner.plan.semi_join import SemiJoin  # noqa: E402
+
+from ..translate import Stream, conform, q, translates  # noqa: E402
+from .keyed_state import run_keyed  # noqa: E402
+from .row_condition import RowCondition  # noqa: E402
+
+_INTEGRAL = (st.ByteType, st.ShortType, st.IntegerType, st.LongType)
+_NUMERIC = _INTEGRAL + (st.FloatType, st.DoubleType, st.DecimalType)
+
+
+def key_types(left_types, right_types):
+    """One Spark type per key pair that both sides' key columns are cast to (Spark groups by equal values)."""
+    out = []
+    for a, b in zip(left_types, right_types):
+        if a == b:
+            out.append(a)
+        elif isinstance(a, _INTEGRAL) and isinstance(b, _INTEGRAL):
+            out.append(st.LongType())
+        elif isinstance(a, _NUMERIC) and isinstance(b, _NUMERIC):
+            out.append(st.DoubleType())
+        else:
+            out.append(a)
+    return out
+
+
+@translates(SemiJoin)
+def translate_semi_join(node, inputs, ctx):
+    left, right = inputs
+    if not ctx.streaming or not right.df.isStreaming:      # a static right side (VALUES) never changes: each
+        return _batch(node, left, right)                   # left change is kept or dropped on its own
+    if not left.df.isStreaming:
+        raise UnsupportedError("A semi or anti join of constant rows (VALUES) with a streaming subquery is not "
+                               "supported yet", *node.position)
+    condition = RowCondition(node.condition, node.joined_names).check(node.position) \
+        if node.condition is not None else None
+    lcols, rcols = node.left.field_names, node.right.field_names
+    ltypes = {f.name: f.dataType for f in left.df.schema.fields}
+    rtypes = {f.name: f.dataType for f in right.df.schema.fields}
+    lpack = ["__l%d" % i for i in range(len(lcols))]
+    rpack = ["__r%d" % i for i in range(len(rcols))]
+    keys = ["__jk%d" % i for i in range(len(node.left_keys))]
+    types = key_types([ltypes[k] for k in node.left_keys], [rtypes[k] for k in node.right_keys])
+
+    def pack(s, side, join_keys):
+        cols = [F.col(q(k)).cast(types[i]).alias(keys[i]) for i, k in enumerate(join_keys)]
+        nulls = [F.col(q(k)).isNull() for k, safe in zip(join_keys, node.null_safe) if not safe]
+        null_key = F.lit(False)
+        for n in nulls:
+            null_key = null_key | n
+        for i, c in enumerate(lcols):
+            cols.append((F.col(q(c)) if side == 0 else F.lit(None).cast(ltypes[c])).alias(lpack[i]))
+        for i, c in enumerate(rcols):
+            cols.append((F.col(q(c)) if side == 1 else F.lit(None).cast(rtypes[c])).alias(rpack[i]))
+        op = F.col("__op") if s.changelog else F.lit(0).cast("tinyint")
+        return s.df.select(*cols, null_key.alias("__nk"), F.lit(side).cast("tinyint").alias("__side"),
+                           op.alias("__op"), F.col("__seq"))
+
+    both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
+    out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names, lcols)]
+    processor = SemiJoinProcessor(node.anti, lpack, rpack, ctx.ttl_ms, condition)
+    out = run_keyed(both, keys, processor, out_fields, ctx)
+    return Stream(conform(out, node.fields), changelog=True)
+
+
+def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
+    """Spark's left semi / anti join: the left rows (with their hidden columns) that some / no right row matches
+    (on the node's keys, or those given)."""
+    hidden = [F.col(h) for h in left.hidden()]
+    l_df = left.df.select(*[F.col(q(c)) for c in node.left.field_names], *hidden)
+    r_df = right.df.select(*[F.col(q(c)).alias(node.joined_name(1, c)) for c in node.right.field_names])
+    cond = None
+    pairs = zip(left_keys if left_keys is not None else node.left_keys,
+                right_keys if right_keys is not None else node.right_keys,
+                null_safe if null_safe is not None else node.null_safe)
+    for a, b, safe in pairs:
+        lc, rc = l_df[q(a)], r_df[q(node.joined_name(1, b))]
+        c = lc.eqNullSafe(rc) if safe else lc == rc
+        cond = c if cond is None else cond & c
+    if node.condition is not None:
+        c = F.expr(node.condition.sql)
+        cond = c if cond is None else cond & c
+    if cond is None:
+        cond = F.lit(True)
+    out = l_df.join(r_df, on=cond, how="left_anti" if node.anti else "left_semi")
+    out = out.select(*[F.col(q(c)).alias(n) for c, n in zip(node.left.field_names, node.field_names)],
+                     *[F.col(h) for h in left.hidden()])
+    return Stream(conform(out, node.fields), changelog=left.changelog)
