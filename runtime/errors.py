@@ -27,7 +27,8 @@ def from_spark(e, sql_line=None, sql_column=None):
         err.cause = e
         return err
     m = re.search(r"\[USER_RAISED_EXCEPTION\]\s*(.+?)(?:\s+SQLSTATE: \w+|\n|$)", text)
-    if m:        # a RAISE_ERROR of dynsql's Spark SQL (ELEMENT of more than one element, ...): its own words
+    if m:        # a RAISE_ERROR of dynsql's Spark SQL (ELEMENT of more than one element, a scalar subquery's
+                 # second row, ...): its own words
         err = RuntimeFailure(m.group(1).strip())
         err.cause = e
         return err
@@ -42,11 +43,6 @@ def from_spark(e, sql_line=None, sql_column=None):
         # any other failure in a worker's Python (a dynsql bug): the exception it ended with, not Spark's headline
         lines = [ln for ln in text.splitlines() if re.match(r"[A-Za-z_][\w.]*: ", ln)]
         err = RuntimeFailure("A Spark Python worker failed: %s" % (lines[-1].strip() if lines else "no message"))
-        err.cause = e
-        return err
-    m = re.search(r"\[USER_RAISED_EXCEPTION\]\s*(.+)", text)
-    if m:        # raise_error of dynsql's own words (a scalar subquery's second row)
-        err = RuntimeFailure(re.sub(r"\s*SQLSTATE: \w+\.?", "", m.group(1)).strip())
         err.cause = e
         return err
     m = re.search(r"Checksum error: (?:file:)?(\S+?)(?: at \d+)? exp:", text)
