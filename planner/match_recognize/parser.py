@@ -225,14 +225,14 @@ class _ClauseParser:
         text = self.slice_text(a + 2, b)
         expr = parse_expression(text, Positions(text, *self.pos.at(self.toks[a + 2].start)), 0)
         line, col = self.pos.at(self.toks[a].start)
-        return Definition(name_of(self.toks[a]), expr, text, line, col)
+        return Definition(name_of(self.toks[a]), expr, text, line, col, *self.pos.at(self.toks[a + 2].start))
 
     def subset(self, a, b):
         toks = self.toks[a:b]
         if len(toks) < 5 or name_of(toks[0]) is None or toks[1].text != "=" or toks[2].text != "(" \
                 or toks[-1].text != ")":
             self.fail("A subset is written 'NAME = (VAR, VAR, ...)'", tok=self.toks[a])
-        names = []
+        names, written = [], []
         for k, t in enumerate(toks[3:-1]):
             if k % 2 == 1:
                 if t.text != ",":
@@ -241,8 +241,9 @@ class _ClauseParser:
                 self.fail("Expected a pattern variable in SUBSET", tok=t)
             else:
                 names.append(name_of(t))
+                written.append((name_of(t),) + self.pos.at(t.start))
         line, col = self.pos.at(toks[0].start)
-        return Subset(name_of(toks[0]), names, line, col)
+        return Subset(name_of(toks[0]), names, line, col, written)
 
     def after_match(self):
         t0 = self.peek()
