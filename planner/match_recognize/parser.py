@@ -12,6 +12,7 @@ from planner.match_recognize.pattern import PatternParser
 from planner.match_recognize.spec import (Definition, MatchRecognizeSpec, Measure, OrderKey, SkipTo, Subset,
                                           pattern_to_text)
 from planner.match_recognize.tokens import Positions, name_of, tokenize
+from planner.reserved_words import RESERVED, reserved_word_error
 
 CLAUSE_WORDS = ("PARTITION", "ORDER", "MEASURES", "ONE", "ALL", "AFTER", "PATTERN", "WITHIN", "SUBSET", "DEFINE")
 
@@ -216,6 +217,9 @@ class _ClauseParser:
             ea = a + 1
         text = self.slice_text(ea, k)
         expr = parse_expression(text, Positions(text, *self.pos.at(self.toks[ea].start)), 0)
+        alias = self.toks[k + 1]
+        if alias.kind == "WORD" and alias.text.upper() in RESERVED:
+            raise reserved_word_error(alias.text, *self.pos.at(alias.start))
         line, col = self.pos.at(self.toks[a].start)
         return Measure(name_of(self.toks[k + 1]), expr, self.slice_text(a, k), semantics, line, col)
 
