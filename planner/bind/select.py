@@ -434,8 +434,8 @@ class SelectBinder:
                 raise UnsupportedError("ORDER BY an expression is not supported: order by a column of the "
                                        "select list", *self.pos(e))
             keys.append((bound.field, not o.args.get("desc")))
-        from ..literals import INT_MAX, integer_literal
-        n = integer_literal(limit.expression, "LIMIT", self.pos(limit), minimum=0, maximum=INT_MAX) \
+        from ..literals import INT_MAX, integer_literal, limit_count
+        n = integer_literal(limit_count(limit), "LIMIT", self.pos(limit), minimum=0, maximum=INT_MAX) \
             if limit is not None else None
         skip = integer_literal(offset.expression, "OFFSET", self.pos(offset), minimum=0, maximum=INT_MAX) \
             if offset is not None else None
