@@ -13,6 +13,7 @@ from .catalog import ColumnDef, TableDef, WatermarkSpec
 from .errors import SqlError
 from .literals import interval_ms as _interval_ms
 from .parse import parse_sql, tokenize
+from .reserved_words import RESERVED, reserved_word_error
 from .types import parse_type
 
 
@@ -127,6 +128,7 @@ def parse_create_table(sql, line=1, column=1):
     c.word("TEMPORARY")
     c.expect("TABLE")
     if_not_exists = c.words("IF", "NOT", "EXISTS")
+    _not_reserved(c, c.cur)
     name = c.name("a table name")
     if not c.sym(TokenType.L_PAREN):
         if c.word("LIKE") or (c.cur and c.cur.text.upper() == "AS"):
@@ -197,6 +199,12 @@ def parse_create_table(sql, line=1, column=1):
                     primary_key=pk, comment=comment, ddl=sql, partition_keys=partition_keys), if_not_exists
 
 
+def _not_reserved(c, tok):
+    """A name written without backticks must not be one of Flink's reserved words (planner/reserved_words.py)."""
+    if tok is not None and tok.token_type != TokenType.IDENTIFIER and tok.text.upper() in RESERVED:
+        raise reserved_word_error(tok.text, *c.pos(tok))
+
+
 def _split_items(c):
     """Top-level comma-separated items of the column list, as (first, last) token indexes; leaves the
     cursor after the closing parenthesis."""
@@ -237,6 +245,7 @@ def _split_items(c):
 def _column(c, last):
     name_tok = c.cur
     name = c.name("a column name")
+    _not_reserved(c, name_tok)
     if c.cur is None or c.i > last:
         raise c.error("Column '%s' needs a type" % name, name_tok)
     if c.cur.text.upper() == "AS":

@@ -100,38 +100,6 @@ def _regexp_extract_all(node):
     return _spark_call("REGEXP_EXTRACT_ALL", [s, pattern, group])
 
 
-def _similar_to(node):
-    """`s SIMILAR TO 'pattern'`: SQL's regular expression (`%`, `_`, `|`, `*`, `+`, `?`, `()`, `[]`, `{m,n}`)
-    matched against the whole string, as a Java regular expression."""
-    pattern = node.expression
-    if not (isinstance(pattern, exp.Literal) and pattern.is_string):
-        raise UnsupportedError("SIMILAR TO with a pattern that is not a string literal is not supported yet")
-    if node.args.get("escape") is not None:
-        raise UnsupportedError("SIMILAR TO ... ESCAPE is not supported yet")
-    regex = "^(?:%s)$" % _similar_regex(pattern.name)
-    return exp.RegexpLike(this=node.this.copy(), expression=exp.Literal.string(regex))
-
-
-def _similar_regex(pattern):
-    out, in_class = [], False
-    for ch in pattern:
-        if in_class:
-            out.append(ch)
-            in_class = ch != "]"
-        elif ch == "%":
-            out.append(".*")
-        elif ch == "_":
-            out.append(".")
-        elif ch == "[":
-            out.append(ch)
-            in_class = True
-        elif ch in "|*+?(){},":
-            out.append(ch)
-        else:
-            out.append(re.escape(ch))
-    return "".join(out)
-
-
 def _hash_code(args):
     """Java's String.hashCode: h = 31 * h + c over the UTF-16 characters, in 32-bit arithmetic."""
     from .functions_math import flink_type
@@ -202,7 +170,6 @@ def parsed():
         exp.Elt: _elt,
         exp.ParseUrl: _parse_url,
         exp.RegexpExtractAll: _regexp_extract_all,
-        exp.SimilarTo: _similar_to,
         exp.CurrentDatabase: lambda n: exp.Literal.string(DATABASE),
         # odd length: Flink's first byte is 0 (the first digit only checked), the rest as pairs
         exp.Unhex: lambda n: spark_template(

@@ -70,6 +70,14 @@ def literal_text(literal):
     return str(literal).strip()
 
 
+def limit_count(node):
+    """`LIMIT n` or `FETCH FIRST | NEXT [n] ROW | ROWS ONLY` -> the expression of its row count (FETCH without a
+    count fetches one row)."""
+    if isinstance(node, exp.Fetch):
+        return node.args.get("count") or exp.Literal.number(1)
+    return node.expression
+
+
 def integer_literal(literal, what, position=None, minimum=None, maximum=LONG_MAX):
     """A whole-number literal -> int, for `what` (e.g. 'The precision of TIMESTAMP').
 

@@ -30,6 +30,7 @@ from sqlglot.tokens import TokenType
 
 from .dialect import Flink, quoted, shorten
 from .errors import SqlError
+from .reserved_words import check_reserved_identifiers
 from .types import type_params
 
 MAX_NESTING = 2000                 # levels of nesting a statement may have (its error names the limit)
@@ -149,6 +150,7 @@ def _parse(text, line, column):
         raise SqlError("SQL parse failed. Expected a statement", line, column)
     if len(trees) != 1:
         raise SqlError("Expected one statement, found %d" % len(trees), line, column)
+    check_reserved_identifiers(trees[0], text, line, column)
     return _clamp_types(trees[0]) if typed else trees[0]
 
 

@@ -16,6 +16,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
 from planner.errors import RuntimeFailure, UnsupportedError
+from planner.metadata_columns import FILESYSTEM_METADATA, metadata_columns
 from planner.settings import parse_duration_ms
 from planner.types import parse_type, to_spark
 
@@ -31,9 +32,17 @@ HIDDEN_SCHEMA = [st.StructField("__seq", st.LongType()), st.StructField("__wm", 
 
 def source_schema(table):
     """The source's columns: the physical ones as the files hold them, then a partitioned table's partition
-    columns (from its folders), then the hidden ones."""
+    columns (from its folders), then its metadata columns' values (`__meta<i>`, the key's type), then the
+    hidden ones."""
     fields = [st.StructField(c.name, to_spark(parse_type(c.type)), True) for c in file_order(table)]
-    return st.StructType(fields + HIDDEN_SCHEMA)
+    meta = [st.StructField("__meta%d" % i, to_spark(parse_type(FILESYSTEM_METADATA[key])), True)
+            for i, (_, key) in enumerate(_read_metadata(table))]
+    return st.StructType(fields + meta + HIDDEN_SCHEMA)
+
+
+def _read_metadata(table):
+    """[(column, key)] the source reads: a filesystem table's metadata columns (planner/metadata_columns.py)."""
+    return metadata_columns(table) if table.options.get("connector") == "filesystem" else []
 
 
 def is_bounded(table):
@@ -117,6 +126,7 @@ def _spec(spark, table, streaming, sentinel, pieces=1):
     return json.dumps({
         "path": o["path"], "format": fmt, "columns": [(c.name, c.type) for c in physical],
         "partitions": [(c.name, c.type) for c in file_order(table)[len(physical):]],
+        "metadata": [key for _, key in _read_metadata(table)],
         "options": o, "rowtime_index": rowtime_index, "delay_ms": delay,
         # a computed rowtime gets the sentinel too: table_frame gives it END_OF_INPUT (see there)
         "sentinel": bool(sentinel and table.watermark is not None),
@@ -172,6 +182,7 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
     df = reader.load()
     cols = []
     rowtime = table.watermark.column if table.watermark is not None else None
+    meta = {c.name: "__meta%d" % i for i, (c, _) in enumerate(_read_metadata(table))}
     for c in table.columns:
         if c.is_proctime:
             cols.append(F.current_timestamp().alias(c.name))
@@ -183,7 +194,10 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
         elif c.computed is not None:
             cols.append(F.expr(ref.computed[c.name]).alias(c.name))
         elif c.metadata is not None:
-            cols.append(F.lit(None).cast(to_spark(parse_type(c.type))).alias(c.name))
+            if c.name not in meta:      # the planner refuses such a table (planner/metadata_columns.py)
+                raise UnsupportedError("Table '%s': the '%s' connector offers no metadata (column '%s')"
+                                       % (table.name, conn, c.name))
+            cols.append(F.col(meta[c.name]).cast(to_spark(parse_type(c.type))).alias(c.name))
         else:
             cols.append(F.col("`%s`" % c.name))
     df = df.select(*cols, *[F.col(h) for h in HIDDEN_COLUMNS])

@@ -228,14 +228,14 @@ def test_a_temporal_join_on_decimal_and_date_keys_and_over_no_versions(one_pass_
     orders = "o1,1.50,2024-01-01,2024-01-01 10:00:05\no2,2.50,2024-01-02,2024-01-01 10:00:06\n" \
              "o3,1.50,2024-01-01,2024-01-01 09:00:00\n"
     rates = "1.50,2024-01-01,7,2024-01-01 10:00:00\n2.50,2024-01-02,8,2024-01-01 10:00:06\n"
-    sql = "SELECT o.id, r.v FROM orders AS o %s JOIN %s FOR SYSTEM_TIME AS OF o.ts AS r ON o.k = r.k AND o.day = r.day"
+    sql = "SELECT o.id, r.v FROM orders AS o %s JOIN %s FOR SYSTEM_TIME AS OF o.ts AS r ON o.k = r.k AND o.dt = r.dt"
     for c in (one_pass_client, client):
-        create_csv_tables(c, tmp_path, (("orders", orders, "id STRING, k DECIMAL(5, 2), day DATE, ts TIMESTAMP(3)"),
-                                        ("rates", rates, "k DECIMAL(5, 2), day DATE, v INT, ts TIMESTAMP(3)"),
-                                        ("no_rates", "", "k DECIMAL(5, 2), day DATE, v INT, ts TIMESTAMP(3)")), "ts")
+        create_csv_tables(c, tmp_path, (("orders", orders, "id STRING, k DECIMAL(5, 2), dt DATE, ts TIMESTAMP(3)"),
+                                        ("rates", rates, "k DECIMAL(5, 2), dt DATE, v INT, ts TIMESTAMP(3)"),
+                                        ("no_rates", "", "k DECIMAL(5, 2), dt DATE, v INT, ts TIMESTAMP(3)")), "ts")
         for name in ("rates", "no_rates"):
-            c.execute("CREATE VIEW %s_now AS SELECT k, day, v, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY "
-                      "k, day ORDER BY ts DESC) AS rn FROM %s) WHERE rn = 1" % (name, name))
+            c.execute("CREATE VIEW %s_now AS SELECT k, dt, v, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY "
+                      "k, dt ORDER BY ts DESC) AS rn FROM %s) WHERE rn = 1" % (name, name))
     for c, plan in ((one_pass_client, "lookup"), (one_pass_client, "window"), (client, None)):
         with as_of_plan(c, plan, sql % ("", "rates_now")):
             assert sorted(changes(c, sql % ("", "rates_now"))) == [("+I", ("o1", 7)), ("+I", ("o2", 8))]

@@ -20,6 +20,7 @@ from ..plan.expr import Expr
 from ..types import parse_type
 from . import types as typing
 from .kept_arguments import kept_arguments_too
+from .similar_to import similar_to_regexp
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "BIGINT"}
 _UNIT_FIRST = {"TIMESTAMPADD", "TIMESTAMPDIFF"}     # functions whose first argument is a time unit
@@ -132,6 +133,8 @@ class ExpressionBinder:
         if isinstance(node, exp.Anonymous) and node.name.upper() in _UNIT_FIRST and node.expressions \
                 and isinstance(node.expressions[0], exp.Column) and not node.expressions[0].table:
             node.expressions[0].replace(exp.var(node.expressions[0].name.upper()))    # TIMESTAMPADD(DAY, ...)
+        if isinstance(node, exp.SimilarTo) or isinstance(node, exp.Escape) and isinstance(node.this, exp.SimilarTo):
+            node = similar_to_regexp(node, self.ctx.pos(node))                           # s SIMILAR TO '...'
         if isinstance(node, exp.TimestampDiff) and isinstance(node.this, exp.Column) and not node.this.table:
             node.set("this", exp.var(node.this.name.upper()))                           # TIMESTAMPDIFF(DAY, ...)
         for key, value in list(node.args.items()):

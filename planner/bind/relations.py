@@ -6,6 +6,7 @@ from sqlglot import exp
 
 from ..catalog import TableDef, ViewDef
 from ..errors import SqlError, UnsupportedError
+from ..metadata_columns import check_metadata_columns
 from ..parse import parse_sql
 from ..plan.join import Join
 from ..plan.scan import TableScan
@@ -102,6 +103,7 @@ def table_scan(binder, table, alias=None, rel=None):
     if conn in ("print", "blackhole"):
         raise SqlError("Table '%s' (connector '%s') is a sink: it cannot be read" % (table.name, conn),
                        *ctx.pos(rel))
+    check_metadata_columns(table, *ctx.pos(rel))
     physical = [f for f in _physical_fields(table)]
     scope = Scope([ScopeEntry(table.name, f.name, f) for f in physical])
     computed = {}

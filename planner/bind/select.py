@@ -447,11 +447,14 @@ class SelectBinder:
                 raise UnsupportedError("ORDER BY an expression is not supported: order by a column of the "
                                        "select list", *self.pos(e))
             keys.append((bound.field, not o.args.get("desc")))
-        from ..literals import INT_MAX, integer_literal
-        n = integer_literal(limit.expression, "LIMIT", self.pos(limit), minimum=0, maximum=INT_MAX) \
+        from ..literals import INT_MAX, integer_literal, limit_count
+        n = integer_literal(limit_count(limit), "LIMIT", self.pos(limit), minimum=0, maximum=INT_MAX) \
             if limit is not None else None
         skip = integer_literal(offset.expression, "OFFSET", self.pos(offset), minimum=0, maximum=INT_MAX) \
             if offset is not None else None
+        if skip is not None and n is None and self.ctx.batch:     # Flink's batch Sort needs an end
+            raise UnsupportedError("Not support limitEnd is max value now!", *self.pos(offset),
+                                   hint="an OFFSET needs a LIMIT or FETCH FIRST n ROWS ONLY in Flink's batch mode")
         temporal = bool(keys) and node.field(keys[0][0]).time in (ROWTIME, PROCTIME) and keys[0][1]
         if keys and n is None and not temporal and not self.ctx.batch:
             raise UnsupportedError("Sort on a non-time-attribute field is not supported.", *self.pos(order))

@@ -13,6 +13,7 @@ from planner.match_recognize.tokens import tokenize
 
 from planner.dialect import Flink as FlinkDialect
 from planner.dialect import TableArgument
+from planner.reserved_words import check_reserved_identifiers
 
 
 SEMANTICS_MARKERS = ("__RUNNING", "__FINAL")
@@ -65,6 +66,8 @@ def parse_expression(text, positions, offset):
         raise positions.error("Cannot parse expression '%s': %s" % (text.strip(), e), offset)
     if tree is None:
         raise positions.error("Empty expression", offset)
+    if rewritten == text:
+        check_reserved_identifiers(tree, text, positions.line, positions.column)
     query = next(tree.find_all(exp.Query, exp.Values), None)
     if query is not None:
         raise positions.error("Subqueries are not supported in MEASURES or DEFINE", _word_offset(

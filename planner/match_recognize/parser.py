@@ -12,6 +12,7 @@ from planner.match_recognize.pattern import PatternParser
 from planner.match_recognize.spec import (Definition, MatchRecognizeSpec, Measure, OrderKey, SkipTo, Subset,
                                           pattern_to_text)
 from planner.match_recognize.tokens import Positions, name_of, tokenize
+from planner.reserved_words import RESERVED, reserved_word_error
 
 CLAUSE_WORDS = ("PARTITION", "ORDER", "MEASURES", "ONE", "ALL", "AFTER", "PATTERN", "WITHIN", "SUBSET", "DEFINE")
 
@@ -216,6 +217,9 @@ class _ClauseParser:
             ea = a + 1
         text = self.slice_text(ea, k)
         expr = parse_expression(text, Positions(text, *self.pos.at(self.toks[ea].start)), 0)
+        alias = self.toks[k + 1]
+        if alias.kind == "WORD" and alias.text.upper() in RESERVED:
+            raise reserved_word_error(alias.text, *self.pos.at(alias.start))
         line, col = self.pos.at(self.toks[a].start)
         return Measure(name_of(self.toks[k + 1]), expr, self.slice_text(a, k), semantics, line, col)
 
@@ -225,14 +229,14 @@ class _ClauseParser:
         text = self.slice_text(a + 2, b)
         expr = parse_expression(text, Positions(text, *self.pos.at(self.toks[a + 2].start)), 0)
         line, col = self.pos.at(self.toks[a].start)
-        return Definition(name_of(self.toks[a]), expr, text, line, col)
+        return Definition(name_of(self.toks[a]), expr, text, line, col, *self.pos.at(self.toks[a + 2].start))
 
     def subset(self, a, b):
         toks = self.toks[a:b]
         if len(toks) < 5 or name_of(toks[0]) is None or toks[1].text != "=" or toks[2].text != "(" \
                 or toks[-1].text != ")":
             self.fail("A subset is written 'NAME = (VAR, VAR, ...)'", tok=self.toks[a])
-        names = []
+        names, written = [], []
         for k, t in enumerate(toks[3:-1]):
             if k % 2 == 1:
                 if t.text != ",":
@@ -241,8 +245,9 @@ class _ClauseParser:
                 self.fail("Expected a pattern variable in SUBSET", tok=t)
             else:
                 names.append(name_of(t))
+                written.append((name_of(t),) + self.pos.at(t.start))
         line, col = self.pos.at(toks[0].start)
-        return Subset(name_of(toks[0]), names, line, col)
+        return Subset(name_of(toks[0]), names, line, col, written)
 
     def after_match(self):
         t0 = self.peek()

@@ -93,14 +93,17 @@ class Definition:
     text: str
     line: int = 0
     column: int = 0
+    text_line: int = 0              # where `text` starts in the statement
+    text_column: int = 0
 
 
 @dataclass
 class Subset:
     name: str
-    variables: list
+    variables: list                 # the pattern variables whose rows the subset reads (validate() resolves it)
     line: int = 0
     column: int = 0
+    written: list = field(default_factory=list)     # [(name, line, column)]: the names between the parentheses
 
 
 @dataclass

@@ -3,9 +3,9 @@
 With extensions off (the default; session key 'dynsql.match-recognize.extensions') it refuses what
 Flink 2.3 refuses, with Flink's wording and the rule named: alternation, group patterns, PERMUTE,
 exclusion, anchors, reluctant optional quantifiers, patterns that can match empty, a greedy quantifier
-on the last variable, ALL ROWS PER MATCH, SUBSET, PREV/NEXT with an offset, CLASSIFIER(),
-MATCH_NUMBER(). Always refused: unknown columns and variables, ORDER BY not starting with a time
-attribute ascending, DISTINCT aggregates, aggregates or FIRST/LAST mixing pattern variables.
+on the last variable, ALL ROWS PER MATCH, PREV/NEXT with an offset, CLASSIFIER(),
+MATCH_NUMBER(); SUBSET runs as Flink runs it (planner/match_recognize/subsets.py). Always refused: unknown
+columns and variables, ORDER BY not starting with a time attribute ascending, DISTINCT aggregates, aggregates or FIRST/LAST mixing pattern variables.
 dynsql accepts `{,m}` in both modes. It also decides which matching semantics the runtime uses:
 'flink' (Flink's CEP automaton) for every pattern Flink accepts, 'standard' (SQL:2016 preferment)
 for the rest. It does not run anything."""
@@ -16,6 +16,7 @@ from planner.errors import SqlError, UnsupportedError
 from planner.match_recognize.expressions import (AGGREGATE_NAMES, SEMANTICS_MARKERS, call_args, func_name,
                                                  is_aggregate, qualifier)
 from planner.match_recognize.pattern import can_match_empty, flat_elements, unwrap
+from planner.match_recognize.subsets import check_subsets
 from planner.match_recognize.spec import (Alternation, Anchor, Concat, Exclusion, Group, Permute, Quantified, Var,
                                           pattern_to_text)
 from planner.match_recognize.types import TypeScope, infer
@@ -32,6 +33,7 @@ def validate(spec, input_columns, rowtime, extensions=False, proctime=None):
     _check_columns(spec, names)
     _check_order(spec)
     variables = spec.variables()
+    check_subsets(spec, variables, extensions)
     _check_variables(spec, variables)
     for m in spec.measures:
         _check_expression(spec, m.expr, variables, m.line, m.column, extensions, in_define=False)
@@ -53,10 +55,6 @@ def validate(spec, input_columns, rowtime, extensions=False, proctime=None):
             raise flink_refusal
         if spec.rows_per_match == "ALL":
             raise UnsupportedError("All rows per match mode is not supported yet.", spec.line, spec.column,
-                                   EXTENSIONS_HINT)
-        if spec.subsets:
-            s = spec.subsets[0]
-            raise UnsupportedError("SUBSET is not supported by Flink's MATCH_RECOGNIZE", s.line, s.column,
                                    EXTENSIONS_HINT)
     return spec
 
@@ -96,14 +94,7 @@ def _check_order(spec):
 
 
 def _check_variables(spec, variables):
-    known = set(variables)
-    for s in spec.subsets:
-        if s.name in known:
-            raise SqlError("SUBSET name '%s' is already a pattern variable" % s.name, s.line, s.column)
-        for v in s.variables:
-            if v not in variables:
-                raise SqlError("Unknown pattern variable '%s' in SUBSET %s" % (v, s.name), s.line, s.column)
-        known.add(s.name)
+    known = set(variables) | {s.name for s in spec.subsets}
     seen = set()
     for d in spec.definitions:
         if d.variable not in variables:

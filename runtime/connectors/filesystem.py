@@ -48,6 +48,7 @@ class TableSpec:
         self.format = d["format"]
         self.columns = [tuple(c) for c in d["columns"]]   # physical (name, flink type), in the files
         self.partitions = [tuple(c) for c in d.get("partitions") or []]   # (name, type) from key=value folders
+        self.metadata = d.get("metadata") or []            # metadata keys read, after the partition columns
         self.options = d["options"]
         self.rowtime_index = d.get("rowtime_index")       # index into columns, or None
         self.delay_ms = d.get("delay_ms")

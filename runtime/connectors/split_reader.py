@@ -100,6 +100,8 @@ def read_split(spec, split, schema):
             table, running = annotate(table, ops, seq, spec.rowtime_index, spec.delay_ms, running)
             if spec.partitions:
                 table = with_partition_values(table, spec, split.path)
+            if spec.metadata:
+                table = with_metadata_values(table, spec, split.path)
             seq += table.num_rows
             yield from to_spark(table, schema, split.path)
     except FormatError:
@@ -227,6 +229,19 @@ def with_partition_values(table, spec, path):
     return table
 
 
+def with_metadata_values(table, spec, path):
+    """The metadata columns, after the partition columns: Flink's filesystem keys, of the split's file."""
+    stat = os.stat(path)
+    values = {"file.path": (os.path.abspath(path), pa.string()), "file.name": (os.path.basename(path), pa.string()),
+              "file.size": (stat.st_size, pa.int64()),
+              "file.modification-time": (int(stat.st_mtime * 1000) * 1000, pa.timestamp("us", tz="UTC"))}
+    at = len(spec.columns) + len(spec.partitions)
+    for i, key in enumerate(spec.metadata):
+        value, kind = values[key]
+        table = table.add_column(at + i, "__meta%d" % i, pa.array([value] * table.num_rows, kind))
+    return table
+
+
 def to_spark(table, schema, path, size=65536):
     """An Arrow table (physical columns + hidden ones) -> RecordBatches of exactly Spark's schema."""
     arrays = []
@@ -244,7 +259,7 @@ def sentinel_batch(spec, ordinal, schema):
     """The end-of-input row: NULLs but a rowtime of END_OF_INPUT, so the watermark passes every window. Its
     `__wm` is END_OF_INPUT too: the marker runtime/tables.py reads when the rowtime is a computed column."""
     from .filesystem import END_OF_INPUT
-    values = [None] * (len(spec.columns) + len(spec.partitions))
+    values = [None] * (len(spec.columns) + len(spec.partitions) + len(spec.metadata))
     if spec.rowtime_index is not None:
         values[spec.rowtime_index] = END_OF_INPUT
     row = tuple(values) + (ordinal << SEQ_BITS, END_OF_INPUT, 0)

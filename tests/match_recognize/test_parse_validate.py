@@ -51,7 +51,6 @@ def test_error_positions_are_the_users():
     (body("A*", "A AS price > 1"), "Patterns that can produce empty matches are not supported"),
     (body("A B{2,3}", "A AS price > 1"), "Greedy quantifiers are not allowed as the last element"),
     (body("A B", rows="ALL ROWS PER MATCH"), "All rows per match mode is not supported yet."),
-    (body("A B", extra="SUBSET U = (A, B)"), "SUBSET"),
     (body("A B", "A AS price > PREV(price)"), "physical offsets"),
     (body("A B", measures="CLASSIFIER() AS c"), "CLASSIFIER"),
     (body("A B", measures="MATCH_NUMBER() AS n"), "MATCH_NUMBER"),
@@ -82,6 +81,30 @@ def test_always_refused(text, message):
         with pytest.raises(SqlError) as e:
             check(text, extensions=ext)
         assert message in e.value.message
+
+
+def test_subset_as_flink_runs_it():
+    """Flink 2.3 accepts SUBSET but reads no rows for it; with extensions a subset is its variables' rows."""
+    text = body("A B C", "B AS price < 10", measures="AVG(U.price) AS a", extra="SUBSET U = (A, B), V = (U, C)")
+    assert [s.variables for s in check(text).subsets] == [[], []]
+    assert [s.variables for s in check(text, extensions=True).subsets] == [["A", "B"], ["A", "B", "C"]]
+
+
+@pytest.mark.parametrize("extra, define, after, message, at", [
+    ("SUBSET U = (A, X)", "A AS price > 1", "", "Unknown pattern 'X'", "X)"),
+    ("SUBSET A = (A, B)", "A AS price > 1", "", "Pattern variable 'A' has already been defined", "A = "),
+    ("SUBSET U = (A), U = (B)", "A AS price > 1", "", "Pattern variable 'U' has already been defined", "U = (B"),
+    ("SUBSET U = (A, B)", "B AS price < LAST(U.price)", "", "Table 'U' not found", "U.price"),
+    ("SUBSET U = (A, B)", "A AS price > 1", "AFTER MATCH SKIP TO LAST U",
+     "The pattern name specified in AfterMatchSkipStrategy can not be found in the given Pattern", "AFTER"),
+])
+def test_subset_refusals(extra, define, after, message, at):
+    """Flink's messages, at the name they are about (the column of `at` in the text)."""
+    text = "PARTITION BY sym ORDER BY ts MEASURES A.price AS p %s PATTERN (A B) %s DEFINE %s" % (after, extra, define)
+    with pytest.raises(SqlError) as e:
+        validate(parse_match_recognize(text), COLUMNS, "ts")
+    assert message in e.value.message
+    assert (e.value.line, e.value.column) == (1, text.index(at) + 1)
 
 
 def test_curly_upto_accepted_in_flink_mode():
