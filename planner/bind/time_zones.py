@@ -5,10 +5,11 @@ holds its wall-clock time as if it were UTC, a TIMESTAMP_LTZ its instant. What F
 zone is written here with Spark's explicit conversions, the zone a literal of the expression:
 - CAST between TIMESTAMP_LTZ and TIMESTAMP / DATE / STRING (`FROM_UTC_TIMESTAMP` one way, `TO_UTC_TIMESTAMP`
   the other), and a TIMESTAMP_LTZ (or TIMESTAMP) cast to STRING with its precision's fraction digits;
-- the fields of a TIMESTAMP_LTZ (HOUR, EXTRACT, DAYOFMONTH, ...), DATE_FORMAT of one, FLOOR / CEIL ... TO;
+- the fields of a TIMESTAMP_LTZ (HOUR, EXTRACT, DAYOFMONTH, ...), DATE_FORMAT of one (any DATE_FORMAT's
+  pattern as Flink reads it: date_patterns.py), FLOOR / CEIL ... TO;
 - CURRENT_DATE, LOCALTIMESTAMP, LOCALTIME (CURRENT_TIMESTAMP and NOW are instants: nothing to convert);
 - FROM_UNIXTIME (the text of an epoch second in the zone), UNIX_TIMESTAMP(text[, format]) (the text read in
-  the zone), TO_TIMESTAMP_LTZ (an epoch number at precision 0, 3, 6 or 9, or a text read in UTC or in
+  the zone), TO_TIMESTAMP_LTZ (an epoch number at a precision of 0 to 9, or a text read in UTC or in
   the zone its third argument names).
 
 `tag(tree, ctx)` writes the statement's zone into every node of a resolved tree (`meta["time_zone"]`), so that
@@ -20,6 +21,7 @@ from sqlglot import exp
 
 from ..errors import SqlError
 from ..literals import integer_literal
+from .date_patterns import format_call
 
 ZONE_KEY = "table.local-time-zone"
 _STRINGS = ("CHAR", "VARCHAR")
@@ -144,9 +146,15 @@ def _nil_local(name, zone):
 # ---------------------------------------------------------------------- calls
 def _date_format(node, typeof, zone):
     args = node.expressions
-    if len(args) != 2 or _name(typeof(args[0])) != "TIMESTAMP_LTZ" or zone == "UTC":
+    if len(args) != 2:
         return None
-    return _call("DATE_FORMAT", _local(args[0], zone), args[1])
+    ft = typeof(args[0])
+    if ft is not None and ft.name not in ("TIMESTAMP", "TIMESTAMP_LTZ", "NULL") + _STRINGS:
+        second = typeof(args[1])
+        raise SqlError("Cannot apply 'DATE_FORMAT' to arguments of type 'DATE_FORMAT(<%s>, <%s>)'. Supported "
+                       "form(s): 'DATE_FORMAT(<TIMESTAMP>, <CHARACTER>)', 'DATE_FORMAT(<CHARACTER>, <CHARACTER>)'"
+                       % (ft.text(False), second.text(False) if second is not None else "CHARACTER"))
+    return format_call(_local(args[0], zone) if _name(ft) == "TIMESTAMP_LTZ" else args[0], args[1])
 
 
 def _from_unixtime(node, typeof, zone):
@@ -154,7 +162,7 @@ def _from_unixtime(node, typeof, zone):
     if not 1 <= len(args) <= 2:
         return None                           # the mapping's own count check
     pattern = args[1] if len(args) == 2 else _lit("yyyy-MM-dd HH:mm:ss")
-    return _call("DATE_FORMAT", _local(_call("TIMESTAMP_SECONDS", args[0]), zone), pattern)
+    return format_call(_local(_call("TIMESTAMP_SECONDS", args[0]), zone), pattern)
 
 
 def _unix_timestamp(node, typeof, zone):
@@ -166,7 +174,7 @@ def _unix_timestamp(node, typeof, zone):
     return _call("UNIX_SECONDS", _instant(_call("TIMESTAMP_SECONDS", utc_seconds), zone))
 
 
-_EPOCH_FUNCTIONS = {0: "TIMESTAMP_SECONDS", 3: "TIMESTAMP_MILLIS", 6: "TIMESTAMP_MICROS"}
+_INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 _DEFAULT_TEXT_PATTERN = "yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]"
 
 
@@ -183,15 +191,28 @@ def _to_timestamp_ltz(node, typeof, zone):
     if len(args) == 3:
         raise SqlError("TO_TIMESTAMP_LTZ takes a format and a time zone only after a text to read")
     precision = args[1] if len(args) == 2 else _lit(3)
-    p = integer_literal(precision, "TO_TIMESTAMP_LTZ precision") if isinstance(precision, exp.Literal) else None
-    if p == 9:     # nanoseconds: whole microseconds, rounded down as Flink's (a BIGINT's digits kept)
-        n = args[0]
-        micros = exp.IntDiv(this=exp.Paren(this=exp.Sub(this=n, expression=_call("PMOD", n.copy(), _lit(1000)))),
-                            expression=_lit(1000))
-        return _call("TIMESTAMP_MICROS", micros)
-    if p not in _EPOCH_FUNCTIONS:
-        raise SqlError("The precision of TO_TIMESTAMP_LTZ must be 0, 3, 6 or 9, not %s" % precision.sql())
-    return _call(_EPOCH_FUNCTIONS[p], args[0])
+    # a BIGINT (an INT's microseconds overflow an INT); a DECIMAL's or DOUBLE's whole units, as Flink's
+    whole = args[0] if _name(typeof(args[0])) in _INTEGERS else _call("FLOOR", args[0])
+    x = exp.Cast(this=whole, to=exp.DataType.build("BIGINT"))
+    if isinstance(precision, exp.Literal) and not precision.is_string:
+        p = integer_literal(precision, "TO_TIMESTAMP_LTZ precision")
+        if p <= 6:
+            return _call("TIMESTAMP_MICROS", exp.Mul(this=x, expression=_lit(10 ** (6 - p))))
+        return _call("TIMESTAMP_MICROS", _whole_micros(x, _lit(10 ** (p - 6))))
+    # a precision computed per row: 10^(6 - p) microseconds a unit, or 1 / 10^(p - 6)
+    up = exp.Cast(this=_call("POWER", _lit(10), exp.Sub(this=_lit(6), expression=precision)),
+                  to=exp.DataType.build("BIGINT"))
+    down = exp.Cast(this=_call("POWER", _lit(10), exp.Sub(this=precision.copy(), expression=_lit(6))),
+                    to=exp.DataType.build("BIGINT"))
+    micros = exp.Case(ifs=[exp.If(this=exp.LTE(this=precision.copy(), expression=_lit(6)),
+                                  true=exp.Mul(this=x, expression=up))], default=_whole_micros(x.copy(), down))
+    return _call("TIMESTAMP_MICROS", micros)
+
+
+def _whole_micros(x, per_micro):
+    """`x` units of 1 / `per_micro` microsecond -> whole microseconds, rounded down (a BIGINT's digits kept)."""
+    return exp.IntDiv(this=exp.Paren(this=exp.Sub(this=x, expression=_call("PMOD", x.copy(), per_micro))),
+                      expression=per_micro.copy())
 
 
 _CALLS = {"DATE_FORMAT": _date_format, "FROM_UNIXTIME": _from_unixtime, "UNIX_TIMESTAMP": _unix_timestamp,
