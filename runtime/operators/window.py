@@ -43,12 +43,16 @@ def shifted(spec):
     return spec.time_zone if spec.time_zone not in (None, "UTC") else None
 
 
-def local_bound(ms_column, spec):
+def local_bound(ms_column, spec, end=False):
     """A window bound (its instant, epoch milliseconds) as window_start / window_end show it: a TIMESTAMP, the
-    wall-clock time in the windows' zone."""
-    t = F.timestamp_millis(ms_column)
+    wall-clock time in the windows' zone. An `end` is the wall-clock time of its last millisecond, plus one: a
+    window ending at a time the zone skips (02:00 when DST starts) ends there, not at the hour after."""
     zone = shifted(spec)
-    return F.from_utc_timestamp(t, zone) if zone else t
+    if not zone:
+        return F.timestamp_millis(ms_column)
+    if end:
+        return F.from_utc_timestamp(F.timestamp_millis(ms_column - 1), zone) + F.expr("INTERVAL 1 MILLISECOND")
+    return F.from_utc_timestamp(F.timestamp_millis(ms_column), zone)
 
 
 def bound_ms(column, spec):
@@ -107,7 +111,7 @@ def translate_window_table_function(node, inputs, ctx):
         from .session_window import session_windows
         return session_windows(node, s, ctx)
     framed = assign_windows(s.df, node.spec, node.spec.time_column)
-    start, end = local_bound(F.col("__start_ms"), node.spec), local_bound(F.col("__end_ms"), node.spec)
+    start, end = local_bound(F.col("__start_ms"), node.spec), local_bound(F.col("__end_ms"), node.spec, end=True)
     # window_time is not marked as an event-time column: the input's rowtime still is (Spark allows one)
     wtime = F.timestamp_millis(F.col("__end_ms") - 1)
     names = node.field_names[-3:]
@@ -192,11 +196,12 @@ def _aggregate(node, s, ctx, lateness_ms=0):
 def _property_columns(props, streaming, proctime_kind, spec):
     cols = []
     start, end = F.col(WINDOW + ".start"), F.col(WINDOW + ".end")      # instants
-    zone = shifted(spec)
     for prop, name in props.items():
         if prop in ("start", "end"):     # TIMESTAMPs: the wall-clock time in the windows' zone
             bound = start if prop == "start" else end
-            cols.append((F.from_utc_timestamp(bound, zone) if zone else bound).alias(name))
+            if shifted(spec):
+                bound = local_bound(F.unix_millis(bound), spec, end=prop == "end")
+            cols.append(bound.alias(name))
         elif prop == "proctime" or (prop == "time" and proctime_kind):
             cols.append(F.current_timestamp().alias(name) if prop == "proctime" else
                         (end - F.expr("INTERVAL 1 MILLISECOND")).alias(name))
