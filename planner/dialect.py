@@ -72,6 +72,12 @@ class Flink(Dialect):
                 return interval
             return super()._parse_interval_span(this, parse_function_unit)
 
+        FUNCTIONS = {
+            **parser.Parser.FUNCTIONS,
+            # TIMESTAMPDIFF(unit, a, b) as written: sqlglot's node reads `b` as a unit (a column `lz` became `LZ`)
+            "TIMESTAMPDIFF": lambda args: exp.Anonymous(this="TIMESTAMPDIFF", expressions=args),
+        }
+
         LAMBDAS = {
             **parser.Parser.LAMBDAS,
             TokenType.FARROW: lambda self, expressions: self.expression(

@@ -30,17 +30,6 @@ def _lit(v):
     return exp.Literal.number(v) if isinstance(v, (int, float)) else exp.Literal.string(v)
 
 
-def _to_timestamp_ltz(args):
-    if len(args) == 1:
-        return _call("TIMESTAMP_MILLIS", args[0])
-    precision = args[1]
-    p = integer_literal(precision, "TO_TIMESTAMP_LTZ precision") if isinstance(precision, exp.Literal) else 3
-    fn = {0: "TIMESTAMP_SECONDS", 3: "TIMESTAMP_MILLIS", 6: "TIMESTAMP_MICROS"}.get(p)
-    if fn is None:
-        raise SqlError("TO_TIMESTAMP_LTZ precision must be 0, 3 or 6, not %s" % precision.sql())
-    return _call(fn, args[0])
-
-
 def _to_timestamp(args):
     if len(args) == 1:
         return _call("TO_TIMESTAMP", args[0], _lit("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]"))
@@ -153,7 +142,7 @@ FLINK_FUNCTIONS = {
     "STR_TO_MAP": FunctionMapping("string"),
     # temporal
     "DATE_FORMAT": FunctionMapping("temporal", rewrite=_date_format),
-    "TO_TIMESTAMP_LTZ": FunctionMapping("temporal", args=(1, 2), rewrite=_to_timestamp_ltz),
+    "TO_TIMESTAMP_LTZ": FunctionMapping("temporal", args=(1, 3)),      # written by bind/time_zones.py
     "TO_TIMESTAMP": FunctionMapping("temporal", rewrite=_to_timestamp),
     "TO_DATE": FunctionMapping("temporal"),
     "TIMESTAMPADD": FunctionMapping("temporal", args=(3, 3), rewrite=_timestampadd),

@@ -19,8 +19,9 @@ from ..literals import number_type
 from ..plan.expr import Expr
 from ..types import parse_type
 from . import types as typing
-from .kept_arguments import kept_arguments_too
+from .bottom_up import rewrite_bottom_up
 from .similar_to import similar_to_regexp
+from .time_zones import localize, tag as tag_time_zone
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "BIGINT"}
 _UNIT_FIRST = {"TIMESTAMPADD", "TIMESTAMPDIFF"}     # functions whose first argument is a time unit
@@ -91,7 +92,7 @@ class ExpressionBinder:
 
     def resolve(self, node):
         """A copy of `node` whose columns reference input fields."""
-        return self._resolve(node.copy())
+        return tag_time_zone(self._resolve(node.copy()), self.ctx)
 
     def _resolve(self, node):
         if isinstance(node, exp.Column) and "field" in node.meta:
@@ -196,7 +197,8 @@ def typer(types):
 def to_spark(node, ctx=None):
     """A resolved Flink tree -> the same computation as a Spark SQL tree (Flink's semantics kept): a copy,
     rewritten; the types the rewrite asks for are inferred on the copy (arithmetic and subscripts only)."""
-    typeof = typer({})
+    types = {}
+    typeof = typer(types)
 
     def integral(e):
         ft = typeof(e)
@@ -215,6 +217,14 @@ def to_spark(node, ctx=None):
         typed = _typeof_argument(n)
         if typed is not None and typeof(typed) is not None:     # TYPEOF(x): Flink's type of x, as Flink names it
             return exp.Literal.string(typeof(typed).text())
+        try:
+            local = localize(n, typeof)         # what the session time zone changes (time_zones.py)
+        except SqlError as err:
+            if err.line is None and ctx is not None:
+                err.line, err.column = ctx.pos(n)
+            raise
+        if local is not None:
+            return local
         if isinstance(n, (exp.Add, exp.Sub, exp.Mul, exp.Div)) and is_float(n) and not isinstance(n.parent, exp.Cast):
             return exp.Cast(this=n.copy(), to=exp.DataType.build("FLOAT"))    # Spark widens FLOAT to DOUBLE
         if isinstance(n, exp.Anonymous) and not n.meta.get("spark"):
@@ -269,7 +279,7 @@ def to_spark(node, ctx=None):
                                                                             unit=exp.var(unit))))
         return n
 
-    return node.transform(kept_arguments_too(rewrite), copy=True)
+    return rewrite_bottom_up(node.copy(), rewrite, types, typeof)
 
 
 def _typeof_argument(n):

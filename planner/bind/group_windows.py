@@ -16,6 +16,7 @@ from ..plan.scan import TableScan
 from ..plan.window import GroupWindowAggregate
 from ..plan.window_spec import WindowSpec
 from .expressions import ExpressionBinder
+from .time_zones import window_time_zone
 
 KINDS = ("TUMBLE", "HOP", "SESSION")
 _PROPERTIES = {"_START": "start", "_END": "end", "_ROWTIME": "rowtime", "_PROCTIME": "proctime"}
@@ -73,6 +74,7 @@ def bind_group_window(select_binder, node, scope, group, items):
         spec = WindowSpec(kind, time_name, slide_ms=intervals[0], size_ms=intervals[1])
     else:
         spec = WindowSpec(kind, time_name, gap_ms=intervals[0])
+    spec.time_zone = window_time_zone(f, ctx)
     for v, what in ((spec.size_ms, "size"), (spec.slide_ms, "slide"), (spec.gap_ms, "gap")):
         if v < 0 or (v == 0 and what in {"TUMBLE": ("size",), "HOP": ("size", "slide"),
                                          "SESSION": ("gap",)}[kind]):

@@ -15,6 +15,7 @@ from ..plan.fields import PROCTIME, ROWTIME
 from ..plan.window import WindowTableFunction
 from ..plan.window_spec import WindowSpec
 from .scope import Scope, ScopeEntry
+from .time_zones import window_time_zone
 
 WINDOW_FUNCTIONS = ("TUMBLE", "HOP", "CUMULATE", "SESSION")
 # positional parameters after DATA and TIMECOL, in Flink's order; the trailing ones are optional
@@ -52,6 +53,7 @@ def bind_table_function(binder, rel):
     f = entry.field
     spec.time_column = f.name
     _check_time_attribute(spec.kind, f, ctx.pos(call))
+    spec.time_zone = window_time_zone(f, ctx)
     partition = []
     for col in data.args.get("partition_by") or []:
         e, _ = scope.resolve([col.name], ctx.pos(col))

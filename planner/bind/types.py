@@ -13,6 +13,7 @@ from ..functions_collections import RETURN_TYPES as COLLECTION_TYPES
 from ..functions_json import RETURN_TYPES as JSON_TYPES
 from ..literals import number_type
 from ..types import FlinkType, parse_type
+from .time_zones import to_timestamp_ltz_type
 
 _INT_PRECISION = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
 _INT_ORDER = ["TINYINT", "SMALLINT", "INT", "BIGINT"]
@@ -364,7 +365,7 @@ def infer(node, typeof):
     if name in ("TO_TIMESTAMP", "STRTOTIME"):
         return t("TIMESTAMP(3)")
     if name == "TO_TIMESTAMP_LTZ":
-        return t("TIMESTAMP_LTZ(3)")
+        return t(to_timestamp_ltz_type(args, typeof))
     if name in ("TO_DATE",):
         return t("DATE")
     if name in ("NOW", "CURRENT_TIMESTAMP", "CURRENT_ROW_TIMESTAMP", "PROCTIME"):

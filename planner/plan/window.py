@@ -24,11 +24,12 @@ def bound_field(name):
     return Field(name, parse_type(WINDOW_BOUND_TYPE))
 
 
-def time_field(name, time_kind):
-    """window_time: a rowtime (TIMESTAMP(3)) over event time, a proctime (TIMESTAMP_LTZ(3)) over processing time."""
+def time_field(name, time_kind, ltz=False):
+    """window_time: a rowtime (TIMESTAMP(3), or TIMESTAMP_LTZ(3) over a TIMESTAMP_LTZ rowtime: `ltz`) over event
+    time, a proctime (TIMESTAMP_LTZ(3)) over processing time."""
     if time_kind == PROCTIME:
         return Field(name, parse_type("TIMESTAMP_LTZ(3) NOT NULL"), PROCTIME)
-    return Field(name, parse_type(WINDOW_BOUND_TYPE), ROWTIME)
+    return Field(name, parse_type("TIMESTAMP_LTZ(3) NOT NULL" if ltz else WINDOW_BOUND_TYPE), ROWTIME)
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,8 @@ class WindowTableFunction(PlanNode):
         self.time_kind = time_kind
         # unique in the row: over a window's output (cascading windows) the new ones are window_time0, ...
         start, end, time = unique_names(["window_start", "window_end", "window_time"], input.field_names)
-        self.fields = list(input.fields) + [bound_field(start), bound_field(end), time_field(time, time_kind)]
+        self.fields = list(input.fields) + [bound_field(start), bound_field(end),
+                                            time_field(time, time_kind, spec.time_zone is not None)]
 
     @property
     def event_time(self):
@@ -141,7 +143,7 @@ class WindowAggregate(_WindowOperator):
         fields = [input.field(k).materialized() for k in self.keys] + [Field(c.name, c.type) for c in self.calls]
         for prop in ("start", "end", "time"):
             if prop in self.props:
-                fields.append(time_field_of(prop, self.props[prop], time_kind))
+                fields.append(time_field_of(prop, self.props[prop], time_kind, spec.time_zone is not None))
         self.fields = fields
 
     def window_ref(self):
@@ -157,8 +159,8 @@ class WindowAggregate(_WindowOperator):
         return ("groupBy=[%s], " % ", ".join(self.keys) if self.keys else "") + s
 
 
-def time_field_of(prop, name, time_kind):
-    return time_field(name, time_kind) if prop == "time" else bound_field(name)
+def time_field_of(prop, name, time_kind, ltz=False):
+    return time_field(name, time_kind, ltz) if prop == "time" else bound_field(name)
 
 
 def _order_text(order):
@@ -291,7 +293,8 @@ class GroupWindowAggregate(_WindowOperator):
         for prop in ("start", "end", "rowtime", "proctime"):
             if prop in self.props:
                 if prop == "rowtime":
-                    f = Field(self.props[prop], parse_type("TIMESTAMP(3)"), ROWTIME)
+                    f = Field(self.props[prop], parse_type("TIMESTAMP_LTZ(3)" if spec.time_zone is not None
+                                                           else "TIMESTAMP(3)"), ROWTIME)
                 elif prop == "proctime":
                     f = time_field(self.props[prop], PROCTIME)
                 else:

@@ -14,6 +14,9 @@ class WindowSpec:
     offset_ms: int = 0
     gap_ms: int = 0           # SESSION
     partition_by: list = field(default_factory=list)
+    # over a TIMESTAMP_LTZ time attribute: the session zone ('table.local-time-zone') the windows are aligned in
+    # and window_start / window_end shown in (a day starts at local midnight); None over a TIMESTAMP
+    time_zone: str = None
 
     def describe(self, start=None, end=None):
         """As Flink's plans show the window: `TUMBLE(time_col=[ts], size=[5 s])`, or over rows that already
@@ -37,7 +40,7 @@ class WindowSpec:
 
     def same_windows(self, other):
         """Both assign rows to the same windows (a window join's two sides must)."""
-        shape = lambda sp: (sp.kind, sp.size_ms, sp.slide_ms, sp.offset_ms, sp.gap_ms)  # noqa: E731
+        shape = lambda sp: (sp.kind, sp.size_ms, sp.slide_ms, sp.offset_ms, sp.gap_ms, sp.time_zone)  # noqa: E731
         return shape(self) == shape(other)
 
 

@@ -16,6 +16,7 @@ from pyspark.sql import types as st
 from ..translate import Stream, q
 from .event_time import EventTimeProcessor, operator_watermark
 from .keyed_state import PickledValueState
+from .window import local_bound, shifted
 from ..connect_shims import portable
 
 _MS = datetime.timedelta(milliseconds=1)
@@ -96,7 +97,7 @@ def session_windows(node, stream, ctx):
             by_time.rowsBetween(Window.unboundedPreceding, 0)))
         session = Window.partitionBy(*part, F.col("__session"))
         df = df.withColumn(names[0], F.min(ts).over(session)).withColumn(names[1], F.max(ts).over(session) + gap)
-        return Stream(df.select(*[F.col(q(c)) for c in columns], F.col(names[0]), F.col(names[1]),
+        return Stream(df.select(*[F.col(q(c)) for c in columns], *_local_bounds(names, spec),
                                 (F.col(names[1]) - F.expr("INTERVAL 1 MILLISECOND")).alias(names[2]),
                                 "__seq", "__wm"))
     df = stream.df.withColumn("__t", F.unix_micros(ts)).withColumn("__wm_us", F.unix_micros(F.col("__wm")))
@@ -110,4 +111,11 @@ def session_windows(node, stream, ctx):
         df.withColumn("__all", F.lit(0)).groupBy("__all")
     out = grouped.transformWithState(portable(processor), st.StructType(fields), "Append", "EventTime",
                                      eventTimeColumnName=names[2])
+    if shifted(spec):
+        out = out.select(*[F.col(q(c)) for c in columns], *_local_bounds(names, spec), F.col(q(names[2])), "__seq")
     return Stream(out.withColumn("__wm", F.lit(None).cast("timestamp")))
+
+
+def _local_bounds(names, spec):
+    """window_start and window_end (instants in the rows) as TIMESTAMPs: wall-clock times in the windows' zone."""
+    return [local_bound(F.unix_millis(F.col(q(n))), spec).alias(n) for n in names[:2]]

@@ -29,7 +29,8 @@ def aggregates_whole_file(node, ctx, window=None):
     a WindowAggregate's window spec) can read its file in every task; else None."""
     if ctx.streaming or not (node.keys or window):
         return None
-    if window is not None and (window.kind not in ASSIGNED or node.time_field is None):
+    if window is not None and (window.kind not in ASSIGNED or node.time_field is None
+                               or window.time_zone not in (None, "UTC")):       # local windows: window.py
         return None
     types = {f.name: f.type.name for f in node.input.fields}
     if any(types[k] not in KEY_TYPES for k in node.keys) or not all(_in_arrow(c, types) for c in node.calls):

@@ -38,10 +38,44 @@ def with_watermark_metadata(col, name):
     return col.alias(name, metadata={WATERMARK_DELAY_KEY: 0})
 
 
-def assign_windows(df, spec, time_column):
-    """Each row once per window of `spec` (TUMBLE, HOP, CUMULATE) it falls in: `__start_ms`, `__end_ms` added."""
-    ms = F.unix_millis(F.col(q(time_column)))
+def shifted(spec):
+    """The zone `spec`'s windows are aligned in when it is not UTC (over a TIMESTAMP_LTZ: the session's), else None."""
+    return spec.time_zone if spec.time_zone not in (None, "UTC") else None
 
+
+def local_bound(ms_column, spec, end=False):
+    """A window bound (its instant, epoch milliseconds) as window_start / window_end show it: a TIMESTAMP, the
+    wall-clock time in the windows' zone. An `end` is the wall-clock time of its last millisecond, plus one: a
+    window ending at a time the zone skips (02:00 when DST starts) ends there, not at the hour after."""
+    zone = shifted(spec)
+    if not zone:
+        return F.timestamp_millis(ms_column)
+    if end:
+        return F.from_utc_timestamp(F.timestamp_millis(ms_column - 1), zone) + F.expr("INTERVAL 1 MILLISECOND")
+    return F.from_utc_timestamp(F.timestamp_millis(ms_column), zone)
+
+
+def bound_ms(column, spec):
+    """window_start / window_end of rows carrying them -> the bound's instant (epoch milliseconds)."""
+    zone = shifted(spec)
+    return F.unix_millis(F.to_utc_timestamp(column, zone) if zone else column)
+
+
+def assign_windows(df, spec, time_column):
+    """Each row once per window of `spec` (TUMBLE, HOP, CUMULATE) it falls in: `__start_ms`, `__end_ms` added,
+    the instants of its bounds (epoch milliseconds). Over a TIMESTAMP_LTZ in a zone other than UTC the windows
+    are aligned in that zone's wall-clock time, as Flink's assigners shift the time (a day from local midnight)."""
+    zone = shifted(spec)
+    framed = _assign(df, spec, F.unix_millis(F.from_utc_timestamp(F.col(q(time_column)), zone) if zone
+                                             else F.col(q(time_column))))
+    if zone:
+        for c in ("__start_ms", "__end_ms"):
+            framed = framed.withColumn(c, F.unix_millis(F.to_utc_timestamp(F.timestamp_millis(F.col(c)), zone)))
+    return framed
+
+
+def _assign(df, spec, ms):
+    """`assign_windows` over `ms`, the rows' times (epoch milliseconds, or a zone's wall-clock time as such)."""
     def aligned(unit_ms):       # the start of the row's `unit_ms`-long period, counted from the offset
         return ms - F.pmod(ms - F.lit(spec.offset_ms), F.lit(unit_ms))
     if spec.kind == "TUMBLE":
@@ -77,7 +111,7 @@ def translate_window_table_function(node, inputs, ctx):
         from .session_window import session_windows
         return session_windows(node, s, ctx)
     framed = assign_windows(s.df, node.spec, node.spec.time_column)
-    start, end = F.timestamp_millis(F.col("__start_ms")), F.timestamp_millis(F.col("__end_ms"))
+    start, end = local_bound(F.col("__start_ms"), node.spec), local_bound(F.col("__end_ms"), node.spec, end=True)
     # window_time is not marked as an event-time column: the input's rowtime still is (Spark allows one)
     wtime = F.timestamp_millis(F.col("__end_ms") - 1)
     names = node.field_names[-3:]
@@ -133,8 +167,8 @@ def _window_groups(node, s, ctx, lateness_ms=0):
     if time_field is not None:
         df = assign_windows(df, spec, time_field)
     else:
-        df = df.withColumn("__start_ms", F.unix_millis(F.col(q(node.start_field)))) \
-            .withColumn("__end_ms", F.unix_millis(F.col(q(node.end_field))))
+        df = df.withColumn("__start_ms", bound_ms(F.col(q(node.start_field)), spec)) \
+            .withColumn("__end_ms", bound_ms(F.col(q(node.end_field)), spec))
     if streaming_rowtime:
         df = df.filter(~fired(F.col("__end_ms"), lateness_ms))
     window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
@@ -159,14 +193,15 @@ def _aggregate(node, s, ctx, lateness_ms=0):
     return grouped.select(*[F.col(q(k)) for k in node.keys], *finish, F.col(WINDOW))
 
 
-def _property_columns(props, streaming, proctime_kind):
+def _property_columns(props, streaming, proctime_kind, spec):
     cols = []
-    start, end = F.col(WINDOW + ".start"), F.col(WINDOW + ".end")
+    start, end = F.col(WINDOW + ".start"), F.col(WINDOW + ".end")      # instants
     for prop, name in props.items():
-        if prop == "start":
-            cols.append(start.alias(name))
-        elif prop == "end":
-            cols.append(end.alias(name))
+        if prop in ("start", "end"):     # TIMESTAMPs: the wall-clock time in the windows' zone
+            bound = start if prop == "start" else end
+            if shifted(spec):
+                bound = local_bound(F.unix_millis(bound), spec, end=prop == "end")
+            cols.append(bound.alias(name))
         elif prop == "proctime" or (prop == "time" and proctime_kind):
             cols.append(F.current_timestamp().alias(name) if prop == "proctime" else
                         (end - F.expr("INTERVAL 1 MILLISECOND")).alias(name))
@@ -178,7 +213,7 @@ def _property_columns(props, streaming, proctime_kind):
 
 def _finish(node, grouped, ctx):
     """Keys, calls, window properties, then the hidden columns of a Stream (never late downstream)."""
-    props = _property_columns(node.props, ctx.streaming, node.time_kind == PROCTIME)
+    props = _property_columns(node.props, ctx.streaming, node.time_kind == PROCTIME, node.spec)
     out = grouped.select(*[F.col(q(k)) for k in node.keys], *[F.col(q(c.name)) for c in node.calls], *props,
                          F.unix_micros(F.col(WINDOW + ".end")).alias("__seq"),
                          F.lit(None).cast("timestamp").alias("__wm"))

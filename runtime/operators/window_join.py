@@ -13,7 +13,7 @@ from planner.plan.window import WindowJoin
 
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
-from .window import fired
+from .window import bound_ms, fired
 from ..connect_shims import portable
 
 
@@ -52,7 +52,7 @@ def _side(node, stream, side, key_names, key_types, schemas):
     w = node.left_window if side == 0 else node.right_window
     keys = [w.start, w.end] + (node.left_keys if side == 0 else node.right_keys)
     df = stream.df
-    end_ms = F.unix_millis(F.col(q(w.end)))
+    end_ms = bound_ms(F.col(q(w.end)), w.spec)        # the instant window_end (a wall-clock time) stands for
     packed = F.struct(*[F.col(q(n)) for n in inp.field_names])
     other_type = st.StructType([st.StructField(f.name, f.dataType, True) for f in schemas[1 - side]])
     cols = [F.lit(side).alias("__side")]

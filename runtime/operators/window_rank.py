@@ -14,7 +14,7 @@ from planner.plan.window import WindowDeduplicate, WindowRank
 from ..sort_keys import Descending
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
-from .window import fired
+from .window import bound_ms, fired
 from ..connect_shims import portable
 
 
@@ -63,7 +63,7 @@ def per_window(node, stream, keys, processor, extra_fields, ctx):
     """Run `processor` over the input rows keyed by the window bounds and `keys`: its outputs are the input's
     columns, then `extra_fields`, then __seq; returns them with __wm."""
     w = node.window
-    end_ms = F.unix_millis(F.col(q(w.end)))
+    end_ms = bound_ms(F.col(q(w.end)), w.spec)        # the instant window_end (a wall-clock time) stands for
     df = stream.df.withColumn("__t", (end_ms - 1) * 1000) \
         .withColumn("__late", F.coalesce(fired(end_ms), F.lit(False)))
     types = {f.name: f.dataType for f in df.schema.fields}

@@ -34,16 +34,14 @@ def spark_sql(flink_expr):
     ("SHA256(s)", "SHA2(s, 256)"),
     ("CONVERT_TZ(s, 'UTC', 'Asia/Tokyo')",
      "DATE_FORMAT(CONVERT_TIMEZONE('UTC', 'Asia/Tokyo', TO_TIMESTAMP(s)), 'yyyy-MM-dd HH:mm:ss')"),
-    ("TO_TIMESTAMP_LTZ(ms, 3)", "TIMESTAMP_MILLIS(ms)"),
-    ("TO_TIMESTAMP_LTZ(s, 0)", "TIMESTAMP_SECONDS(s)"),
 ])
 def test_rewrites(flink, spark):
     assert spark_sql(flink) == spark
 
 
 def test_errors_name_the_function():
-    with pytest.raises(SqlError, match="TO_TIMESTAMP_LTZ precision"):
-        spark_sql("TO_TIMESTAMP_LTZ(x, 2)")
+    with pytest.raises(SqlError, match="SPLIT_INDEX"):
+        spark_sql("SPLIT_INDEX(s)")
     with pytest.raises(SqlError, match="NOPE"):
         spark_sql("NOPE(1)")
     with pytest.raises(SqlError, match="JSON_ARRAYAGG"):
