@@ -17,6 +17,7 @@ from ..functions import is_aggregate_name, is_mapped_call, map_anonymous, map_pa
 from ..literals import number_type
 from ..plan.expr import Expr
 from ..types import parse_type
+from . import arithmetic
 from . import types as typing
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "BIGINT"}
@@ -207,6 +208,9 @@ def to_spark(node, ctx=None):
         typed = _typeof_argument(n)
         if typed is not None and typeof(typed) is not None:     # TYPEOF(x): Flink's type of x, as Flink names it
             return exp.Literal.string(typeof(typed).text())
+        flink_arithmetic = arithmetic.rewrite(n, typeof, lambda c: c.transform(rewrite, copy=False))
+        if flink_arithmetic is not None:       # Java's wrap-around, DECIMAL overflow as NULL (arithmetic.py)
+            return flink_arithmetic
         if isinstance(n, (exp.Add, exp.Sub, exp.Mul, exp.Div)) and is_float(n) and not isinstance(n.parent, exp.Cast):
             return exp.Cast(this=n.copy(), to=exp.DataType.build("FLOAT"))    # Spark widens FLOAT to DOUBLE
         if isinstance(n, exp.Anonymous) and not n.meta.get("spark"):
