@@ -21,8 +21,7 @@ import sqlglot
 from sqlglot import exp
 
 INTEGRAL_BITS = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
-_SPARK_INTEGRAL = {"TINYINT": "TINYINT", "SMALLINT": "SMALLINT", "INT": "INT", "BIGINT": "BIGINT"}
-_MIN = {"TINYINT": -128, "SMALLINT": -32768, "INT": -2147483648, "BIGINT": -9223372036854775808}
+_INT_DIGITS = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
 _OPS = {exp.Add: ("+", "try_add"), exp.Sub: ("-", "try_subtract"), exp.Mul: ("*", "try_multiply")}
 
 
@@ -58,6 +57,15 @@ def negate(tree, flink_name):
     return template("coalesce(try_subtract(CAST(0 AS %s), _x), _x)" % flink_name, x=tree)
 
 
+def as_decimal(tree, ft):
+    """An operand of DECIMAL arithmetic in the DECIMAL type Flink gives it (an INT is DECIMAL(10, 0), a literal
+    3 too, where Spark would make it DECIMAL(1, 0)): Spark's result type, and so its scale, is then Flink's."""
+    if ft is None or not (_decimal(ft) or _integral(ft)):
+        return tree
+    p, s = ft.params if _decimal(ft) else (_INT_DIGITS[ft.name], 0)
+    return template("CAST(_x AS DECIMAL(%d, %d))" % (p, s), x=tree)
+
+
 def _integral(ft):
     return ft is not None and ft.name in INTEGRAL_BITS
 
@@ -80,7 +88,7 @@ def rewrite(n, typeof, sub):
                             w=wrap_decimal_to_bigint(exact))
         if _decimal(out):
             symbol, try_name = _OPS[type(n)]
-            return template("%s(_a, _b)" % try_name, a=sub(n.this), b=sub(n.expression))
+            return template("%s(_a, _b)" % try_name, a=as_decimal(sub(n.this), a), b=as_decimal(sub(n.expression), b))
         return None
     if isinstance(n, (exp.Div, exp.IntDiv)):
         out, a, b = typeof(n), typeof(n.this), typeof(n.expression)
@@ -89,14 +97,19 @@ def rewrite(n, typeof, sub):
             if out.name != "BIGINT":          # no overflow in BIGINT (MIN_VALUE / -1 of an INT fits)
                 return wrap_integral(template("CAST(_a AS BIGINT) div CAST(_b AS BIGINT)", a=x, b=y), out.name)
             return template("if(_b = -1, _n, CAST(_a AS BIGINT) div _b)", a=x, b=y, n=negate(x, "BIGINT"))
-        if _decimal(out):
-            x, y = sub(n.this), sub(n.expression)      # by zero: Spark's error ("Division by zero"), as Flink
+        if _decimal(out):                              # by zero: Spark's error ("Division by zero"), as Flink
+            x, y = as_decimal(sub(n.this), a), as_decimal(sub(n.expression), b)
             return template("if(_b = 0, _a / _b, try_divide(_a, _b))", a=x, b=y)
         if out is not None and out.name in ("DOUBLE", "FLOAT"):
             x, y = sub(n.this), sub(n.expression)      # IEEE: x / 0 is +-Infinity or NaN in Flink
             out_sql = template("if(_b = 0, if(_a > 0, double('Infinity'), if(_a < 0, double('-Infinity'), "
                                "double('NaN'))), _a / _b)", a=x, b=y)
             return template("CAST(_x AS FLOAT)", x=out_sql) if out.name == "FLOAT" else out_sql
+        return None
+    if isinstance(n, exp.Mod):
+        out, a, b = typeof(n), typeof(n.this), typeof(n.expression)
+        if _decimal(out):
+            return template("_a % _b", a=as_decimal(sub(n.this), a), b=as_decimal(sub(n.expression), b))
         return None
     if isinstance(n, exp.Neg):
         out = typeof(n)

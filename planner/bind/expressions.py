@@ -17,7 +17,7 @@ from ..functions import is_aggregate_name, is_mapped_call, map_anonymous, map_pa
 from ..literals import number_type
 from ..plan.expr import Expr
 from ..types import parse_type
-from . import arithmetic
+from . import arithmetic, casts
 from . import types as typing
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "BIGINT"}
@@ -230,7 +230,9 @@ def to_spark(node, ctx=None):
         if isinstance(n, exp.Div) and integral(n.this) and integral(n.expression):
             return exp.IntDiv(this=n.this, expression=n.expression)
         if isinstance(n, (exp.Cast, exp.TryCast)):
-            return _spark_cast(n)
+            flink_cast = casts.rewrite(n, typeof(n.this), n.meta.get("flink_type"),
+                                       lambda c: c.transform(rewrite, copy=False))
+            return flink_cast if flink_cast is not None else _spark_cast(n)     # Java's narrowing (casts.py)
         if isinstance(n, exp.TimestampDiff):
             unit, start, end = n.this, n.expression, n.args.get("unit")
             call = exp.Anonymous(this="TIMESTAMPDIFF", expressions=[exp.var(unit.name.upper()), start, end])
