@@ -113,7 +113,7 @@ def rewrite(n, typeof, sub):
         return None
     if isinstance(n, exp.Neg):
         out = typeof(n)
-        if _integral(out):
+        if _integral(out) and not isinstance(n.this, exp.Literal):     # -1 stays a literal (ROUND(x, -1))
             return negate(sub(n.this), out.name)
         return None
     if isinstance(n, exp.Abs):

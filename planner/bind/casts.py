@@ -17,9 +17,15 @@ _SATURATE = {"INT": ("-2147483648D", "2147483647D"), "BIGINT": ("-92233720368547
 
 
 def rewrite(node, source, target, sub):
-    if source is None or target is None or isinstance(node, exp.TryCast):
+    if source is None or target is None:
         return None
     s, t = source.name, target.name
+    if t in INTEGRAL_BITS and s in ("STRING", "VARCHAR", "CHAR"):      # Flink reads '1.5' as 1, TRY_CAST too
+        cast = "try_cast" if isinstance(node, exp.TryCast) else "CAST"
+        return template("%s(regexp_replace(_x, '^( *[+-]?[0-9]+)[.][0-9]*( *)$', '$1$2') AS %s)" % (cast, t),
+                        x=sub(node.this))
+    if isinstance(node, exp.TryCast):
+        return None
     if t in INTEGRAL_BITS and s in INTEGRAL_BITS:
         if INTEGRAL_BITS[t] >= INTEGRAL_BITS[s]:
             return None

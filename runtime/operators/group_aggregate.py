@@ -108,6 +108,8 @@ def aggregate_expression(c):
         e = F.count(F.when(flt, F.lit(1))) if flt is not None else F.count(F.lit(1))
     elif f == "COUNT":
         e = F.count_distinct(arg()) if c.distinct else F.count(arg())
+    elif f == "SUM" and c.type is not None and c.type.name == "BIGINT":
+        e = F.sum_distinct(arg()) if c.distinct else wrapping_sum(arg())
     elif f == "SUM":
         e = F.sum_distinct(arg()) if c.distinct else F.sum(arg())
     elif f == "AVG":
@@ -138,6 +140,20 @@ def aggregate_expression(c):
     else:
         raise UnsupportedError("Aggregate function %s cannot run yet" % f)
     return e
+
+
+def wrapping_sum(col):
+    """SUM of a BIGINT column that wraps around past 2^63 as Flink's (Java's) does, where Spark's sum fails in ANSI
+    mode: the high and the low 32 bits summed apart (neither overflows), joined modulo 2^64."""
+    high = F.sum(F.shiftright(col, 32))
+    low = F.sum(col.bitwiseAND(F.lit(0xFFFFFFFF)))
+    exact = high.cast("decimal(38, 0)") * F.lit(4294967296).cast("decimal(20, 0)") + low.cast("decimal(38, 0)")
+    return _wrap_to_bigint(exact)
+
+
+def _wrap_to_bigint(decimal_col):
+    two63 = F.lit("9223372036854775808").cast("decimal(20, 0)")
+    return (F.pmod(decimal_col + two63, F.lit("18446744073709551616").cast("decimal(21, 0)")) - two63).cast("long")
 
 
 def _arg_sql(c):
