@@ -112,6 +112,11 @@ def aggregate_expression(c):
         e = F.sum_distinct(arg()) if c.distinct else wrapping_sum(arg())
     elif f == "SUM":
         e = F.sum_distinct(arg()) if c.distinct else F.sum(arg())
+    elif f == "AVG" and not c.distinct and c.type is not None and c.type.name in _INTEGRAL:
+        # Flink: the (Java long, wrapping) sum divided by the count as integers, exact past 2^53 where a DOUBLE
+        # average is not
+        total = wrapping_sum(arg()) if c.type.name == "BIGINT" else F.sum(arg()).cast("long")
+        e = F.when(F.count(arg()) > 0, F.call_function("div", total, F.count(arg())))
     elif f == "AVG":
         e = F.expr("avg(DISTINCT %s)" % _arg_sql(c)) if c.distinct else F.avg(arg())
     elif f == "MIN":
@@ -140,6 +145,9 @@ def aggregate_expression(c):
     else:
         raise UnsupportedError("Aggregate function %s cannot run yet" % f)
     return e
+
+
+_INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 
 
 def wrapping_sum(col):
