@@ -92,7 +92,23 @@ def result_type(c, input_schema):
 
 def aggregate_column(c):
     """A planner AggCall as a Spark aggregate expression named after its output field."""
-    return aggregate_expression(c).alias(c.name)
+    integral = _integral_aggregate(c)
+    return (integral if integral is not None else aggregate_expression(c)).alias(c.name)
+
+
+def _integral_aggregate(c):
+    """SUM of a BIGINT and AVG of an integer as Flink computes them (Java's long: the sum wraps past 2^63, AVG is
+    that sum divided by the count as integers, exact past 2^53 where Spark's DOUBLE average is not); None for any
+    other call. (Not for OVER windows: these are expressions over several aggregates.)"""
+    if c.distinct or c.type is None or not c.args or c.function not in ("SUM", "AVG") or c.type.name not in _INTEGRAL:
+        return None
+    col = F.col(q(c.args[0]))
+    if c.filter:
+        col = F.when(F.col(q(c.filter)), col)
+    if c.function == "SUM":
+        return wrapping_sum(col) if c.type.name == "BIGINT" else None
+    total = wrapping_sum(col) if c.type.name == "BIGINT" else F.sum(col).cast("long")
+    return F.when(F.count(col) > 0, F.call_function("div", total, F.count(col)))
 
 
 def aggregate_expression(c):
@@ -108,15 +124,8 @@ def aggregate_expression(c):
         e = F.count(F.when(flt, F.lit(1))) if flt is not None else F.count(F.lit(1))
     elif f == "COUNT":
         e = F.count_distinct(arg()) if c.distinct else F.count(arg())
-    elif f == "SUM" and c.type is not None and c.type.name == "BIGINT":
-        e = F.sum_distinct(arg()) if c.distinct else wrapping_sum(arg())
     elif f == "SUM":
         e = F.sum_distinct(arg()) if c.distinct else F.sum(arg())
-    elif f == "AVG" and not c.distinct and c.type is not None and c.type.name in _INTEGRAL:
-        # Flink: the (Java long, wrapping) sum divided by the count as integers, exact past 2^53 where a DOUBLE
-        # average is not
-        total = wrapping_sum(arg()) if c.type.name == "BIGINT" else F.sum(arg()).cast("long")
-        e = F.when(F.count(arg()) > 0, F.call_function("div", total, F.count(arg())))
     elif f == "AVG":
         e = F.expr("avg(DISTINCT %s)" % _arg_sql(c)) if c.distinct else F.avg(arg())
     elif f == "MIN":
