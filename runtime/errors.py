@@ -5,6 +5,8 @@ import re
 from planner.errors import DynsqlError, RuntimeFailure, SqlError
 
 _CLASS = re.compile(r"\[([A-Z_.]+)\]\s*(.*)", re.S)
+_VALUE_FAILURE = re.compile(r"\[(CAST_INVALID_INPUT|CAST_OVERFLOW[A-Z_.]*|NUMERIC_VALUE_OUT_OF_RANGE[A-Z_.]*|"
+                            r"ARITHMETIC_OVERFLOW|DIVIDE_BY_ZERO|REMAINDER_BY_ZERO)\]\s*(.*)")
 _PYTHON_WORKER = re.compile(r"\s*(\[[A-Z_.]+\]\s*)?An exception was thrown from the Python worker")
 
 
@@ -45,6 +47,11 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = RuntimeFailure("A Spark Python worker failed: %s" % (lines[-1].strip() if lines else "no message"))
         err.cause = e
         return err
+    m = _VALUE_FAILURE.search(text)
+    if m:        # a value Spark could not convert or compute, wherever it is (a streaming batch's error wraps it)
+        err = _value_failure(m.group(1), re.sub(r"\s*SQLSTATE: \w+\.?", "", m.group(2).split("\n")[0]))
+        err.cause = e
+        return err
     m = re.search(r"Checksum error: (?:file:)?(\S+?)(?: at \d+)? exp:", text)
     if m:           # Hadoop's ChecksumException: a checkpoint (or other) file torn or changed on disk
         err = RuntimeFailure("The file %s is damaged: its content does not match its checksum" % m.group(1),
@@ -75,11 +82,8 @@ def from_spark(e, sql_line=None, sql_column=None):
                            sql_line, sql_column, hint)
         elif cls.startswith("UNRESOLVED_ROUTINE"):
             err = SqlError("No match found for function %s" % msg, sql_line, sql_column)
-        elif cls.startswith(("DATATYPE_MISMATCH", "CAST_INVALID_INPUT", "INVALID_")) or "TYPE" in cls:
-            err = SqlError(_clean(msg), sql_line, sql_column) if not cls.startswith("CAST_INVALID_INPUT") \
-                else RuntimeFailure(_clean(msg), hint="use TRY_CAST to get NULL for values that do not fit")
-        elif cls.startswith("DIVIDE_BY_ZERO"):
-            err = RuntimeFailure("Division by zero", hint="guard the divisor: CASE WHEN d <> 0 THEN n / d END")
+        elif cls.startswith(("DATATYPE_MISMATCH", "INVALID_")) or "TYPE" in cls:
+            err = SqlError(_clean(msg), sql_line, sql_column)
         elif cls.startswith(("MISSING_AGGREGATION", "GROUP_BY")) or "AGGREGAT" in cls:
             err = SqlError(_clean(msg), sql_line, sql_column)
         else:
@@ -89,6 +93,36 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = RuntimeFailure(first[:500])
     err.cause = e
     return err
+
+
+_CAST_HINT = "TRY_CAST gives NULL for a value that does not fit"
+_SPARK_TYPE = re.compile(r'"?(DECIMAL|Decimal)\((\d+),\s*(\d+)\)"?')
+
+
+def _value_failure(cls, msg):
+    """A value Spark could not convert or compute (its ANSI errors), in the words dynsql's own CAST uses
+    (runtime/match_recognize/functions.py): the value and the type it does not fit."""
+    def flink_type(text):
+        text = text.strip('"')
+        m = _SPARK_TYPE.fullmatch(text)
+        return "DECIMAL(%s, %s)" % (m.group(2), m.group(3)) if m else text.upper()
+    if cls.startswith("DIVIDE_BY_ZERO"):
+        return RuntimeFailure("Division by zero", hint="guard the divisor: CASE WHEN d <> 0 THEN n / d END")
+    if cls.startswith("REMAINDER_BY_ZERO"):
+        return RuntimeFailure("Division by zero", hint="guard the divisor: CASE WHEN d <> 0 THEN MOD(n, d) END")
+    m = re.match(r"The value (.+?) of the type \"[^\"]+\" cannot be cast to (\"[^\"]+\")", msg)
+    if m and cls.startswith("CAST_INVALID_INPUT"):
+        target = flink_type(m.group(2))
+        return RuntimeFailure("Cannot cast %s to %s: it is not a valid %s value" % (m.group(1), target,
+                              target.split("(")[0]), hint=_CAST_HINT)
+    if m:
+        return RuntimeFailure("Cannot cast %s to %s: the value is out of its range" % (m.group(1),
+                              flink_type(m.group(2))), hint=_CAST_HINT)
+    m = re.match(r"(.+?) cannot be represented as (Decimal\(\d+,\s*\d+\))", msg)
+    if m:
+        return RuntimeFailure("Cannot cast %s to %s: the value is out of its range" % (m.group(1),
+                              flink_type(m.group(2))), hint=_CAST_HINT)
+    return RuntimeFailure("An arithmetic result does not fit its type: %s" % re.split(r"\. ", _clean(msg))[0])
 
 
 def _clean(msg):

@@ -142,4 +142,18 @@ def conform(df, fields):
             casts[f.name] = want
     if not casts:
         return df
-    return df.select(*[F.col(q(c)).cast(casts[c]).alias(c) if c in casts else F.col(q(c)) for c in df.columns])
+    return df.select(*[_narrow(F.col(q(c)), schema[c], casts[c]).alias(c) if c in casts else F.col(q(c))
+                       for c in df.columns])
+
+
+_INTEGRAL_BITS = {"byte": 8, "short": 16, "integer": 32, "long": 64}
+
+
+def _narrow(column, have, want):
+    """`column` cast from Spark type `have` to `want`; a wider integer keeps its low bits, as Java narrows (a SUM of
+    INTs past 2^31 wraps in Flink, where Spark's ANSI cast would fail)."""
+    bits, wide = _INTEGRAL_BITS.get(want.typeName()), _INTEGRAL_BITS.get(have.typeName())
+    if bits is None or wide is None or wide <= bits:
+        return column.cast(want)
+    shift = 64 - bits
+    return F.shiftright(F.shiftleft(column.cast("long"), shift), shift).cast(want)

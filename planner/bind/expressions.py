@@ -18,6 +18,7 @@ from ..functions import is_aggregate_name, is_mapped_call, map_anonymous, map_pa
 from ..literals import number_type
 from ..plan.expr import Expr
 from ..types import parse_type
+from . import arithmetic, casts
 from . import types as typing
 from .bottom_up import rewrite_bottom_up
 from .similar_to import similar_to_regexp
@@ -225,6 +226,10 @@ def to_spark(node, ctx=None):
             raise
         if local is not None:
             return local
+        flink_arithmetic = arithmetic.rewrite(n, typeof, lambda c: c)
+        if flink_arithmetic is not None:       # Java's wrap-around, DECIMAL overflow as NULL (arithmetic.py);
+                                               # its arguments are in Spark's form already (bottom-up)
+            return flink_arithmetic
         if isinstance(n, (exp.Add, exp.Sub, exp.Mul, exp.Div)) and is_float(n) and not isinstance(n.parent, exp.Cast):
             return exp.Cast(this=n.copy(), to=exp.DataType.build("FLOAT"))    # Spark widens FLOAT to DOUBLE
         if isinstance(n, exp.Anonymous) and not n.meta.get("spark"):
@@ -249,7 +254,8 @@ def to_spark(node, ctx=None):
         if isinstance(n, exp.Div) and integral(n.this) and integral(n.expression):
             return exp.IntDiv(this=n.this, expression=n.expression)
         if isinstance(n, (exp.Cast, exp.TryCast)):
-            return _spark_cast(n)
+            flink_cast = casts.rewrite(n, typeof(n.this), n.meta.get("flink_type"), lambda c: c)
+            return flink_cast if flink_cast is not None else _spark_cast(n)     # Java's narrowing (casts.py)
         if isinstance(n, exp.TimestampDiff):
             unit, start, end = n.this, n.expression, n.args.get("unit")
             call = exp.Anonymous(this="TIMESTAMPDIFF", expressions=[exp.var(unit.name.upper()), start, end])

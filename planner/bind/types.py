@@ -349,7 +349,9 @@ def infer(node, typeof):
                 (args[1] if len(args) > 1 else None)
             d = int(digits.name) if isinstance(digits, exp.Literal) and not digits.is_string \
                 and re.fullmatch(r"-?\d+", digits.name) else 0
-            return t("DECIMAL(%d, %d)" % (first.params[0], max(0, min(d, first.params[1]))), first.nullable)
+            p, s = first.params       # Flink's LogicalTypeMerging.findRoundDecimalType
+            p, s = (p, s) if d >= s else (min(38, 1 + p - s), 0) if d < 0 else (1 + p - s + d, d)
+            return t("DECIMAL(%d, %d)" % (p, s), first.nullable)
         return first
     if name in ("GREATEST", "LEAST"):
         return least_restrictive([typeof(a) for a in args])

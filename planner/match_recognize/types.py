@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from planner.errors import SqlError, UnsupportedError
+from planner.bind import types as binder_types
 from planner.literals import number_type
 from planner.match_recognize.expressions import SEMANTICS_MARKERS, FlinkDialect, call_args, func_name
 
-_INT_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4}
 _NUM_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4, "DECIMAL": 5, "FLOAT": 6, "DOUBLE": 7}
 
 # name -> result rule: 'arg' (type of first argument), 'double', 'int', 'bigint', 'string', 'boolean',
@@ -134,14 +134,13 @@ def _decimal_params(base):
     return (int(m.group(1)), int(m.group(2))) if m else (10, 0)
 
 
-def _as_decimal(t):
-    if t.name == "DECIMAL":
-        return _decimal_params(t.base)
-    return {"TINYINT": (3, 0), "SMALLINT": (5, 0), "INT": (10, 0), "BIGINT": (19, 0)}.get(t.name, (38, 18))
+def _flink_type(t):
+    return binder_types.t(t.base, t.nullable)
 
 
 def numeric_result(a, b, op):
-    """Flink's result type of a op b for numeric a, b (op in + - * / %)."""
+    """Flink's result type of a op b for numeric a, b (op in + - * / %): the binder's derivation
+    (planner/bind/types.py `arithmetic`, Flink's LogicalTypeMerging), so SELECT and MATCH_RECOGNIZE agree."""
     nullable = a.nullable or b.nullable
     if a.name == "NULL":
         return TypeInfo(b.base, True)
@@ -151,27 +150,8 @@ def numeric_result(a, b, op):
         if a.name.startswith("TIMESTAMP") and b.name.startswith("INTERVAL"):
             return TypeInfo(a.base, nullable)
         raise SqlError("Cannot apply '%s' to %s and %s" % (op, a.base, b.base))
-    if "DOUBLE" in (a.name, b.name) or "FLOAT" in (a.name, b.name):
-        return TypeInfo("DOUBLE" if "DOUBLE" in (a.name, b.name) else "FLOAT", nullable)
-    if a.name == "DECIMAL" or b.name == "DECIMAL":
-        p1, s1 = _as_decimal(a)
-        p2, s2 = _as_decimal(b)
-        if op in ("+", "-"):
-            s = max(s1, s2)
-            p = min(38, max(p1 - s1, p2 - s2) + s + 1)
-        elif op == "*":
-            s = s1 + s2
-            p = min(38, p1 + p2)
-        elif op == "%":
-            s = max(s1, s2)
-            p = min(38, min(p1 - s1, p2 - s2) + s)
-        else:
-            s = max(6, s1 + p2 + 1)
-            p = min(38, p1 - s1 + s2 + s)
-            s = min(s, 38)
-        return TypeInfo("DECIMAL(%d, %d)" % (p, min(s, p)), nullable)
-    wide = a if _INT_RANK[a.name] >= _INT_RANK[b.name] else b
-    return TypeInfo(wide.name, nullable)
+    out = binder_types.arithmetic(op, _flink_type(a), _flink_type(b))
+    return TypeInfo(out.text(with_null=False), nullable)
 
 
 def common_type(types):
@@ -180,10 +160,9 @@ def common_type(types):
         return TypeInfo("NULL", True)
     out = types[0]
     for t in types[1:]:
-        if out.name in _NUM_RANK and t.name in _NUM_RANK:
-            r = numeric_result(out, t, "+") if (out.name == "DECIMAL" or t.name == "DECIMAL") else \
-                (out if _NUM_RANK[out.name] >= _NUM_RANK[t.name] else t)
-            out = TypeInfo(r.base, out.nullable or t.nullable)
+        if out.name in _NUM_RANK and t.name in _NUM_RANK:        # the binder's least restrictive type
+            r = binder_types.least_restrictive([_flink_type(out), _flink_type(t)])
+            out = TypeInfo(r.text(with_null=False), out.nullable or t.nullable)
         elif out.name in ("CHAR", "VARCHAR", "STRING") and t.name in ("CHAR", "VARCHAR", "STRING"):
             out = TypeInfo(_common_string(out, t), out.nullable or t.nullable)
         else:

@@ -6,7 +6,9 @@ or (with 'csv.ignore-parse-errors' / 'json.ignore-parse-errors') turns the field
 import datetime as dt
 import math
 import re
-from decimal import Decimal, InvalidOperation, ROUND_HALF_UP
+from decimal import Context, Decimal, InvalidOperation, ROUND_HALF_UP
+
+_WIDE = Context(prec=80)
 
 from planner.types import parse_type
 
@@ -78,7 +80,7 @@ def _converter(t):
                 raise BadValue("%s is not a valid DECIMAL(%d, %d)" % (shown(v), p, s))
             if not d.is_finite():
                 raise BadValue("%s is not a valid DECIMAL" % shown(v))
-            d = d.quantize(quantum, rounding=ROUND_HALF_UP)
+            d = d.quantize(quantum, rounding=ROUND_HALF_UP, context=_WIDE)     # 38 digits: past the default 28
             if len(d.as_tuple().digits) > p and d != 0:
                 return None  # Flink: a value that does not fit the precision becomes NULL
             return d

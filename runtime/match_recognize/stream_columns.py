@@ -23,7 +23,7 @@ NULL, no nanosecond timestamps)."""
 from planner.match_recognize.types import parse_type_text
 from planner.types import parse_type, to_spark
 from runtime.match_recognize.column_block import ColumnBlock
-from runtime.match_recognize.output_schema import exact_array
+from runtime.match_recognize.output_schema import exact_array, wrap_integer
 from runtime.translate import q
 
 ALL_KEY = "__mr_all"
@@ -206,6 +206,9 @@ def output_frame(arrow_types, names, rows):
         if pa.types.is_floating(arrow_type) or pa.types.is_decimal(arrow_type):
             array = exact_array(arrow_type, values)
             columns[name] = pd.Series(pd.arrays.ArrowExtensionArray(array), copy=False)
+        elif pa.types.is_signed_integer(arrow_type):       # wrapped to the type's bits, as Flink's Java ints
+            columns[name] = pd.Series([None if v is None else wrap_integer(v, arrow_type.bit_width) for v in values],
+                                      dtype=object, copy=False)
         else:
             if _has_map(arrow_type):
                 values = [_maps_as_dicts(v, arrow_type) for v in values]

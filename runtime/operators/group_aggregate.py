@@ -92,7 +92,23 @@ def result_type(c, input_schema):
 
 def aggregate_column(c):
     """A planner AggCall as a Spark aggregate expression named after its output field."""
-    return aggregate_expression(c).alias(c.name)
+    integral = _integral_aggregate(c)
+    return (integral if integral is not None else aggregate_expression(c)).alias(c.name)
+
+
+def _integral_aggregate(c):
+    """SUM of a BIGINT and AVG of an integer as Flink computes them (Java's long: the sum wraps past 2^63, AVG is
+    that sum divided by the count as integers, exact past 2^53 where Spark's DOUBLE average is not); None for any
+    other call. (Not for OVER windows: these are expressions over several aggregates.)"""
+    if c.distinct or c.type is None or not c.args or c.function not in ("SUM", "AVG") or c.type.name not in _INTEGRAL:
+        return None
+    col = F.col(q(c.args[0]))
+    if c.filter:
+        col = F.when(F.col(q(c.filter)), col)
+    if c.function == "SUM":
+        return wrapping_sum(col) if c.type.name == "BIGINT" else None
+    total = wrapping_sum(col) if c.type.name == "BIGINT" else F.sum(col).cast("long")
+    return F.when(F.count(col) > 0, F.call_function("div", total, F.count(col)))
 
 
 def aggregate_expression(c):
@@ -140,6 +156,23 @@ def aggregate_expression(c):
     else:
         raise UnsupportedError("Aggregate function %s cannot run yet" % f)
     return e
+
+
+_INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+
+
+def wrapping_sum(col):
+    """SUM of a BIGINT column that wraps around past 2^63 as Flink's (Java's) does, where Spark's sum fails in ANSI
+    mode: the high and the low 32 bits summed apart (neither overflows), joined modulo 2^64."""
+    high = F.sum(F.shiftright(col, 32))
+    low = F.sum(col.bitwiseAND(F.lit(0xFFFFFFFF)))
+    exact = high.cast("decimal(38, 0)") * F.lit(4294967296).cast("decimal(20, 0)") + low.cast("decimal(38, 0)")
+    return _wrap_to_bigint(exact)
+
+
+def _wrap_to_bigint(decimal_col):
+    two63 = F.lit("9223372036854775808").cast("decimal(20, 0)")
+    return (F.pmod(decimal_col + two63, F.lit("18446744073709551616").cast("decimal(21, 0)")) - two63).cast("long")
 
 
 def _arg_sql(c):

@@ -1,0 +1,125 @@
+"""Flink's exact arithmetic written as Spark SQL that runs under Spark's ANSI mode.
+
+Flink computes TINYINT/SMALLINT/INT/BIGINT `+ - *`, `/`, unary minus and ABS as Java does: a result that does
+not fit wraps around (`2147483647 + 1` is -2147483648, `-(-128)` of a TINYINT is -128, ABS of MIN_VALUE is
+MIN_VALUE); a DECIMAL result that does not fit its type is NULL; an exact division (or MOD) by zero fails.
+Spark in ANSI mode raises ARITHMETIC_OVERFLOW for the first two. dynsql keeps ANSI mode (it gives Flink's
+errors for malformed CASTs and division by zero, and its type coercion) and writes each such operation so
+that it cannot overflow:
+- a TINYINT/SMALLINT/INT result is computed in BIGINT (where it fits) and its low 8/16/32 bits are kept
+  (`shiftright(shiftleft(x, 56), 56)`: cheap, no branch);
+- a BIGINT result is Spark's `try_add`/`try_subtract`/`try_multiply`, and only when that overflows (NULL),
+  the exact result in DECIMAL taken modulo 2^64;
+- a DECIMAL `+ - * /` is Spark's `try_` form (NULL when the result does not fit, as in Flink), a division by
+  zero still fails.
+`rewrite(node, typeof, sub)` is called by the binder's `to_spark` for each node; it returns the Spark tree
+of an arithmetic node (its operands rewritten by `sub`), or None when Spark's own operator is Flink's."""
+
+from functools import lru_cache
+
+import sqlglot
+from sqlglot import exp
+
+INTEGRAL_BITS = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
+_INT_DIGITS = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
+_OPS = {exp.Add: ("+", "try_add"), exp.Sub: ("-", "try_subtract"), exp.Mul: ("*", "try_multiply")}
+
+
+@lru_cache(maxsize=None)
+def _parsed(text):
+    return sqlglot.parse_one(text, read="spark")
+
+
+def template(text, **operands):
+    """Spark SQL `text` with each column `_name` replaced by the tree given for `name` (a copy each time)."""
+    tree = _parsed(text).copy()
+    for col in list(tree.find_all(exp.Column)):
+        name = col.name
+        if name.startswith("_") and name[1:] in operands:
+            col.replace(exp.paren(operands[name[1:]].copy(), copy=False))
+    return tree
+
+
+def wrap_integral(bigint_tree, flink_name):
+    """A BIGINT tree's value wrapped into `flink_name` (TINYINT, SMALLINT, INT) as Java narrows it."""
+    shift = 64 - INTEGRAL_BITS[flink_name]
+    return template("CAST(shiftright(shiftleft(_x, %d), %d) AS %s)" % (shift, shift, flink_name), x=bigint_tree)
+
+
+def wrap_decimal_to_bigint(decimal_tree):
+    """An integral DECIMAL tree's value modulo 2^64, as a BIGINT (Java's wrap-around)."""
+    return template("CAST(pmod(_x + 9223372036854775808, 18446744073709551616) - 9223372036854775808 AS BIGINT)",
+                    x=decimal_tree)
+
+
+def negate(tree, flink_name):
+    """`-x` of an integral type, MIN_VALUE staying MIN_VALUE."""
+    return template("coalesce(try_subtract(CAST(0 AS %s), _x), _x)" % flink_name, x=tree)
+
+
+def as_decimal(tree, ft):
+    """An operand of DECIMAL arithmetic in the DECIMAL type Flink gives it (an INT is DECIMAL(10, 0), a literal
+    3 too, where Spark would make it DECIMAL(1, 0)): Spark's result type, and so its scale, is then Flink's."""
+    if ft is None or not (_decimal(ft) or _integral(ft)):
+        return tree
+    p, s = ft.params if _decimal(ft) else (_INT_DIGITS[ft.name], 0)
+    return template("CAST(_x AS DECIMAL(%d, %d))" % (p, s), x=tree)
+
+
+def _integral(ft):
+    return ft is not None and ft.name in INTEGRAL_BITS
+
+
+def _decimal(ft):
+    return ft is not None and ft.name == "DECIMAL"
+
+
+def rewrite(n, typeof, sub):
+    """The Spark tree of arithmetic node `n` with Flink's semantics, or None (Spark's operator is Flink's)."""
+    if isinstance(n, tuple(_OPS)):
+        out, a, b = typeof(n), typeof(n.this), typeof(n.expression)
+        if _integral(out) and _integral(a) and _integral(b):
+            symbol, try_name = _OPS[type(n)]
+            x, y = sub(n.this), sub(n.expression)
+            if out.name != "BIGINT":
+                return wrap_integral(template("CAST(_a AS BIGINT) %s CAST(_b AS BIGINT)" % symbol, a=x, b=y), out.name)
+            exact = template("CAST(_a AS DECIMAL(20, 0)) %s CAST(_b AS DECIMAL(20, 0))" % symbol, a=x, b=y)
+            return template("coalesce(%s(CAST(_a AS BIGINT), CAST(_b AS BIGINT)), _w)" % try_name, a=x, b=y,
+                            w=wrap_decimal_to_bigint(exact))
+        if _decimal(out):
+            symbol, try_name = _OPS[type(n)]
+            return template("%s(_a, _b)" % try_name, a=as_decimal(sub(n.this), a), b=as_decimal(sub(n.expression), b))
+        return None
+    if isinstance(n, (exp.Div, exp.IntDiv)):
+        out, a, b = typeof(n), typeof(n.this), typeof(n.expression)
+        if _integral(out) and _integral(a) and _integral(b):
+            x, y = sub(n.this), sub(n.expression)
+            if out.name != "BIGINT":          # no overflow in BIGINT (MIN_VALUE / -1 of an INT fits)
+                return wrap_integral(template("CAST(_a AS BIGINT) div CAST(_b AS BIGINT)", a=x, b=y), out.name)
+            return template("if(_b = -1, _n, CAST(_a AS BIGINT) div _b)", a=x, b=y, n=negate(x, "BIGINT"))
+        if _decimal(out):                              # by zero: Spark's error ("Division by zero"), as Flink
+            x, y = as_decimal(sub(n.this), a), as_decimal(sub(n.expression), b)
+            return template("if(_b = 0, _a / _b, try_divide(_a, _b))", a=x, b=y)
+        if out is not None and out.name in ("DOUBLE", "FLOAT"):
+            x, y = sub(n.this), sub(n.expression)      # IEEE: x / 0 is +-Infinity or NaN in Flink
+            out_sql = template("if(_b = 0, if(_a > 0, double('Infinity'), if(_a < 0, double('-Infinity'), "
+                               "double('NaN'))), _a / _b)", a=x, b=y)
+            return template("CAST(_x AS FLOAT)", x=out_sql) if out.name == "FLOAT" else out_sql
+        return None
+    if isinstance(n, exp.Mod):
+        out, a, b = typeof(n), typeof(n.this), typeof(n.expression)
+        if _decimal(out):
+            return template("_a % _b", a=as_decimal(sub(n.this), a), b=as_decimal(sub(n.expression), b))
+        return None
+    if isinstance(n, exp.Neg):
+        out = typeof(n)
+        if _integral(out) and not isinstance(n.this, exp.Literal):     # -1 stays a literal (ROUND(x, -1))
+            return negate(sub(n.this), out.name)
+        return None
+    if isinstance(n, exp.Abs):
+        out = typeof(n)
+        if _integral(out):
+            x = sub(n.this)
+            return template("if(_x < 0, _n, _x)", x=x, n=negate(x, out.name))
+        return None
+    return None

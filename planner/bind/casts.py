@@ -1,0 +1,71 @@
+"""Flink 2.3's CAST written as Spark SQL (under Spark's ANSI mode), where Spark's CAST gives another answer.
+
+Numbers to integers narrow as Java does, not with Spark's overflow error: an integer keeps its low bits
+(CAST(300 AS TINYINT) is 44), a DOUBLE/FLOAT saturates to INT/BIGINT first (NaN is 0), a DECIMAL is truncated
+and wraps modulo 2^64. A number that does not fit a DECIMAL(p, s) is NULL. BOOLEAN to a string is 'TRUE' /
+'FALSE'; a TIMESTAMP(p) to a string has exactly p fraction digits; CHAR(n) pads and VARCHAR(n) cuts. What
+Flink refuses at run time (a malformed string to a number, a date, a boolean) stays Spark's error, which
+runtime/errors.py words as dynsql's. `rewrite(node, source, target, sub)` -> the Spark tree, or None when
+Spark's CAST is Flink's."""
+
+from sqlglot import exp
+
+from .arithmetic import INTEGRAL_BITS, template, wrap_decimal_to_bigint, wrap_integral
+
+_FLOATING = ("FLOAT", "DOUBLE")
+_SATURATE = {"INT": ("-2147483648D", "2147483647D"), "BIGINT": ("-9223372036854775808D", "9223372036854775807D")}
+
+
+def rewrite(node, source, target, sub):
+    if source is None or target is None:
+        return None
+    s, t = source.name, target.name
+    if t in INTEGRAL_BITS and s in ("STRING", "VARCHAR", "CHAR"):      # Flink reads '1.5' as 1, TRY_CAST too
+        cast = "try_cast" if isinstance(node, exp.TryCast) else "CAST"
+        return template("%s(regexp_replace(_x, '^( *[+-]?[0-9]+)[.][0-9]*( *)$', '$1$2') AS %s)" % (cast, t),
+                        x=sub(node.this))
+    if isinstance(node, exp.TryCast):
+        return None
+    if t in INTEGRAL_BITS and s in INTEGRAL_BITS:
+        if INTEGRAL_BITS[t] >= INTEGRAL_BITS[s]:
+            return None
+        return wrap_integral(template("CAST(_x AS BIGINT)", x=sub(node.this)), t)
+    if t in INTEGRAL_BITS and s in _FLOATING:
+        wide = "BIGINT" if t == "BIGINT" else "INT"
+        lo, hi = _SATURATE[wide]
+        saturated = template("CAST(if(isnan(_x), 0D, greatest(%s, least(%s, _x))) AS %s)" % (lo, hi, wide),
+                             x=sub(node.this))
+        return saturated if t in ("INT", "BIGINT") else \
+            wrap_integral(template("CAST(_x AS BIGINT)", x=saturated), t)
+    if t in INTEGRAL_BITS and s == "DECIMAL":
+        x = sub(node.this)
+        truncated = template("if(_x < 0, ceil(_x), floor(_x))", x=x)
+        as_bigint = template("coalesce(try_cast(_x AS BIGINT), _w)", x=x, w=wrap_decimal_to_bigint(truncated))
+        return as_bigint if t == "BIGINT" else wrap_integral(as_bigint, t)
+    if t == "DECIMAL" and (s in INTEGRAL_BITS or s in _FLOATING or s == "DECIMAL"):
+        p, sc = target.params
+        return template("try_cast(_x AS DECIMAL(%d, %d))" % (p, sc), x=sub(node.this))
+    if t in ("STRING", "VARCHAR", "CHAR"):
+        return _to_string(node, source, target, sub)
+    return None
+
+
+def _to_string(node, source, target, sub):
+    s = source.name
+    x = sub(node.this)
+    if s == "BOOLEAN":
+        text = template("if(_x, 'TRUE', 'FALSE')", x=x)
+    elif s in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        p = source.params[0] if source.params else 6
+        pattern = "yyyy-MM-dd HH:mm:ss" + ("." + "S" * p if p else "")
+        text = template("date_format(_x, '%s')" % pattern, x=x)
+    elif target.name != "STRING":
+        text = template("CAST(_x AS STRING)", x=x)
+    else:
+        return None
+    n = target.params[0] if target.params else None
+    if target.name == "VARCHAR" and n is not None and n < 2147483647:
+        return template("substring(_x, 1, %d)" % n, x=text)
+    if target.name == "CHAR" and n is not None:
+        return template("rpad(_x, %d, ' ')" % n, x=text)
+    return text
