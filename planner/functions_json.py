@@ -139,7 +139,14 @@ _TO_JSON = "REGEXP_EXTRACT(TO_JSON(ARRAY(__a0), MAP('ignoreNullFields', 'false')
 
 
 def _is_json_call(e):
-    return isinstance(e, exp.Anonymous) and e.name.upper() in ("JSON_OBJECT", "JSON_ARRAY")
+    """A JSON_OBJECT / JSON_ARRAY call, in Flink's form or already written as Spark's (its arguments are mapped
+    before it: expressions.to_spark works bottom-up)."""
+    return e.meta.get("json_text") or isinstance(e, exp.Anonymous) and e.name.upper() in ("JSON_OBJECT", "JSON_ARRAY")
+
+
+def _json_written(tree):
+    tree.meta["json_text"] = True          # JSON text already: a JSON_OBJECT / JSON_ARRAY that holds it nests it
+    return tree
 
 
 def _json_text(e):
@@ -166,7 +173,7 @@ def _join(parts, open_, close):
 def _json_array(args):
     values, options = _split(args)
     absent = "NULL ON NULL" not in options
-    return _join([_member(v, absent) for v in values], "[", "]")
+    return _json_written(_join([_member(v, absent) for v in values], "[", "]"))
 
 
 def _json_object(args):
@@ -181,7 +188,7 @@ def _json_object(args):
     for k, v in pairs:
         key = exp.Literal.string(json.dumps(k.name, ensure_ascii=False) + ":")
         parts.append(_template("CONCAT(__a0, __a1)", key, _member(v, absent)))
-    return _join(parts, "{", "}")
+    return _json_written(_join(parts, "{", "}"))
 
 
 def _json_string(args):

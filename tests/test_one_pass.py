@@ -143,10 +143,10 @@ def test_match_recognize_in_one_pass_drops_the_late_rows_as_micro_batches_do(one
 
 def test_a_window_over_matches_composes_in_one_pass(one_pass_client, tables):
     c = tables(one_pass_client)
-    c.execute("CREATE VIEW matches AS " + V_SHAPE.replace("LAST(DOWN.price) AS bottom", "MATCH_ROWTIME() AS mt"))
+    c.execute("CREATE VIEW shapes AS " + V_SHAPE.replace("LAST(DOWN.price) AS bottom", "MATCH_ROWTIME() AS mt"))
     sql = """
-        SELECT window_start, COUNT(*) AS matches
-        FROM TABLE(TUMBLE(TABLE matches, DESCRIPTOR(mt), INTERVAL '5' SECOND))
+        SELECT window_start, COUNT(*) AS shapes
+        FROM TABLE(TUMBLE(TABLE shapes, DESCRIPTOR(mt), INTERVAL '5' SECOND))
         GROUP BY window_start, window_end"""
     assert "one pass" in explained(c, sql)
     assert sorted(changes(c, sql)) == [("+I", ("10:00:00", 1)), ("+I", ("10:00:05", 1))]

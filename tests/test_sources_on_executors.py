@@ -7,6 +7,7 @@ import builtins
 import datetime as dt
 import io
 import json
+import os
 import pickle
 import shutil
 
@@ -17,6 +18,7 @@ from repl.render import print_result
 from runtime.connectors.filesystem import FilesystemStreamReader, TableSpec
 from runtime.connectors.formats import FIELD_SIZE_LIMIT, Format, FormatError, LineCursor, SplitProgress
 from runtime.connectors.split_reader import read_partition
+from runtime.connectors.splits import SplitGroup
 from runtime.results import TableResult
 
 CLICKS = [["user", "STRING"], ["cTime", "TIMESTAMP(3)"], ["url", "STRING"]]
@@ -74,14 +76,16 @@ def test_planning_never_opens_a_data_file_and_partitions_carry_no_rows(tmp_path,
         m.setattr(builtins, "open", guarded_open)
         end = reader.latestOffset(start)
         parts = reader.partitions(start, end)
-    assert len(parts) == 3                         # the three files of the batch: three parallel tasks
-    assert all(len(pickle.dumps(p)) < 400 for p in parts)
+    splits = [s for p in parts for s in (p.splits if isinstance(p, SplitGroup) else [p])]
+    assert [s.ordinal for s in splits] == [0, 1, 2]   # the three files of the batch, each its own split, packed
+    assert len(parts) == min(3, os.cpu_count() or 1)  # into a task a core as Spark packs small files
+    assert all(len(pickle.dumps(s)) < 400 for s in splits)
     assert len(json.dumps(end)) < 1000
     rows = [r for p in parts for b in read_partition(reader.spec, p, reader.schema_json) for r in b.to_pylist()]
     assert len(rows) == 3 * 2000
 
 
-def test_a_batch_read_has_one_task_per_file(spark, tmp_path, client):
+def test_a_batch_read_packs_small_files_into_a_task_a_core(spark, tmp_path, client):
     folder = tmp_path / "in"
     folder.mkdir()
     for name in ("a.csv", "b.csv", "c.csv"):
@@ -91,7 +95,7 @@ def test_a_batch_read_has_one_task_per_file(spark, tmp_path, client):
     from runtime.operators.scan import ScanRef
     from runtime.tables import table_frame
     df = table_frame(spark, ScanRef(table=client.catalog.get("clicks")), streaming=False)
-    assert df.rdd.getNumPartitions() == 3
+    assert df.rdd.getNumPartitions() == min(3, os.cpu_count() or 1)
     assert sorted(r["user"] for r in df.collect()) == ["a0", "a1", "a2", "b0", "b1", "b2", "c0", "c1", "c2"]
 
 

@@ -157,12 +157,12 @@ def test_session_windows_per_key(client, events):
 def test_inner_and_full_window_joins(client, events, tmp_path):
     path = tmp_path / "payments.csv"
     path.write_text("user1,2024-01-01 10:00:04,P1\nuser3,2024-01-01 10:00:11,P2\n")
-    client.execute("CREATE TABLE payments (payer STRING, pts TIMESTAMP(3), ref STRING, "
+    client.execute("CREATE TABLE payments (payer STRING, pts TIMESTAMP(3), `ref` STRING, "
                    "WATERMARK FOR pts AS pts) WITH ('connector' = 'filesystem', 'path' = '%s', "
                    "'format' = 'csv')" % path)
     try:
         template = """
-            SELECT L.`user`, L.amount, R.ref, COALESCE(L.window_start, R.window_start) AS ws
+            SELECT L.`user`, L.amount, R.`ref`, COALESCE(L.window_start, R.window_start) AS ws
             FROM (SELECT * FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '5' SECOND))) L
             %s JOIN (SELECT * FROM TABLE(TUMBLE(TABLE payments, DESCRIPTOR(pts), INTERVAL '5' SECOND))) R
             ON L.`user` = R.payer AND L.window_start = R.window_start AND L.window_end = R.window_end"""

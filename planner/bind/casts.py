@@ -63,6 +63,11 @@ def _to_string(node, source, target, sub):
         text = template("CAST(_x AS STRING)", x=x)
     else:
         return None
+    return fit_string(text, target)
+
+
+def fit_string(text, target):
+    """A string tree made to fit a CAST's string type: VARCHAR(n) cuts to n characters, CHAR(n) pads to n."""
     n = target.params[0] if target.params else None
     if target.name == "VARCHAR" and n is not None and n < 2147483647:
         return template("substring(_x, 1, %d)" % n, x=text)

@@ -113,7 +113,9 @@ def _cast(node, typeof, zone):
         node.set("this", _local(x, zone))
         return None                       # the cast itself as before (TIMESTAMP's precision, DATE)
     if frm in ("TIMESTAMP", "TIMESTAMP_LTZ") and to in _STRINGS:
-        return timestamp_text(_local(x, zone) if frm == "TIMESTAMP_LTZ" else x, _precision(source))
+        from .casts import fit_string        # VARCHAR(n) cuts, CHAR(n) pads, as for any CAST to a string
+        return fit_string(timestamp_text(_local(x, zone) if frm == "TIMESTAMP_LTZ" else x, _precision(source)),
+                          target)
     if to == "TIMESTAMP_LTZ" and frm in ("TIMESTAMP", "DATE") + _STRINGS and zone != "UTC":
         from .expressions import _spark_cast
         return _instant(_spark_cast(node), zone)
