@@ -26,7 +26,7 @@ test: java $(STAMP)
 
 # the planner alone (no Spark, seconds): plan fixtures (tests/plans), refusals, changelog modes, statements
 test-plan: $(STAMP)
-	$(BIN)/python -m pytest -q tests/test_plans.py tests/planner
+	$(BIN)/python -m pytest -q tests/test_plans.py tests/planner_tests
 
 conformance: java $(STAMP)
 	$(BIN)/python ../shared/conformance/run.py --dynsql $(CURDIR)/$(BIN)/dynsql
