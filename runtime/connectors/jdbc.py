@@ -40,10 +40,51 @@ def read_options(table):
     return r
 
 
+# the PostgreSQL types Flink's PostgreSQL dialect reads (PostgresTypeMapper), by their names in pg_type; an array
+# is `_` and its element's name
+MAPPED_TYPES = {"int2", "int4", "int8", "float4", "float8", "numeric", "bool", "text", "varchar", "bpchar", "char",
+                "character", "date", "time", "timestamp", "timestamptz", "bytea", "serial", "bigserial"}
+
+
+def driver_connection(spark, options):
+    """A java.sql connection on the driver's JVM (py4j) for the table's url, user and password."""
+    conn = connection_options(options)
+    jvm = spark._jvm
+    props = jvm.java.util.Properties()
+    for k in ("user", "password"):
+        if k in conn:
+            props.setProperty(k, conn[k])
+    jvm.java.lang.Class.forName(conn["driver"])
+    return jvm.java.sql.DriverManager.getConnection(conn["url"], props)
+
+
+def check_column_types(spark, table):
+    """Each declared column's PostgreSQL type is one Flink's PostgreSQL dialect maps (else a clear error)."""
+    try:
+        conn = driver_connection(spark, table.options)
+    except Exception as e:
+        raise jdbc_failure(e, table) from None
+    try:
+        meta = conn.createStatement().executeQuery("SELECT * FROM %s WHERE 1 = 0" % table.options["table-name"]) \
+            .getMetaData()
+        types = {meta.getColumnName(i): meta.getColumnTypeName(i) for i in range(1, meta.getColumnCount() + 1)}
+    except Exception as e:
+        raise jdbc_failure(e, table) from None
+    finally:
+        conn.close()
+    for c in table.physical_columns:
+        pg = types.get(c.name)
+        if pg is not None and pg.lstrip("_") not in MAPPED_TYPES:
+            raise SqlError("Table '%s': column '%s' has the PostgreSQL type %s, which Flink's PostgreSQL dialect "
+                           "does not map to a Flink type" % (table.name, c.name, pg),
+                           hint="read it through a PostgreSQL view that casts it (e.g. to TEXT)")
+
+
 def read_table(spark, table):
     """The table's physical columns, cast to their declared types, read by Spark's JDBC source (no hidden
     columns)."""
     from pyspark.sql import functions as F
+    check_column_types(spark, table)
     reader = spark.read.format("jdbc")
     for k, v in read_options(table).items():
         reader = reader.option(k, str(v))
@@ -130,9 +171,24 @@ def redact_secrets(text, options):
     return re.sub(r"(?i)(password=)[^&;\s]*", r"\1******", text)
 
 
+def _chain(error):
+    """The texts of an error and of its Java causes (a py4j error's or a captured Spark exception's)."""
+    texts = [getattr(error, "desc", None) or str(error)]
+    java = getattr(error, "java_exception", None) or getattr(error, "_origin", None)
+    seen = 0
+    while java is not None and seen < 20:
+        try:
+            texts.append(str(java.toString()))
+            java = java.getCause()
+        except Exception:
+            break
+        seen += 1
+    return "\n".join(texts)
+
+
 def jdbc_failure(error, table, doing="reading"):
     """A RuntimeFailure naming the table, its url and the cause in words, without the password."""
-    text = redact_secrets(getattr(error, "desc", None) or str(error), table.options)
+    text = redact_secrets(_chain(error), table.options)
     url = redact_secrets(table.options.get("url", ""), table.options)
     for pattern, words, hint in _CAUSES:
         m = pattern.search(text)
