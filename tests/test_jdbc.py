@@ -143,3 +143,44 @@ def test_upsert_sink_takes_an_updating_query_with_deletes_and_append_sink_refuse
                    "GROUP BY product")
     assert postgres.psql("SELECT * FROM totals ORDER BY product") == [["apple", "70", "2"], ["pear", "10", "1"],
                                                                       ["plum", "10", "1"]]
+
+
+def test_lookup_join_inner_and_left_sees_a_changed_row_at_a_later_micro_batch(client, postgres, tmp_path):
+    """A processing-time lookup join against a jdbc table (Flink's LookupJoin): the looked-up rows are read at
+    each micro-batch (the partial cache lives no longer than one), so a row changed in PostgreSQL while the
+    query runs is seen by the orders that come after the change; LEFT JOIN pads a key the table lacks."""
+    postgres.psql("DROP TABLE IF EXISTS rates; CREATE TABLE rates (cur TEXT PRIMARY KEY, rate INT);"
+                  "INSERT INTO rates VALUES ('EUR', 110), ('JPY', 1)")
+    client.execute(jdbc_table(postgres, "rates", "cur STRING, rate INT", extra=", 'lookup.cache' = 'PARTIAL', "
+                              "'lookup.partial-cache.max-rows' = '10', "
+                              "'lookup.partial-cache.expire-after-write' = '1 s'"))
+    folder = tmp_path / "orders"
+    folder.mkdir()
+    (folder / "1.csv").write_text("1,EUR,10\n2,USD,5\n")
+    client.execute("CREATE TABLE orders (id INT, cur STRING, amount INT, proc AS PROCTIME()) WITH ("
+                   "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'source.monitor-interval' = '1 s')"
+                   % folder)
+    sql = ("SELECT o.id, o.amount * r.rate AS converted FROM orders AS o %s JOIN rates FOR SYSTEM_TIME AS OF "
+           "o.proc AS r ON o.cur = r.cur")
+    assert "LookupJoin(" in client.execute("EXPLAIN " + sql % "LEFT").text
+    for kind, first, later in (("LEFT", [(1, 1100), (2, None)], [(3, 1200)]), ("", [(1, 1100)], [(3, 1200)])):
+        postgres.psql("UPDATE rates SET rate = 110 WHERE cur = 'EUR'")
+        for f in folder.iterdir():
+            if f.name != "1.csv":
+                f.unlink()
+        stream = client.execute(sql % kind)
+        seen = []
+        try:
+            for batch in stream:
+                rows = [tuple(row) for op, row in batch.changes]
+                if not rows:
+                    continue
+                seen.append(sorted(rows, key=str))
+                if len(seen) == 1:
+                    postgres.psql("UPDATE rates SET rate = 120 WHERE cur = 'EUR'")
+                    (folder / "2.csv").write_text("3,EUR,10\n")
+                else:
+                    break
+        finally:
+            stream.stop()
+        assert seen == [first, later], (kind, seen)
