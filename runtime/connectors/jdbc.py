@@ -122,10 +122,12 @@ def _fits(have, want):
 
 
 def batch_frame(spark, table):
-    """A batch read with the hidden columns: `__seq` (the rows' order), `__wm` NULL, `__op` +I."""
+    """A batch read with the hidden columns: `__seq` (a hash of the row: a database table has no order, and a
+    lookup join reads the table inside streaming micro-batches, where Spark has no row numbers), `__wm` NULL,
+    `__op` +I."""
     from pyspark.sql import functions as F
     df = read_table(spark, table)
-    return df.select("*", F.monotonically_increasing_id().alias("__seq"), F.lit(None).cast("timestamp").alias("__wm"),
+    return df.select("*", F.xxhash64(*[F.col("`%s`" % c) for c in df.columns]).alias("__seq"), F.lit(None).cast("timestamp").alias("__wm"),
                      F.lit(0).cast("tinyint").alias("__op"))
 
 
