@@ -155,6 +155,11 @@ _CAUSES = (
     (re.compile(r"relation \"([^\"]+)\" does not exist", re.I),
      "PostgreSQL has no table '{0}'", "check 'table-name'"),
     (re.compile(r"database \"([^\"]+)\" does not exist", re.I), "PostgreSQL has no database '{0}'", "check 'url'"),
+    (re.compile(r"no unique or exclusion constraint matching the ON CONFLICT", re.I),
+     "the PostgreSQL table has no primary key or unique constraint on the PRIMARY KEY's columns, which an upsert "
+     "needs", "ALTER TABLE ... ADD PRIMARY KEY (...) in PostgreSQL"),
+    (re.compile(r"column \"([^\"]+)\" (?:of relation \"[^\"]+\" )?does not exist", re.I),
+     "the PostgreSQL table has no column '{0}'", None),
     (re.compile(r"(?:Unsupported type|UNRECOGNIZED_SQL_TYPE|Unrecognized SQL type)\W*(.*)", re.I),
      "a column has a PostgreSQL type that Flink's PostgreSQL dialect does not map ({0})",
      "declare the table over a view that casts it (e.g. to TEXT)"),
