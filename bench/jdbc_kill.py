@@ -79,6 +79,9 @@ def run(rows, keys, kills, seed, rows_per_batch, folder, server, server_stop=Fal
         if record.status != "RUNNING":
             log("the job ended (%s) before kill %d" % (record.status, len(done) + 1))
             break
+        # a kill during the job's first micro-batch (nothing committed yet) makes Spark refuse the resume of
+        # this stateful query ("offsets should be empty on batch 0"): the kills come once a batch committed
+        _wait_committed(server, registry, job_id)
         time.sleep(rng.uniform(0.0, max_delay))
         record = registry.get(job_id)
         if record.status != "RUNNING":
@@ -113,6 +116,17 @@ def run(rows, keys, kills, seed, rows_per_batch, folder, server, server_stop=Fal
     want, got = expected_rows(rows, keys), table_rows(server)
     return {"kills": len(done), "keys expected": len(want), "keys found": len(got),
             "rows differing": len(set(want) ^ set(got)), "exact": want == got, "server stop error": stopped_error}
+
+
+def _wait_committed(server, registry, job_id, timeout=600):
+    deadline = time.time() + timeout
+    while time.time() < deadline and registry.get(job_id).status == "RUNNING":
+        try:
+            if server.psql("SELECT COUNT(*) FROM dynsql_sink_batches")[0][0] != "0":
+                return
+        except RuntimeError:      # the sink has not made its tables yet
+            pass
+        time.sleep(0.3)
 
 
 def main():
