@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-plan conformance bench fuzz soak faults exactly-once cluster-test install clean java
+.PHONY: postgres demo-jdbc run test test-plan conformance bench fuzz soak faults exactly-once cluster-test install clean java
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -18,10 +18,23 @@ $(STAMP): setup.cfg pyproject.toml
 
 install: $(STAMP)
 
+# PostgreSQL and its JDBC driver (/usr/share/java/postgresql.jar), from Debian's packages where missing: the JDBC
+# connector's tests start a throwaway server of their own (tests/postgres_server.py)
+postgres:
+	@{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } && \
+	  test -f /usr/share/java/postgresql.jar && command -v psql >/dev/null 2>&1 || { \
+	  command -v apt-get >/dev/null 2>&1 || { echo "install PostgreSQL and its JDBC driver (postgresql.jar) and try again" >&2; exit 1; }; \
+	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -q && \
+	  $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql libpostgresql-jdbc-java; }
+
 run: java $(STAMP)
 	$(BIN)/dynsql --demo
 
-test: java $(STAMP)
+# a continuous GROUP BY kept in a throwaway PostgreSQL, read back with psql and a dynsql scan
+demo-jdbc: java postgres $(STAMP)
+	$(BIN)/python demo_data/jdbc_demo.py
+
+test: java postgres $(STAMP)
 	$(BIN)/python -m pytest -q tests
 
 # the planner alone (no Spark, seconds): plan fixtures (tests/plans), refusals, changelog modes, statements
@@ -60,7 +73,11 @@ exactly-once: java $(STAMP)
 
 # a standalone master and a worker that cannot see the checkout, every conformance case on them; a Spark Connect
 # server and a set of cases through it (needs root: unshare -m); stops what it started
-cluster-test: java $(STAMP)
+cluster-# a continuous GROUP BY kept in a throwaway PostgreSQL, read back with psql and a dynsql scan
+demo-jdbc: java postgres $(STAMP)
+	$(BIN)/python demo_data/jdbc_demo.py
+
+test: java postgres $(STAMP)
 	$(BIN)/python tests/cluster/cluster_run.py
 
 clean:

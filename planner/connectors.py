@@ -6,7 +6,7 @@ import re
 from .errors import SqlError, UnsupportedError
 from .filesystem_options import OPTIONS as FILESYSTEM_OPTIONS, check_filesystem_options, map_legacy_options
 
-CONNECTORS = ("filesystem", "datagen", "nexmark", "print", "blackhole")
+CONNECTORS = ("filesystem", "datagen", "nexmark", "print", "blackhole", "jdbc")
 FORMATS = ("csv", "json", "parquet", "debezium-json", "canal-json")
 CHANGELOG_FORMATS = ("debezium-json", "canal-json")
 
@@ -78,6 +78,9 @@ def check_table_options(table, line=None, column=None):
                                    line, column)
         _positive(o, "rows-per-second", table, line, column)
         _positive(o, "number-of-rows", table, line, column)
+    elif conn == "jdbc":
+        from .jdbc_options import check_jdbc_options
+        return check_jdbc_options(table, line, column)
     elif conn == "nexmark":
         unknown = [k for k in o if k not in _NEXMARK]
         _check_nexmark(table, line, column)

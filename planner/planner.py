@@ -317,6 +317,8 @@ def show_create(obj):
         lines.append("  WATERMARK FOR `%s` AS %s" % (obj.watermark.column, obj.watermark.expression))
     if obj.primary_key:
         lines.append("  PRIMARY KEY (%s) NOT ENFORCED" % ", ".join("`%s`" % k for k in obj.primary_key))
-    opts = ",\n".join("  '%s' = '%s'" % (k, v.replace("'", "''")) for k, v in obj.options.items())
+    from runtime.redaction import MASK, is_sensitive    # a password is never shown (a plain module: no Spark)
+    opts = ",\n".join("  '%s' = '%s'" % (k, MASK if is_sensitive(k) else v.replace("'", "''"))
+                      for k, v in obj.options.items())
     return "CREATE TABLE `default_catalog`.`default_database`.`%s` (\n%s\n) WITH (\n%s\n)" % (
         obj.name, ",\n".join(lines), opts)

@@ -303,6 +303,8 @@ def _create_session(master, conf):
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
         logging.getLogger(name).disabled = True   # PySpark logs every SQL error to stderr; we report it
     conf = {"spark.redaction.regex": SPARK_REDACTION_REGEX, **conf}
+    from .connectors.jdbc_driver import classpath_conf
+    conf.update(classpath_conf(conf))     # the JDBC drivers (connectors/jdbc_driver.py)
     spark_conf = SparkConf().setMaster(master).setAppName(conf.get("spark.app.name", "dynsql"))
     # the JVM's command line (which any local user can read) gets no secret: those reach it through py4j, in
     # the SparkContext's configuration, before the context starts

@@ -169,17 +169,27 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
     (splits.batch_splits)."""
     table = ref.table
     conn = table.options["connector"]
-    if conn not in _SOURCE_FORMATS:
+    jdbc_rows = None
+    if conn == "jdbc":       # Spark's JDBC reader; streaming: a bounded parquet snapshot (connectors/jdbc.py)
+        from .connectors import jdbc
+        if streaming:
+            table, conn = jdbc.snapshot_table(spark, table, source_state_dir() + "-jdbc"), "filesystem"
+        else:
+            jdbc_rows = jdbc.batch_frame(spark, table)
+    if conn not in _SOURCE_FORMATS and jdbc_rows is None:
         raise UnsupportedError("Table '%s' (connector '%s') is a sink: it cannot be read" % (table.name, conn))
-    fmt = _SOURCE_FORMATS[conn]
+    fmt = _SOURCE_FORMATS.get(conn)
     if conn == "filesystem":
         if not os.path.exists(table.options["path"]):
             raise RuntimeFailure("Table '%s': no file or directory at path '%s'" % (table.name, table.options["path"]),
                                  hint="check the 'path' option (absolute, or relative to where dynsql runs)")
-    pieces = parallelism(spark) if cut_files and not streaming else 1
-    spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces)
-    reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table)).option("spec", spec)
-    df = reader.load()
+    if jdbc_rows is not None:
+        df = jdbc_rows
+    else:
+        pieces = parallelism(spark) if cut_files and not streaming else 1
+        spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces)
+        reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table))
+        df = reader.option("spec", spec).load()
     cols = []
     rowtime = table.watermark.column if table.watermark is not None else None
     meta = {c.name: "__meta%d" % i for i, (c, _) in enumerate(_read_metadata(table))}

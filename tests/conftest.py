@@ -59,3 +59,12 @@ def _stop_jobs(c):
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests' own helper modules
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL server for the run (postgres_server.py), stopped at its end."""
+    from postgres_server import PostgresServer
+    server = PostgresServer().start()
+    yield server
+    server.stop()

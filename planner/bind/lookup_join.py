@@ -1,6 +1,7 @@
 """Processing-time temporal joins: `<left> [LEFT] JOIN t FOR SYSTEM_TIME AS OF l.proctime AS s ON <expr over
 l> = s.k [AND ...]`, bound as a `LookupJoin` when Flink can look `t` up: a table declared with Flink's legacy
-keys (`'connector.type' = 'filesystem'`, Flink's CsvTableSource, a bounded lookup source). Against any other
+keys (`'connector.type' = 'filesystem'`, Flink's CsvTableSource, a bounded lookup source) or a `jdbc` table
+(runtime/connectors/jdbc.py: read again at each micro-batch). Against any other
 table Flink refuses, as here: a table without a primary key with Flink's primary-key message, one with a key
 (a changelog, a versioned view) with "Processing-time temporal join is not supported yet.". The ON clause
 needs an equality between a field of `t` and an expression of the left side only (Flink's lookup key)."""
@@ -24,7 +25,7 @@ def bind_lookup_join(binder, left, lscope, join, kind, as_of):
     bare = table.copy()
     bare.set("version", None)
     right, rscope = bind_relation(binder, bare)
-    if not (isinstance(right, TableScan) and right.table.legacy_connector):
+    if not (isinstance(right, TableScan) and (right.table.legacy_connector or _is_jdbc(right.table))):
         if isinstance(right, TableScan) and not right.table.primary_key:
             raise SqlError(NO_PRIMARY_KEY, *ctx.pos(table),
                            hint="only a table declared with Flink's legacy keys ('connector.type' = 'filesystem', "
@@ -48,6 +49,11 @@ def bind_lookup_join(binder, left, lscope, join, kind, as_of):
                        hint="ON <left expression> = %s.<column>" % table.alias_or_name)
     node = LookupJoin(left, right, kind, condition, keys, position=ctx.pos(table))
     return node, joined_scope(scoped, lscope, rscope)
+
+
+def _is_jdbc(table):
+    """A `jdbc` table is a lookup source (Flink's JdbcDynamicTableSource is a LookupTableSource)."""
+    return table.options.get("connector") == "jdbc"
 
 
 def _lookup_keys(condition, left_names, right_names):

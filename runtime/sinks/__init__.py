@@ -3,6 +3,7 @@
   filesystem  csv, json or parquet part files written per micro-batch, exactly once (filesystem.py)
   blackhole   Spark's `noop` sink
   print       Flink's `+I[...]` lines on the job's standard output (print_sink.py)
+  jdbc        PostgreSQL: upserts by the primary key, or appends; one transaction a micro-batch (jdbc_sink.py)
 
 `check_insert` refuses what Flink refuses before a job starts (an updating query into a filesystem table,
 columns whose types do not fit the sink's); `sink_frame` turns the query's result into the sink's columns;
@@ -16,7 +17,7 @@ from planner.infer import refused_changes
 from planner.plan.changelog import INSERT_ONLY_KINDS
 from planner.types import parse_type, to_spark
 
-SINK_CONNECTORS = ("print", "blackhole", "filesystem")
+SINK_CONNECTORS = ("print", "blackhole", "filesystem", "jdbc")
 FILE_FORMATS = ("csv", "json", "parquet")
 
 
@@ -28,6 +29,12 @@ def check_insert(plan):
     if conn not in SINK_CONNECTORS:
         raise UnsupportedError("Table '%s' (connector '%s') cannot be written to" % (target.name, conn),
                                q.line, q.column, hint="sinks: " + ", ".join(SINK_CONNECTORS))
+    if conn == "jdbc" and not target.primary_key:     # an append sink: insert-only queries, as in Flink
+        refusal = refused_changes("Table sink 'default_catalog.default_database.%s'" % target.name, q.query,
+                                  INSERT_ONLY_KINDS)
+        if refusal:
+            raise SqlError(refusal, q.line, q.column,
+                           hint="declare a PRIMARY KEY (...) NOT ENFORCED on table '%s' to upsert" % target.name)
     if conn != "filesystem":
         return
     refusal = refused_changes("Table sink 'default_catalog.default_database.%s'" % target.name, q.query,
@@ -141,5 +148,8 @@ def start_sink(spark, plan, result, checkpoint, prefix, rows=0, last_batch=-1):
     if conn == "blackhole":
         from .write import start_noop
         return start_noop(spark, plan, result, checkpoint, rows, last_batch)
+    if conn == "jdbc":
+        from .jdbc_sink import start_jdbc
+        return start_jdbc(spark, plan, result, checkpoint)
     from .filesystem import start_files
     return start_files(spark, plan, result, checkpoint, prefix)
