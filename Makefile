@@ -73,11 +73,7 @@ exactly-once: java $(STAMP)
 
 # a standalone master and a worker that cannot see the checkout, every conformance case on them; a Spark Connect
 # server and a set of cases through it (needs root: unshare -m); stops what it started
-cluster-# a continuous GROUP BY kept in a throwaway PostgreSQL, read back with psql and a dynsql scan
-demo-jdbc: java postgres $(STAMP)
-	$(BIN)/python demo_data/jdbc_demo.py
-
-test: java postgres $(STAMP)
+cluster-test: java $(STAMP)
 	$(BIN)/python tests/cluster/cluster_run.py
 
 clean:
