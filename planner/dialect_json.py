@@ -67,9 +67,13 @@ def _wrapper(self):
 def _arguments(self, name, clause_parsers):
     from sqlglot.tokens import TokenType
     args = [self._parse_disjunction()]
+    if args[0] is None:
+        self.raise_error("Expecting a JSON text as the first argument of %s" % name)
     if not self._match(TokenType.COMMA):
         self.raise_error("Expecting , and a JSON path in %s" % name)
     args.append(self._parse_disjunction())
+    if args[-1] is None:
+        self.raise_error("Expecting a JSON path as the second argument of %s" % name)
     while self._curr and self._curr.token_type != TokenType.R_PAREN:
         option = None
         for parse in clause_parsers:
@@ -78,8 +82,9 @@ def _arguments(self, name, clause_parsers):
                 break
         if option is None:
             self.raise_error("Unexpected %s in %s" % (self._curr.text, name))
+            break                   # (an error level that collects errors goes on: no endless loop here)
         args.append(option)
-    return exp.Anonymous(this=name, expressions=args)
+    return exp.Anonymous(this=name, expressions=[a for a in args if a is not None])
 
 
 def _returning(self):
@@ -113,7 +118,12 @@ def _parse_json_array(self):
         if option is not None:
             args.append(option)
             continue
-        args.append(self._parse_disjunction())
+        start = self._index
+        value = self._parse_disjunction()
+        if value is None or self._index == start:
+            self.raise_error("Unexpected %s in JSON_ARRAY" % self._curr.text)
+            break                   # nothing read: no endless loop
+        args.append(value)
         self._match(TokenType.COMMA)
     return exp.Anonymous(this="JSON_ARRAY", expressions=args)
 
