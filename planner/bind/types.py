@@ -301,7 +301,11 @@ def infer(node, typeof):
     args = _args(node)
     call_type = CALL_TYPES.get(name) if isinstance(node, exp.Anonymous) else None
     if call_type is not None:                       # functions typed in their own modules
-        return call_type([typeof(a) for a in args], args)
+        try:
+            return call_type([typeof(a) for a in args], args)
+        except IndexError:      # a call without the arguments its type needs (CARDINALITY()): Flink's message
+            from ..errors import SqlError
+            raise SqlError("Invalid number of arguments to function '%s'" % name)
     if name == "ROW":
         types = [typeof(a) for a in args]
         if any(x is None for x in types):

@@ -146,6 +146,8 @@ def test_types_past_flinks_maximum_are_read_as_flink_reads_them(planner, text):
     # make fuzz: a JSON function's argument left out crashed the binder, a stray word in JSON_ARRAY hung the parser
     ("SELECT JSON_EXISTS(symbol, ) FROM Ticker", "a JSON path as the second argument of JSON_EXISTS", (3, 30)),
     ("SELECT JSON_ARRAY(symbol NULL NULL ON) FROM Ticker", "Unexpected ON in JSON_ARRAY", (3, 38)),
+    ("SELECT CARDINALITY() FROM Ticker", "Invalid number of arguments to function 'CARDINALITY'", (3, 3)),
+    ("SELECT MAP_ENTRIES() FROM Ticker", "Invalid number of arguments to function 'MAP_ENTRIES'", (3, 3)),
 ])
 def test_literals_and_calls_the_fuzzer_broke(planner, text, message, where):
     error = refused(planner, text)
