@@ -218,13 +218,22 @@ def _rows(n):
 
 def parse_error_note(counts):
     """'Input: 2 rows skipped, 1 row read with NULLs (ignore-parse-errors)' for a ChangeStats or TableResult,
-    or '' when the sources let no bad row through."""
+    then the files a source found changed after it took them, or '' when there is nothing to say."""
     parts = []
     if getattr(counts, "skipped_rows", 0):
         parts.append("%s skipped" % _rows(counts.skipped_rows))
     if getattr(counts, "nulled_rows", 0):
         parts.append("%s read with NULLs" % _rows(counts.nulled_rows))
-    return "Input: %s (ignore-parse-errors)" % ", ".join(parts) if parts else ""
+    notes = ["Input: %s (ignore-parse-errors)" % ", ".join(parts)] if parts else []
+    changed = getattr(counts, "changed_files", None)
+    if changed:
+        first = changed[0]
+        notes.append("Input: %s changed after it was taken (%s then, %s now)%s: what was written to it after "
+                     "that may be missing or cut; write files elsewhere and move them into the directory" % (
+                         first["path"], first["taken"], first["now"],
+                         " and %d more file%s" % (len(changed) - 1, "" if len(changed) == 2 else "s")
+                         if len(changed) > 1 else ""))
+    return "; ".join(notes)
 
 
 def _note_to_stderr(counts):

@@ -35,7 +35,7 @@ def stream_counters(stream, now=None, ended=None):
     parts = [change_summary(stats)]
     if stats.late_rows:
         parts.append("%d late row%s dropped" % (stats.late_rows, "" if stats.late_rows == 1 else "s"))
-    if stats.skipped_rows or stats.nulled_rows:
+    if stats.skipped_rows or stats.nulled_rows or stats.changed_files:
         from .render import parse_error_note
         parts.append(parse_error_note(stats))
     if stats.watermark is not None:

@@ -53,6 +53,7 @@ class ChangeStats:
     input_rows: int = 0
     skipped_rows: int = 0   # input rows a format's ignore-parse-errors skipped (set by the runtime)
     nulled_rows: int = 0    # input rows it kept with NULL where a value did not parse
+    changed_files: list = field(default_factory=list)   # files changed after a source took them (parse_errors)
 
     def count(self, batch):
         self.batches += 1

@@ -221,10 +221,15 @@ class StreamingRun:
 
 
 def count_parse_errors(parse_errors, stream):
-    """The sources' ignore-parse-errors counters (connectors.parse_errors.QueryParseErrors) into the stream's stats."""
-    if parse_errors is not None and parse_errors.sources:
+    """The sources' ignore-parse-errors counters and changed files (connectors.parse_errors.QueryParseErrors)
+    into the stream's stats."""
+    if parse_errors is None:
+        return
+    if parse_errors.sources:
         stream.stats.skipped_rows = parse_errors.skipped_rows
         stream.stats.nulled_rows = parse_errors.nulled_rows
+    if parse_errors.state_dirs:
+        stream.stats.changed_files = parse_errors.changed_files
 
 
 def trigger_for(bounded, paced):

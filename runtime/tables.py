@@ -22,7 +22,7 @@ from planner.types import parse_type, to_spark
 
 from .connectors import nexmark, splits
 from .connectors.filesystem import END_OF_INPUT, HIDDEN_COLUMNS
-from .connectors.parse_errors import new_counters
+from .connectors.parse_errors import new_counters, watch_state_dir
 from .streaming import checkpoint_root
 
 _SOURCE_FORMATS = {"filesystem": "dynsql_filesystem", "datagen": "dynsql_datagen", "nexmark": "dynsql_nexmark"}
@@ -123,6 +123,8 @@ def _spec(spark, table, streaming, sentinel, pieces=1):
         return json.dumps({"columns": [(c.name, c.type) for c in physical], "options": o, "created": time.time()})
     monitor = o.get("source.monitor-interval")
     fmt = o["format"]
+    state_dir = source_state_dir() if streaming else None
+    watch_state_dir(state_dir)
     return json.dumps({
         "path": o["path"], "format": fmt, "columns": [(c.name, c.type) for c in physical],
         "partitions": [(c.name, c.type) for c in file_order(table)[len(physical):]],
@@ -136,7 +138,7 @@ def _spec(spark, table, streaming, sentinel, pieces=1):
         "rows_per_batch": o.get("scan.rows-per-batch"),
         "pieces": pieces, "piece_bytes": splits.PIECE_BYTES,
         # streaming: where the executors report each split for the planner (under the checkpoint directory)
-        "state_dir": source_state_dir() if streaming else None,
+        "state_dir": state_dir,
         "keep_state": _kept_state.root is not None,
         "counters": new_counters(spark) if o.get(fmt + ".ignore-parse-errors", "").lower() == "true" else None,
     })

@@ -144,6 +144,32 @@ def test_a_watched_directory_streams_new_files(client, tmp_path):
     assert seen == [("+I", ("Mary", "./home")), ("+I", ("Bob", "./cart"))]
 
 
+def test_a_file_changed_after_it_was_taken_is_named(client, tmp_path):
+    """A file written to while the source reads it (placed in the folder before it was whole) is named on the
+    status line and under the result: what came after may be missing or cut."""
+    from repl.render import parse_error_note
+    folder = tmp_path / "in"
+    folder.mkdir()
+    taken = folder / "a.csv"
+    taken.write_text("".join("u%d,2024-01-01 12:00:0%d,./x\n" % (i, i) for i in range(4)))
+    os.utime(taken, (time.time() - 60, time.time() - 60))
+    clicks(client, folder, ", 'source.monitor-interval' = '1 s', 'scan.rows-per-batch' = '1'")
+    stream = client.execute("SELECT `user` FROM clicks")
+    try:
+        assert stream.poll(60) is not None
+        with open(taken, "a") as f:
+            f.write("late,2024-01-01 12:00:09,./y\n")
+        deadline = time.time() + 60
+        while not stream.stats.changed_files and time.time() < deadline and not stream.finished:
+            stream.poll(0.5)
+    finally:
+        stream.stop()
+    [note] = stream.stats.changed_files
+    assert note == {"path": str(taken), "taken": "108 bytes", "now": "137 bytes"}
+    assert parse_error_note(stream.stats).startswith(
+        "Input: %s changed after it was taken (108 bytes then, 137 bytes now): what was written" % taken)
+
+
 def test_parquet_files(client, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq

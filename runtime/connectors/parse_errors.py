@@ -4,7 +4,9 @@ For a table whose format ignores parse errors the driver makes two accumulators 
 them in the table's read spec; the executors add to them (`add_on_executor`) the rows they skipped (a csv row
 with too many fields, a line that is not a JSON object or not UTF-8...) and the rows they kept with NULLs
 (a value that did not parse, a short csv row). `collecting()` gathers the counters of the tables one query
-reads, so that its run can show the sums. Nothing here reads data."""
+reads, so that its run can show the sums, and the state directories of its streaming file sources, where
+their planners list the files that changed after they were taken (splits.changed_files). Nothing here reads
+data."""
 
 import contextlib
 import threading
@@ -17,6 +19,17 @@ class QueryParseErrors:
 
     def __init__(self):
         self.sources = []      # [(skipped accumulator, nulled accumulator)]
+        self.state_dirs = []   # the streaming file sources' state directories
+        self._changed = {}     # path -> {'path', 'taken', 'now'}: kept, as a source removes its folder at the end
+
+    @property
+    def changed_files(self):
+        """The files the sources found changed after they took them (see splits.SplitPlanner)."""
+        from .splits import changed_files
+        for folder in self.state_dirs:
+            for note in changed_files(folder):
+                self._changed.setdefault(note["path"], note)
+        return list(self._changed.values())
 
     @property
     def skipped_rows(self):
@@ -50,6 +63,13 @@ def new_counters(spark):
     if counts is not None:
         counts.sources.append((skipped, nulled))
     return [skipped.aid, nulled.aid]
+
+
+def watch_state_dir(state_dir):
+    """A streaming file source of the query being built keeps its state in `state_dir`."""
+    counts = getattr(_active, "counts", None)
+    if counts is not None and state_dir:
+        counts.state_dirs.append(state_dir)
 
 
 def add_on_executor(ids, skipped, nulled):

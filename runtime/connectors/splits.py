@@ -181,6 +181,26 @@ def read_report(state_dir, ordinal):
 
 
 # ---------------------------------------------------------------------------------------- offsets
+CHANGED_FILES = "changed-files.jsonl"
+
+
+def _size_and_mtime(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)
+
+
+def changed_files(state_dir):
+    """The files a streaming source found changed after it took them: [{'path', 'taken', 'now'}]."""
+    try:
+        with open(os.path.join(state_dir, CHANGED_FILES)) as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except (OSError, ValueError):
+        return []
+
+
 def initial_offset():
     return {"seq": 0, "splits": [], "files": 0, "read": 0, "max": None, "done": False}
 
@@ -235,6 +255,8 @@ class SplitPlanner:
         self.listed_at = None
         self.frozen = False           # Trigger.availableNow: no file found later is read
         self._unsettled = {}          # a watched directory's new files still changing: path -> (size, mtime)
+        self._taken = {}              # path -> (size, mtime) when the file was taken, until it is read to its end
+        self._changed = set()         # files found changed after they were taken (noted once each)
         self.started = None           # the pacing clock ('replay.rows-per-second')
         self._manifest = os.path.join(spec.state_dir, "files.txt")
         if os.path.exists(self._manifest):     # a query restarted from its checkpoint: the files it had found
@@ -245,6 +267,8 @@ class SplitPlanner:
         new = [p for p in paths if p not in self.known]
         self.files.extend(new)
         self.known.update(new)
+        for p in new:
+            self._taken[p] = _size_and_mtime(p)
         if new and persist:
             os.makedirs(self.spec.state_dir, exist_ok=True)
             with open(self._manifest, "a") as f:
@@ -305,6 +329,7 @@ class SplitPlanner:
                 continue
             running = _larger(running, report["max"])
             read += report["rows"]
+            self._note_if_changed(path, report["eof"])
             if not report["eof"]:
                 continuing.append([path, row + report["rows"], report["byte"], report["line"]])
         self._clean_reports(start["seq"])
@@ -333,6 +358,23 @@ class SplitPlanner:
             return {"seq": seq, "splits": splits, "files": files, "read": read, "max": running, "done": True,
                     "sentinel": bool(self.spec.sentinel)}
         return {"seq": seq, "splits": splits, "files": files, "read": read, "max": running, "done": False}
+
+    def _note_if_changed(self, path, ended):
+        """A file written to after it was taken (appended to, rewritten or truncated while read): what it had
+        when taken is what is read, at most; noted once in the state directory's changed-files list, which the
+        driver shows (ChangedFiles). `ended`: the file has been read to its end, and is watched no more."""
+        taken = self._taken.pop(path, None) if ended else self._taken.get(path)
+        if taken is None or path in self._changed:
+            return
+        now = _size_and_mtime(path)
+        if now == taken:
+            return
+        self._changed.add(path)
+        was = "%d bytes" % taken[0]
+        is_now = "gone" if now is None else ("%d bytes" % now[0] if now[0] != taken[0] else "rewritten")
+        os.makedirs(self.spec.state_dir, exist_ok=True)
+        with open(os.path.join(self.spec.state_dir, CHANGED_FILES), "a") as f:
+            f.write(json.dumps({"path": path, "taken": was, "now": is_now}) + "\n")
 
     def _to_end_when_near(self, split):
         """Without 'scan.rows-per-batch', a split of a text file reads to the file's end when what is left of
