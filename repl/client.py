@@ -86,6 +86,14 @@ class Client:
             return "loading"
         return self.spark_runtime.status()
 
+    def stage_progress(self):
+        """The running Spark stages' tasks (runtime.stage_progress.StageProgress), or None: nothing runs, or
+        the engine or its session is not there yet (the shell's wait line asks this twice a second)."""
+        if self._engine is None or self.spark_runtime.status() != "ready":
+            return None
+        from runtime.stage_progress import stage_progress
+        return stage_progress(self._engine.spark)
+
     # --- a set-up script run in the background
     def load_in_background(self, text=None, then=None):
         """In a background thread: load the planner, run the statements of `text` (DDL: nothing is

@@ -33,7 +33,7 @@ from .errors import error_text
 from .key_bindings import is_shell_command, ready_to_submit, shell_key_bindings
 from .lexer import FlinkSqlLexer
 from .render import print_result
-from .toolbar import ShellToolbar, change_summary
+from .toolbar import ShellToolbar, change_summary, progress_bar
 from .views.changelog_view import ChangelogView
 from .views.table_view import TableView
 
@@ -315,6 +315,9 @@ class Shell:
             text = "Spark session %s" % status
         else:
             text = "Running... %ds (Ctrl-C cancels)" % waited
+            progress = self.client.stage_progress()
+            if progress is not None:
+                text = "Running... %ds %s (Ctrl-C cancels)" % (waited, progress_bar(progress))
         self.out.write("\r\x1b[2K" + text)
         self.out.flush()
 

@@ -2,7 +2,8 @@
 
 Shows the Spark session's state (starting / ready / failed), the result mode, and the running (or
 last) query with its counters: changes received, per-op counts, input rows ignore-parse-errors skipped,
-watermark, time of the last batch. Once the shell has stopped showing a query it says how the query ended
+the rows the sources read (and the last micro-batch's rows per second), watermark, time of the last batch and
+how long it took. Once the shell has stopped showing a query it says how the query ended
 ("stopped after 48 s"), from what the shell saw, not from a clock that keeps counting. It only formats
 what the client, the shell and the ChangeStream already hold: no Spark calls, nothing slow."""
 
@@ -38,10 +39,16 @@ def stream_counters(stream, now=None, ended=None):
     if stats.skipped_rows or stats.nulled_rows or stats.changed_files:
         from .render import parse_error_note
         parts.append(parse_error_note(stats))
+    if stats.input_rows:
+        rate = stats.input_rows_per_second
+        parts.append("input %s row%s%s" % (format(stats.input_rows, ","), "" if stats.input_rows == 1 else "s",
+                                           " (%s rows/s)" % format(int(rate), ",") if rate else ""))
     if stats.watermark is not None:
         parts.append("watermark %s" % stats.watermark)
     if stats.last_batch_at is not None:
-        parts.append("last batch %s ago" % _duration(now - stats.last_batch_at))
+        took = stats.last_batch_seconds
+        parts.append("last batch %s ago%s" % (_duration(now - stats.last_batch_at),
+                                              ", took %.1f s" % took if took is not None else ""))
     if stream.error is not None:
         parts.append("failed")
     elif ended is not None:
@@ -52,6 +59,13 @@ def stream_counters(stream, now=None, ended=None):
     else:
         parts.append("running %s" % _duration(now - stream.started_at))
     return " | ".join(parts)
+
+
+def progress_bar(progress, width=20):
+    """'[########------------] 12/30 tasks, 2 stages' for a runtime.stage_progress.StageProgress."""
+    filled = int(width * progress.done / progress.total)
+    return "[%s%s] %d/%d tasks%s" % ("#" * filled, "-" * (width - filled), progress.done, progress.total,
+                                     ", %d stages" % progress.stages if progress.stages > 1 else "")
 
 
 def change_summary(stats):

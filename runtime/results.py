@@ -50,7 +50,9 @@ class ChangeStats:
     watermark: object = None
     last_batch_at: float = None
     late_rows: int = 0
-    input_rows: int = 0
+    input_rows: int = 0            # rows the sources read, over the micro-batches so far (Spark's progress)
+    input_rows_per_second: float = None   # the last micro-batch's input rows over its duration
+    last_batch_seconds: float = None      # how long the last micro-batch took (Spark's triggerExecution)
     skipped_rows: int = 0   # input rows a format's ignore-parse-errors skipped (set by the runtime)
     nulled_rows: int = 0    # input rows it kept with NULL where a value did not parse
     changed_files: list = field(default_factory=list)   # files changed after a source took them (parse_errors)

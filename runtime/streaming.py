@@ -142,6 +142,7 @@ class StreamingRun:
         self._stopping = False
         self.memory_table = None      # Spark Connect: the memory sink's table, and how many of its rows were read
         self._read = 0
+        self._progress = ProgressReader()
 
     def _on_batch(self, batch_df, batch_id):
         if self._stopping:
@@ -174,6 +175,7 @@ class StreamingRun:
         try:
             while q.isActive:
                 self._poll_memory()
+                self._progress.read(q, self.stream.stats)
                 if end.reached(q):
                     q.stop()
                     break
@@ -181,6 +183,7 @@ class StreamingRun:
                     break
             q.awaitTermination()
             self._poll_memory()
+            self._progress.read(q, self.stream.stats, at_once=True)
             exc = q.exception()
             if exc is not None and not self._stopping:
                 self.stream.fail(from_spark(exc))
@@ -218,6 +221,37 @@ class StreamingRun:
                 self.query.stop()
             except Exception:
                 pass
+
+
+class ProgressReader:
+    """Spark's progress reports of a streaming query into the stream's stats (at most once a second): the rows
+    its sources read, the last micro-batch's duration and its rows per second of that duration."""
+
+    def __init__(self, every=1.0):
+        self.every = every
+        self.last_read = 0.0
+        self.last_batch = -1   # the highest batch id counted (Spark numbers a query's micro-batches upward)
+
+    def read(self, query, stats, at_once=False):
+        now = time.time()
+        if not at_once and now - self.last_read < self.every:
+            return
+        self.last_read = now
+        try:
+            reports = query.recentProgress
+        except Exception:      # the query is going away: its progress no longer matters
+            return
+        for report in reports:
+            batch = report.get("batchId")
+            if batch is None or batch <= self.last_batch:
+                continue
+            self.last_batch = batch
+            rows = report.get("numInputRows") or 0
+            seconds = (report.get("durationMs") or {}).get("triggerExecution", 0) / 1000.0
+            stats.input_rows += rows
+            if rows:
+                stats.last_batch_seconds = seconds
+                stats.input_rows_per_second = rows / seconds if seconds > 0 else None
 
 
 def count_parse_errors(parse_errors, stream):

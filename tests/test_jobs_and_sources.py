@@ -139,9 +139,13 @@ def test_a_watched_directory_streams_new_files(client, tmp_path):
         wait_for(1)
         (folder / "b.csv").write_text("Bob,2024-01-01 12:01:00,./cart\n")
         wait_for(2)
+        deadline = time.time() + 30       # Spark's progress report of a micro-batch comes after its rows
+        while stream.stats.input_rows < 2 and time.time() < deadline:
+            stream.poll(0.2)
     finally:
         stream.stop()
     assert seen == [("+I", ("Mary", "./home")), ("+I", ("Bob", "./cart"))]
+    assert stream.stats.input_rows == 2 and stream.stats.last_batch_seconds > 0   # for the status line
 
 
 def test_a_file_changed_after_it_was_taken_is_named(client, tmp_path):

@@ -21,6 +21,10 @@ def test_counters_of_a_running_then_finished_stream():
     text = stream_counters(stream, now=now)
     assert text.startswith("4 changes (+I 2 -U 1 +U 1) | watermark 2024-01-01 00:00:05 | last batch 2 s ago")
     assert "running" in text
+    stream.stats.input_rows, stream.stats.input_rows_per_second, stream.stats.last_batch_seconds = 12345, 6100.4, 0.84
+    assert stream_counters(stream, now=now).startswith(
+        "4 changes (+I 2 -U 1 +U 1) | input 12,345 rows (6,100 rows/s) | watermark 2024-01-01 00:00:05 | "
+        "last batch 2 s ago, took 0.8 s |")
     stream.finish()
     stream.poll(0)
     assert stream_counters(stream, now=now).endswith("| finished")
