@@ -155,3 +155,90 @@ def test_full_screen_view_updates_live_and_leaving_stops_the_query(view_class, k
         feeder.join()
     assert view.row_count() == (3 if view_class is TableView else 7)
     assert len(stops) == 1 and view.stopped_by_user and stream.finished
+
+
+def run_view_with_keys(view, keys, until):
+    """Show `view` and type `keys` (each a burst of its own) once `until(view)` holds; then leave with Ctrl-C."""
+    with create_pipe_input() as pipe:
+        def typist():
+            deadline = time.time() + 5
+            while not until(view) and time.time() < deadline:
+                time.sleep(0.05)
+            for key in keys:
+                pipe.send_text(key)
+                time.sleep(0.15)
+            pipe.send_text("\x03")
+
+        thread = threading.Thread(target=typist)
+        thread.start()
+        view.run(input=pipe, output=DummyOutput())
+        thread.join()
+    return view
+
+
+def test_keys_select_and_open_a_row_whose_value_the_grid_cuts():
+    """↓ selects, O opens the row with each value whole, Esc goes back to the rows; the grid shows the cut."""
+    stream = ChangeStream([Column("user_name", "STRING"), Column("url", "STRING")])
+    long_url = "./product?id=" + "9" * 60
+    stream.publish(ChangeBatch([("+I", ("Mary", "./home")), ("+I", ("Bob", long_url)), ("+I", ("Liz", "./cart"))]))
+    stream.finish()
+    opened = []
+    view = TableView(stream, max_column_width=12)
+    original = view.open_selected
+
+    def open_selected():
+        original()
+        opened.append(text_of(view._body_fragments()))
+    view.open_selected = open_selected
+    run_view_with_keys(view, ["\x1b[B", "\x1b[B", "o", "\x1b", "\x1b[A"], lambda v: v.row_count() == 3)
+    assert "./product?i…" in text_of(view._body_fragments())                    # cut in the grid
+    [page] = opened
+    assert long_url in "".join(page.split()) and "Bob" in page and "(STRING)" in page   # whole (wrapped)
+    assert view.open_row is None and view.selected == 0                          # Esc back, ↑ one up
+    assert "class:selected" in [style for style, _ in view._body_fragments()]
+
+
+def test_slash_finds_the_next_row_holding_the_text():
+    stream = ChangeStream(COLUMNS)
+    stream.publish(ChangeBatch([("+I", ("u%d" % i, i)) for i in range(100)]))
+    stream.finish()
+    view = run_view_with_keys(ChangelogView(stream), ["/", "u4", "2", "\r"], lambda v: v.row_count() == 100)
+    assert view.selected == 42 and view.visible_rows(42, 43) == [("+I", ("u42", 42))]
+    assert view.top <= 42 < view.top + view.body_height()                       # scrolled into sight
+    view = run_view_with_keys(ChangelogView(stream), ["/", "nobody", "\r"], lambda v: True)
+    assert "no row holds 'nobody'" in text_of(view._status_fragments())
+
+
+def test_plus_and_minus_change_the_refresh_interval_down_to_paused():
+    stream = ChangeStream(COLUMNS)
+    view = run_view_with_keys(TableView(stream), ["-", "-"], lambda v: True)
+    assert view.refresh_interval == 1.0 and "refresh 1 s" in text_of(view._status_fragments())
+
+
+def test_a_paused_view_leaves_the_changes_in_the_stream_until_refresh_resumes():
+    stream = ChangeStream(COLUMNS)
+    view = TableView(stream)
+    seen = {}
+    with create_pipe_input() as pipe:
+        def typist():
+            time.sleep(0.3)
+            for _ in range(6):
+                pipe.send_text("-")
+                time.sleep(0.1)
+            stream.publish(ChangeBatch([("+I", ("Mary", 1))]))
+            time.sleep(0.6)
+            seen["paused"] = (view.refresh_interval, view.row_count(), text_of(view._status_fragments()))
+            pipe.send_text("+")
+            deadline = time.time() + 5
+            while view.row_count() == 0 and time.time() < deadline:
+                time.sleep(0.05)
+            seen["resumed"] = (view.refresh_interval, view.row_count())
+            pipe.send_text("\x03")
+
+        thread = threading.Thread(target=typist)
+        thread.start()
+        view.run(input=pipe, output=DummyOutput())
+        thread.join()
+    interval, rows, status = seen["paused"]
+    assert interval is None and rows == 0 and "refresh paused" in status
+    assert seen["resumed"] == (60.0, 1)
