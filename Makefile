@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: postgres demo-jdbc run test test-plan conformance bench fuzz soak faults exactly-once cluster-test install clean java
+.PHONY: postgres demo-jdbc run test test-plan conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -66,6 +66,10 @@ soak: java $(STAMP)
 # a job meets a full disk, killed Python workers and a torn checkpoint file: each said in words, then resumed once
 faults: java $(STAMP)
 	$(BIN)/python bench/fault_runs.py --rows $(or $(FAULT_ROWS),300000)
+
+# a directory of 10,000 one-row files read by dynsql (streaming, batch) next to Spark's own csv source
+small-files: java $(STAMP)
+	$(BIN)/python bench/small_files_bench.py --files $(or $(SMALL_FILES),10000)
 
 # kill -9 of an INSERT INTO job's process at 20 random moments, resumed each time: rows lost / duplicated
 exactly-once: java $(STAMP)
