@@ -17,6 +17,7 @@ from ..functions_collections import canonical_call
 from ..functions import is_aggregate_name, is_mapped_call, map_anonymous, map_parsed
 from ..literals import number_type
 from ..plan.expr import Expr
+from ..python_functions.calls import python_function_call
 from ..types import parse_type
 from . import arithmetic, casts
 from . import types as typing
@@ -150,7 +151,7 @@ class ExpressionBinder:
                     node.set(key, resolved)
         if isinstance(node, (exp.Cast, exp.TryCast)):
             node.meta["flink_type"] = cast_type(node, self.ctx)
-        return node
+        return python_function_call(node, self.ctx)     # a user's function (CREATE FUNCTION): its typed call
 
 
 def _is_map_constructor(node, scope):
