@@ -3,6 +3,8 @@ Spark name (`PythonFunction.spark_name`, which the planner's Spark SQL calls) as
 its module shipped first (shipping.py). A function is registered again only when its definition changed
 (DROP and CREATE of another module under the same name)."""
 
+import warnings
+
 from planner.types import parse_type, to_spark
 
 from ..errors import from_spark
@@ -36,4 +38,6 @@ def arrow_udf_of(fn):
     from pyspark.sql.pandas.types import to_arrow_type
     spark_type = to_spark(parse_type(fn.result_type))
     run = batch_function(fn.to_dict(), to_arrow_type(spark_type))
-    return arrow_udf(run, spark_type, ArrowUDFType.SCALAR)
+    with warnings.catch_warnings():      # "type hints are preferred": the function takes any number of arrays
+        warnings.simplefilter("ignore", UserWarning)
+        return arrow_udf(run, spark_type, ArrowUDFType.SCALAR)
