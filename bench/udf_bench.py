@@ -1,5 +1,5 @@
 """Python UDF benchmark: rows/s of a scalar Python function over 1 M rows next to the same expression in SQL,
-batch mode, local[2], one SparkSession (dynsql's, as the shell starts it):
+batch mode, local[2], one SparkSession, the rows in a parquet file (dynsql's, as the shell starts it):
 
   (a) source only:        SELECT COUNT(*), SUM(n) FROM numbers          (what every query below also pays)
   (b) SQL expression:     SELECT COUNT(*), SUM(n * 2 + 1) FROM numbers
@@ -52,14 +52,17 @@ QUERIES = [
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
 
     out = tempfile.mkdtemp(prefix="dynsql-udf-bench-")
     words = ["alpha", "beta", "gamma", "delta", "epsilon"]
-    with open(os.path.join(out, "numbers.csv"), "w") as f:
-        for i in range(args.rows):
-            f.write("%d,%s\n" % (i, words[i % 5]))
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    os.makedirs(os.path.join(out, "numbers"))
+    pq.write_table(pa.table({"n": pa.array(range(args.rows), pa.int64()),
+                             "word": pa.array([words[i % 5] for i in range(args.rows)])}),
+                   os.path.join(out, "numbers", "part-0.parquet"))
     with open(os.path.join(out, "bench_udfs.py"), "w") as f:
         f.write(UDF_MODULE)
     from repl.client import Client
@@ -71,7 +74,7 @@ def main():
             "SET 'execution.runtime-mode' = 'batch'",
             "SET 'python.files' = '%s'" % os.path.join(out, "bench_udfs.py"),
             "CREATE TABLE numbers (n BIGINT, word STRING) WITH ('connector' = 'filesystem', 'path' = '%s', "
-            "'format' = 'csv')" % os.path.join(out, "numbers.csv"),
+            "'format' = 'parquet')" % os.path.join(out, "numbers"),
             "CREATE FUNCTION twice_plus_one AS 'bench_udfs.twice_plus_one' LANGUAGE PYTHON",
             "CREATE FUNCTION twice_plus_one_pandas AS 'bench_udfs.twice_plus_one_pandas' LANGUAGE PYTHON",
             "CREATE FUNCTION shout AS 'bench_udfs.shout' LANGUAGE PYTHON"):

@@ -347,5 +347,8 @@ def explain_text(resolved):
             return exp.Column(this=exp.to_identifier(n.meta["field"].name, quoted=False))
         if isinstance(n, exp.Dot) and isinstance(n.expression, exp.Identifier):
             return exp.Dot(this=n.this, expression=exp.to_identifier(n.expression.name, quoted=False))
+        if isinstance(n, exp.Anonymous) and "python_function" in n.meta:      # by the name the user called
+            return exp.Anonymous(this=n.meta["python_function"].name,
+                                 expressions=[e.transform(plain) for e in n.expressions])
         return n
     return resolved.transform(plain, copy=True).sql(dialect=Flink)
