@@ -34,6 +34,9 @@ def python_function_call(node, ctx):
     if fn.kind != "table" and node.meta.get("lateral_table"):
         raise SqlError("'%s' is a scalar function, not a table function: LATERAL TABLE needs a table function"
                        % fn.name, *position, hint="declare it with @udtf(result_types=[...])")
+    if not node.expressions:
+        raise UnsupportedError("Python function '%s' is called without arguments: dynsql runs Python functions on "
+                               "Arrow batches of their arguments, so a call needs at least one" % fn.name, *position)
     args = _checked_arguments(fn, list(node.expressions), position)
     call = exp.Anonymous(this=fn.spark_name, expressions=args)
     call.meta.update(spark=True, result_type=parse_type(fn.result_type), python_function=fn, position=position)

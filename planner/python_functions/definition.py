@@ -69,6 +69,24 @@ def add_search_path(paths):
             sys.path.insert(0, entry)
 
 
+_LOADED = {}     # module name -> modification time of its file when it was imported (or reloaded)
+
+
+def _fresh(module):
+    """The module, imported again when its file changed since (a user edits it, then creates the function again)."""
+    import os
+    path = getattr(module, "__file__", None)
+    try:
+        mtime = os.stat(path).st_mtime if path else None
+    except OSError:
+        return module
+    seen = _LOADED.setdefault(module.__name__, mtime)
+    if mtime is not None and seen != mtime:
+        module = importlib.reload(module)
+        _LOADED[module.__name__] = mtime
+    return module
+
+
 def load_definition(name, identifier, temporary=False, system=False, line=None, column=None):
     """Import `identifier` ('module.function') and read its declaration -> PythonFunction; a SqlError naming
     what is wrong otherwise."""
@@ -78,7 +96,7 @@ def load_definition(name, identifier, temporary=False, system=False, line=None, 
                        line, column)
     try:
         importlib.invalidate_caches()
-        module = importlib.import_module(module_name)
+        module = _fresh(importlib.import_module(module_name))
     except ModuleNotFoundError as e:
         raise SqlError("Python function '%s': module '%s' not found (%s)" % (identifier, module_name, e), line, column,
                        hint="put the module on PYTHONPATH, or name its file in SET 'python.files' = '/path/to/%s.py'"

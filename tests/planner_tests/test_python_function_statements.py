@@ -68,6 +68,20 @@ def test_a_definition_is_a_record_that_round_trips(planner):
                             "system": False}
 
 
+def test_a_module_edited_since_is_imported_again_at_create(tmp_path):
+    module = tmp_path / "edited_udfs.py"
+    module.write_text("from dynsql.udf import udf\n@udf(result_type='INT')\ndef f(x):\n    return x\n")
+    p = Planner()
+    p.plan("SET 'python.files' = '%s'" % module)
+    p.plan("CREATE FUNCTION f AS 'edited_udfs.f' LANGUAGE PYTHON")
+    assert p.catalog.functions["f"].result_types == ("INT",)
+    module.write_text("from dynsql.udf import udf\n@udf(result_type='STRING')\ndef f(x):\n    return x\n")
+    os.utime(module, (1, 1))                      # another modification time, however fast the test runs
+    p.plan("DROP FUNCTION f")
+    p.plan("CREATE FUNCTION f AS 'edited_udfs.f' LANGUAGE PYTHON")
+    assert p.catalog.functions["f"].result_types == ("STRING",)
+
+
 @pytest.mark.parametrize("statement, message", [
     ("CREATE FUNCTION add AS 'sample_udfs.add' LANGUAGE PYTHON",
      "Function default_database.add already exists in Catalog default_catalog. (at line 1, column 1)"),
@@ -86,6 +100,7 @@ def test_a_definition_is_a_record_that_round_trips(planner):
                                 "(sample_udfs.add) takes (BIGINT, BIGINT) (at line 1, column 8)"),
     ("SELECT a,\n  add(a) FROM t", "Invalid number of arguments to function 'add'. Was expecting 2 arguments, got 1 "
                                    "(at line 2, column 3)"),
+    ("SELECT add() FROM t", "Python function 'add' is called without arguments"),
     ("SELECT split_words(s) FROM t", "Table function 'split_words' can only be called in FROM"),
     ("SELECT * FROM t, LATERAL TABLE(add(a, a))", "'add' is a scalar function, not a table function"),
     ("SELECT * FROM t, LATERAL (SELECT 1)", "LATERAL is supported as LATERAL TABLE(<table function>(...)) only"),
