@@ -173,6 +173,8 @@ class Planner:
         raise SqlError("Unsupported SHOW %s" % near(what), line, col, hint=hint)
 
     def _describe(self, text, line, col):
+        if python_functions.is_describe_function(text):
+            return plans.ListingPlan(*python_functions.describe_function(self.catalog, text, line, col))
         m = re.match(r"\s*DESC(?:RIBE)?\s+(?:EXTENDED\s+)?(`(?:[^`]|``)+`|[\w.]+)\s*$", text, re.I)
         if not m:
             raise SqlError("Expected DESCRIBE <table or view>", line, col)

@@ -106,3 +106,26 @@ def drop_function(catalog, text, line, column):
 def user_function_names(catalog):
     """The names SHOW USER FUNCTIONS lists (SHOW FUNCTIONS: these and the built-in ones)."""
     return sorted(f.name for f in catalog.functions.values())
+
+
+def is_describe_function(text):
+    return re.match(r"\s*DESC(?:RIBE)?\s+FUNCTION\b", text, re.I) is not None
+
+
+def describe_function(catalog, text, line, column):
+    """DESCRIBE FUNCTION [EXTENDED] f -> (columns, rows), the rows Flink shows for a function."""
+    m = re.match(r"\s*DESC(?:RIBE)?\s+FUNCTION\s+(EXTENDED\s+)?" + _NAME + r"\s*$", text, re.I)
+    if not m:
+        raise SqlError("Expected DESCRIBE FUNCTION [EXTENDED] <name>", line, column)
+    name = _name(m.group(2))
+    fn = catalog.functions.get(name.lower())
+    if fn is None:
+        raise SqlError("Function '%s' does not exist" % name, line, column, hint="SHOW USER FUNCTIONS lists them")
+    rows = [("is system function", str(fn.system).lower()), ("is temporary", str(fn.temporary).lower()),
+            ("class name", fn.identifier), ("function language", "PYTHON"), ("resource uris", "[]")]
+    if m.group(1):
+        signature = "%s(%s)" % (fn.name, ", ".join(fn.input_types) if fn.input_types is not None else "*")
+        rows += [("kind", "TABLE" if fn.kind == "table" else "SCALAR"), ("requirements", "[]"),
+                 ("is deterministic", "true"), ("supports constant folding", "false"),
+                 ("signature", "%s -> %s" % (signature, fn.result_type))]
+    return [("info name", "STRING"), ("info value", "STRING")], rows

@@ -59,6 +59,16 @@ def test_show_drop_and_if_not_exists(planner):
     assert "No table function 'split_words' found" in error_of(planner, "SELECT * FROM t, LATERAL TABLE(split_words(s))")
 
 
+def test_describe_function(planner):
+    assert planner.plan("DESCRIBE FUNCTION add").rows == [
+        ("is system function", "false"), ("is temporary", "false"), ("class name", "sample_udfs.add"),
+        ("function language", "PYTHON"), ("resource uris", "[]")]
+    assert planner.plan("DESC FUNCTION EXTENDED split_words").rows[5:] == [
+        ("kind", "TABLE"), ("requirements", "[]"), ("is deterministic", "true"), ("supports constant folding", "false"),
+        ("signature", "split_words(*) -> ARRAY<ROW<`word` STRING, `length` INT>>")]
+    assert "Function 'nope' does not exist" in error_of(planner, "DESCRIBE FUNCTION nope")
+
+
 def test_a_definition_is_a_record_that_round_trips(planner):
     fn = planner.catalog.functions["split_words"]
     assert PythonFunction.from_dict(fn.to_dict()) == fn
