@@ -8,7 +8,8 @@ batch mode, local[2], one SparkSession, the rows in a parquet file (dynsql's, as
   (e) strings, SQL:       SUM(CHAR_LENGTH(UPPER(word) || '!'))  and  (f) the same as a general Python UDF
 
 Each query runs --runs times; the best time is reported (the first run also pays Python worker start-up).
-Prints the figures (and `uptime`) and checks that each UDF gives the rows of its SQL twin. Usage: python bench/udf_bench.py [--rows N] [--runs N]"""
+Prints the figures (and `uptime`) and checks that each UDF gives the rows of its SQL twin.
+Usage: python bench/udf_bench.py [--rows N] [--runs N]"""
 
 import argparse
 import os

@@ -56,7 +56,8 @@ def test_show_drop_and_if_not_exists(planner):
     planner.plan("DROP TEMPORARY FUNCTION split_words")
     planner.plan("DROP TEMPORARY FUNCTION IF EXISTS split_words")
     assert planner.plan("SHOW USER FUNCTIONS").rows == [("Shout",), ("add",)]
-    assert "No table function 'split_words' found" in error_of(planner, "SELECT * FROM t, LATERAL TABLE(split_words(s))")
+    assert "No table function 'split_words' found" in error_of(planner,
+                                                               "SELECT * FROM t, LATERAL TABLE(split_words(s))")
 
 
 def test_describe_function(planner):
