@@ -74,6 +74,7 @@ class Catalog:
     def __init__(self):
         self.tables = {}
         self.views = {}
+        self.functions = {}     # lower-case name -> planner.python_functions.definition.PythonFunction
 
     # --- lookup
     def get(self, name):

@@ -16,6 +16,7 @@ from .ddl import parse_create_table
 from .errors import DynsqlError, SqlError, UnsupportedError
 from .functions import FLINK_FUNCTIONS
 from .parse import deep_stack, near, parse_sql
+from .python_functions import statements as python_functions
 from .query_plan import plan_query
 from .settings import KNOWN_KEYS, Settings
 from .splitter import split
@@ -68,8 +69,14 @@ class Planner:
                 return self._create_table(text, line, col)
             if re.match(r"CREATE\s+(OR\s+REPLACE\s+)?(TEMPORARY\s+)?VIEW\b", text, re.I):
                 return self._create_view(text, line, col)
+            if python_functions.is_create_function(text):
+                python_functions.create_function(self.catalog, self.settings, text, line, col)
+                return plans.MessagePlan(OK)
             raise UnsupportedError("Unsupported CREATE statement", line, col,
-                                   hint="CREATE TABLE and CREATE VIEW are supported")
+                                   hint="CREATE TABLE, CREATE VIEW and CREATE FUNCTION are supported")
+        if first == "DROP" and python_functions.is_drop_function(text):
+            python_functions.drop_function(self.catalog, text, line, col)
+            return plans.MessagePlan(OK)
         if first == "DROP":
             return self._drop(text, line, col)
         if first == "SHOW":
@@ -142,7 +149,9 @@ class Planner:
         if up == "VIEWS":
             return plans.ListingPlan([("view name", "STRING")], [(n,) for n in sorted(self.catalog.views)])
         if up in ("FUNCTIONS", "USER FUNCTIONS"):
-            names = [] if up.startswith("USER") else sorted(n for n in FLINK_FUNCTIONS if not n.startswith("$"))
+            names = python_functions.user_function_names(self.catalog)
+            if not up.startswith("USER"):
+                names = sorted(set(names) | {n for n in FLINK_FUNCTIONS if not n.startswith("$")})
             return plans.ListingPlan([("function name", "STRING")], [(n,) for n in names])
         if up == "CATALOGS":
             return plans.ListingPlan([("catalog name", "STRING")], [("default_catalog",)])
@@ -164,6 +173,8 @@ class Planner:
         raise SqlError("Unsupported SHOW %s" % near(what), line, col, hint=hint)
 
     def _describe(self, text, line, col):
+        if python_functions.is_describe_function(text):
+            return plans.ListingPlan(*python_functions.describe_function(self.catalog, text, line, col))
         m = re.match(r"\s*DESC(?:RIBE)?\s+(?:EXTENDED\s+)?(`(?:[^`]|``)+`|[\w.]+)\s*$", text, re.I)
         if not m:
             raise SqlError("Expected DESCRIBE <table or view>", line, col)

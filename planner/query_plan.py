@@ -19,6 +19,7 @@ class QueryPlan:
     line: int = 1
     column: int = 1
     batch: bool = False
+    python_functions: tuple = ()   # the Python functions it calls (PythonFunction): the runtime registers them
 
     @property
     def query(self):
@@ -44,4 +45,4 @@ def plan_query(catalog, settings, tree, text="", line=1, column=1, sink_table=No
     root = TableSink(node, sink_table, position=(line, column)) if sink_table is not None else \
         CollectSink(node, position=(line, column))
     infer(root)
-    return QueryPlan(root, text, line, column, ctx.batch)
+    return QueryPlan(root, text, line, column, ctx.batch, tuple(ctx.python_functions.values()))

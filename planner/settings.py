@@ -43,6 +43,8 @@ KNOWN_KEYS = {
                                    "read as one batch (batch mode, one pass) straight over one file of at most this "
                                    "size: each Spark task reads the whole file and computes its share of the keys, "
                                    "without a shuffle; 0: always shuffle"),
+    "python.files": ("", None, "Python files, folders or zips (comma-separated) that CREATE FUNCTION ... LANGUAGE "
+                               "PYTHON imports from, shipped to the Spark executors"),
 }
 
 ALLOWED_PREFIXES = ("spark.", "dynsql.", "table.", "execution.", "sql-client.", "pipeline.", "parallelism.")

@@ -122,6 +122,11 @@ class Engine:
         """one_pass: a streaming query read in one pass (runtime/one_pass.py): batch frames, streaming lateness."""
         from .one_pass import drops_late_rows
         from .translate import TranslateContext, translate, uses_event_time
+        if query.python_functions:
+            from .python_functions.registration import register_python_functions
+            files = (self.settings.get("python.files") or "") if self.settings is not None else ""
+            register_python_functions(self.spark, query.python_functions,
+                                      [p.strip() for p in files.split(",") if p.strip()])
         streaming = not batch and not one_pass
         ctx = TranslateContext(self.spark, streaming=streaming,
                                ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0,

@@ -371,7 +371,7 @@ def _register_sources(spark):
 
 # ---------------------------------------------------------------------- dynsql's packages for executors
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PACKAGES = ("repl", "planner", "runtime")
+PACKAGES = ("repl", "planner", "runtime", "dynsql")
 WORKER_STARTUP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker_startup")
 
 

@@ -18,6 +18,8 @@ class BindContext:
         self._names = parent._names if parent is not None else [0]
         self._first_names = parent._first_names if parent is not None else {}   # id(node) -> (node, identifier)
         self.view = None                  # the view being expanded, for messages
+        # the Python functions the statement calls (key -> PythonFunction), shared with nested contexts
+        self.python_functions = parent.python_functions if parent is not None else {}
 
     @property
     def batch(self):

@@ -17,6 +17,7 @@ from ..functions_collections import canonical_call
 from ..functions import is_aggregate_name, is_mapped_call, map_anonymous, map_parsed
 from ..literals import number_type
 from ..plan.expr import Expr
+from ..python_functions.calls import python_function_call
 from ..types import parse_type
 from . import arithmetic, casts
 from . import types as typing
@@ -150,7 +151,7 @@ class ExpressionBinder:
                     node.set(key, resolved)
         if isinstance(node, (exp.Cast, exp.TryCast)):
             node.meta["flink_type"] = cast_type(node, self.ctx)
-        return node
+        return python_function_call(node, self.ctx)     # a user's function (CREATE FUNCTION): its typed call
 
 
 def _is_map_constructor(node, scope):
@@ -346,5 +347,8 @@ def explain_text(resolved):
             return exp.Column(this=exp.to_identifier(n.meta["field"].name, quoted=False))
         if isinstance(n, exp.Dot) and isinstance(n.expression, exp.Identifier):
             return exp.Dot(this=n.this, expression=exp.to_identifier(n.expression.name, quoted=False))
+        if isinstance(n, exp.Anonymous) and "python_function" in n.meta:      # by the name the user called
+            return exp.Anonymous(this=n.meta["python_function"].name,
+                                 expressions=[e.transform(plain) for e in n.expressions])
         return n
     return resolved.transform(plain, copy=True).sql(dialect=Flink)

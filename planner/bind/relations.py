@@ -75,7 +75,8 @@ def _bind_item(binder, rel):
         from . import unnest
         return unnest.bind_unnest_alone(binder, rel)
     if isinstance(rel, exp.Lateral):
-        raise UnsupportedError("LATERAL is not supported yet", *ctx.pos(rel))
+        from ..python_functions.calls import bind_lateral_table
+        return bind_lateral_table(binder, rel)
     raise UnsupportedError("%s in FROM is not supported" % type(rel).__name__, *ctx.pos(rel))
 
 
@@ -162,7 +163,8 @@ def bind_join(binder, left, lscope, j, select):
         from . import unnest
         return unnest.bind_unnest_join(binder, left, lscope, j)
     if isinstance(right_ast, exp.Lateral):
-        raise UnsupportedError("LATERAL is not supported yet", *ctx.pos(right_ast))
+        from ..python_functions.calls import bind_lateral_table
+        return bind_lateral_table(binder, right_ast, left, lscope, j)
     if kind in ("SEMI", "ANTI"):
         raise UnsupportedError("%s JOIN is not supported yet" % kind, *ctx.pos(j))
     join_type = side or "INNER"

@@ -237,6 +237,8 @@ def aggregate_type(function, arg):
 
 def infer(node, typeof):
     """The Flink type of `node`; `typeof(child)` gives a child's type (the binder memoizes it)."""
+    if isinstance(node, exp.Anonymous) and "result_type" in node.meta:
+        return node.meta["result_type"]        # a call whose resolver declared its type (a Python function's)
     if isinstance(node, exp.Paren):
         return typeof(node.this)
     if isinstance(node, exp.Column):

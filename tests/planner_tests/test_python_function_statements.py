@@ -1,0 +1,120 @@
+"""CREATE / DROP / SHOW of Python functions and the binding of their calls, in the planner alone (no Spark):
+what each statement does to the catalog, the plan a call makes, and every refusal with its words and place.
+(Running them: tests/sql/python_functions.sqltest, tests/test_python_functions.py.)"""
+
+import os
+
+import pytest
+
+from planner.errors import DynsqlError
+from planner.planner import Planner
+from planner.python_functions.definition import PythonFunction
+
+SAMPLE_UDFS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python_udfs",
+                           "sample_udfs.py")
+
+
+@pytest.fixture
+def planner():
+    p = Planner()
+    for statement in ("SET 'python.files' = '%s'" % SAMPLE_UDFS,
+                      "CREATE TABLE t (a BIGINT, s STRING, i INT) WITH ('connector' = 'datagen')",
+                      "CREATE FUNCTION add AS 'sample_udfs.add' LANGUAGE PYTHON",
+                      "CREATE TEMPORARY FUNCTION split_words AS 'sample_udfs.split_words' LANGUAGE PYTHON",
+                      "CREATE TEMPORARY SYSTEM FUNCTION Shout AS 'sample_udfs.shout' LANGUAGE PYTHON"):
+        p.plan(statement)
+    return p
+
+
+def error_of(planner, statement):
+    with pytest.raises(DynsqlError) as e:
+        planner.plan(statement)
+    return e.value.render()
+
+
+def test_calls_are_typed_cast_to_the_declared_inputs_and_explained_by_their_names(planner):
+    plan = planner.plan("EXPLAIN CHANGELOG_MODE SELECT ADD(a, i) AS x, shout(s) FROM t, "
+                        "LATERAL TABLE(split_words(s)) AS w(word, n) WHERE add(a, 1) > 3")
+    query = plan.query
+    assert [f.type_text() for f in query.fields] == ["BIGINT", "STRING"]
+    assert sorted(f.name for f in query.python_functions) == ["Shout", "add", "split_words"]
+    assert query.explain() == [
+        "Sink(table=[*anonymous_collect*], fields=[x, EXPR$1], changelogMode=[I])",
+        "+- Calc(select=[ADD(a, CAST(i AS BIGINT)) AS x, SHOUT(s) AS EXPR$1], where=[ADD(a, CAST(1 AS BIGINT)) > 3], "
+        "changelogMode=[I])",
+        "   +- Correlate(invocation=[$UNNEST_ROWS$1(SPLIT_WORDS(s))], correlate=[table($UNNEST_ROWS$1("
+        "SPLIT_WORDS(s)))], select=[a, s, i, word, n], joinType=[INNER], changelogMode=[I])",
+        "      +- TableSourceScan(table=[[default_catalog, default_database, t]], fields=[a, s, i], changelogMode=[I])"]
+
+
+def test_show_drop_and_if_not_exists(planner):
+    assert planner.plan("SHOW USER FUNCTIONS").rows == [("Shout",), ("add",), ("split_words",)]
+    names = [r[0] for r in planner.plan("SHOW FUNCTIONS").rows]
+    assert "add" in names and "UPPER" in names
+    planner.plan("CREATE FUNCTION IF NOT EXISTS add AS 'sample_udfs.shout' LANGUAGE PYTHON")
+    assert planner.catalog.functions["add"].function == "add"
+    planner.plan("DROP TEMPORARY FUNCTION split_words")
+    planner.plan("DROP TEMPORARY FUNCTION IF EXISTS split_words")
+    assert planner.plan("SHOW USER FUNCTIONS").rows == [("Shout",), ("add",)]
+    assert "No table function 'split_words' found" in error_of(planner,
+                                                               "SELECT * FROM t, LATERAL TABLE(split_words(s))")
+
+
+def test_describe_function(planner):
+    assert planner.plan("DESCRIBE FUNCTION add").rows == [
+        ("is system function", "false"), ("is temporary", "false"), ("class name", "sample_udfs.add"),
+        ("function language", "PYTHON"), ("resource uris", "[]")]
+    assert planner.plan("DESC FUNCTION EXTENDED split_words").rows[5:] == [
+        ("kind", "TABLE"), ("requirements", "[]"), ("is deterministic", "true"), ("supports constant folding", "false"),
+        ("signature", "split_words(*) -> ARRAY<ROW<`word` STRING, `length` INT>>")]
+    assert "Function 'nope' does not exist" in error_of(planner, "DESCRIBE FUNCTION nope")
+
+
+def test_a_definition_is_a_record_that_round_trips(planner):
+    fn = planner.catalog.functions["split_words"]
+    assert PythonFunction.from_dict(fn.to_dict()) == fn
+    assert fn.to_dict() == {"name": "split_words", "module": "sample_udfs", "function": "split_words",
+                            "kind": "table", "result_types": ("STRING", "INT"), "input_types": None,
+                            "func_type": "general", "result_names": ("word", "length"), "temporary": True,
+                            "system": False}
+
+
+def test_a_module_edited_since_is_imported_again_at_create(tmp_path):
+    module = tmp_path / "edited_udfs.py"
+    module.write_text("from dynsql.udf import udf\n@udf(result_type='INT')\ndef f(x):\n    return x\n")
+    p = Planner()
+    p.plan("SET 'python.files' = '%s'" % module)
+    p.plan("CREATE FUNCTION f AS 'edited_udfs.f' LANGUAGE PYTHON")
+    assert p.catalog.functions["f"].result_types == ("INT",)
+    module.write_text("from dynsql.udf import udf\n@udf(result_type='STRING')\ndef f(x):\n    return x\n")
+    os.utime(module, (1, 1))                      # another modification time, however fast the test runs
+    p.plan("DROP FUNCTION f")
+    p.plan("CREATE FUNCTION f AS 'edited_udfs.f' LANGUAGE PYTHON")
+    assert p.catalog.functions["f"].result_types == ("STRING",)
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("CREATE FUNCTION add AS 'sample_udfs.add' LANGUAGE PYTHON",
+     "Function default_database.add already exists in Catalog default_catalog. (at line 1, column 1)"),
+    ("CREATE TEMPORARY SYSTEM FUNCTION shout AS 'sample_udfs.shout' LANGUAGE PYTHON",
+     "Could not register temporary system function. A function named 'shout' does already exist."),
+    ("CREATE SYSTEM FUNCTION f AS 'sample_udfs.add' LANGUAGE PYTHON", "CREATE SYSTEM FUNCTION is not supported"),
+    ("CREATE FUNCTION f AS 'sample_udfs.add'", "LANGUAGE JAVA is not supported by dynsql"),
+    ("CREATE FUNCTION f AS 'add' LANGUAGE PYTHON", "expected 'module.function'"),
+    ("CREATE FUNCTION f AS 'no_such_module.f' LANGUAGE PYTHON", "module 'no_such_module' not found"),
+    ("CREATE FUNCTION f AS 'sample_udfs.nope' LANGUAGE PYTHON", "module 'sample_udfs' has no function 'nope'"),
+    ("CREATE FUNCTION f AS 'sample_udfs.undeclared' LANGUAGE PYTHON", "is not declared as a user-defined function"),
+    ("DROP FUNCTION shout", "'shout' is a temporary system function: DROP TEMPORARY SYSTEM FUNCTION shout"),
+    ("DROP TEMPORARY FUNCTION nope", "Temporary catalog function `default_catalog`.`default_database`.`nope` "
+                                     "doesn't exist"),
+    ("SELECT add(s, a) FROM t", "Invalid function call:\nadd(STRING, BIGINT)\nPython function 'add' "
+                                "(sample_udfs.add) takes (BIGINT, BIGINT) (at line 1, column 8)"),
+    ("SELECT a,\n  add(a) FROM t", "Invalid number of arguments to function 'add'. Was expecting 2 arguments, got 1 "
+                                   "(at line 2, column 3)"),
+    ("SELECT add() FROM t", "Python function 'add' is called without arguments"),
+    ("SELECT split_words(s) FROM t", "Table function 'split_words' can only be called in FROM"),
+    ("SELECT * FROM t, LATERAL TABLE(add(a, a))", "'add' is a scalar function, not a table function"),
+    ("SELECT * FROM t, LATERAL (SELECT 1)", "LATERAL is supported as LATERAL TABLE(<table function>(...)) only"),
+])
+def test_refusals(planner, statement, message):
+    assert message in error_of(planner, statement)
