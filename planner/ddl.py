@@ -193,8 +193,6 @@ def parse_create_table(sql, line=1, column=1):
             raise SqlError("The rowtime attribute '%s' must be of type TIMESTAMP or TIMESTAMP_LTZ, not %s"
                            % (wcol.name, wcol.type), line, column,
                            hint="declare it TIMESTAMP(3), or compute one: ts AS TO_TIMESTAMP(...)")
-    from .catalog import _strip_path
-    name = _strip_path(name)
     return TableDef(name=name, columns=columns, options=options, watermark=watermark,
                     primary_key=pk, comment=comment, ddl=sql, partition_keys=partition_keys), if_not_exists
 

@@ -11,6 +11,7 @@ import re
 
 from . import plans
 from .catalog import Catalog, TableDef, ViewDef
+from .catalog_statements import describe_rows, plan_catalog_statement, show_create
 from .connectors import check_table_options
 from .ddl import parse_create_table
 from .errors import DynsqlError, SqlError, UnsupportedError
@@ -21,6 +22,9 @@ from .settings import KNOWN_KEYS, Settings
 from .splitter import split
 
 OK = "[INFO] Execute statement succeeded."
+# a table's name as written: `t`, db.t, cat.db.t, each part plain or in backticks
+_PART = r"(?:`(?:[^`]|``)+`|\w+)"
+NAME = r"%s(?:\s*\.\s*%s){0,2}" % (_PART, _PART)
 
 
 def _strip_quotes(s):
@@ -31,8 +35,9 @@ def _strip_quotes(s):
 
 
 class Planner:
-    def __init__(self, catalog=None, settings=None):
-        self.catalog = catalog or Catalog()
+    def __init__(self, catalog=None, settings=None, warehouse=None):
+        """warehouse: Spark's warehouse folder, read as `spark_catalog` (spark.sql.warehouse.dir)."""
+        self.catalog = catalog or Catalog(warehouse)
         self.settings = settings or Settings()
 
     def _query(self, text, line, col, sink_table=None):
@@ -52,8 +57,12 @@ class Planner:
             if len(stmts) != 1:
                 raise SqlError("Expected one statement, found %d" % len(stmts))
             statement = stmts[0]
+        writes = self.catalog.disk_writes()
         try:
-            return self._dispatch(statement.text, statement.line, statement.column)
+            plan = self._dispatch(statement.text, statement.line, statement.column)
+            if isinstance(plan, plans.MessagePlan) and self.catalog.wrote_since(writes):
+                plan.replay = False       # a job process reads it back from the catalog's folder
+            return plan
         except DynsqlError as error:
             if error.line is None:
                 error.line, error.column = statement.line, statement.column
@@ -61,8 +70,13 @@ class Planner:
 
     def _dispatch(self, text, line, col):
         words = re.findall(r"\w+", text[:200].upper())      # words as the statement regexes' \b see them
-        head = " ".join(words[:3])
         first = words[0] if words else ""
+        if first in ("CREATE", "DROP", "USE", "SHOW", "DESCRIBE", "DESC") and \
+                (words[1:2] in (["CATALOG"], ["DATABASE"], ["SCHEMA"]) or first in ("USE", "SHOW")):
+            if words[1:2] == ["SCHEMA"]:
+                raise UnsupportedError("%s SCHEMA: Flink names it %s DATABASE" % (first, first), line, col)
+            if words[:2] != ["SHOW", "JOBS"]:
+                return plan_catalog_statement(self.catalog, text, line, col)
         if first == "CREATE":
             if re.match(r"CREATE\s+(TEMPORARY\s+)?TABLE\b", text, re.I):
                 return self._create_table(text, line, col)
@@ -104,15 +118,16 @@ class Planner:
     def _create_table(self, text, line, col):
         table, if_not_exists = parse_create_table(text, line, col)
         check_table_options(table, line, col)
-        self.catalog.add_table(table, if_not_exists)
+        temporary = bool(re.match(r"\s*CREATE\s+TEMPORARY\b", text, re.I))
+        self.catalog.add_table(table, if_not_exists, path=table.name, temporary=temporary)
         return plans.MessagePlan(OK)
 
     def _create_view(self, text, line, col):
         m = re.match(r"\s*CREATE\s+(OR\s+REPLACE\s+)?(TEMPORARY\s+)?VIEW\s+(IF\s+NOT\s+EXISTS\s+)?"
-                     r"(`(?:[^`]|``)+`|[\w.]+)\s*(\(([^)]*)\))?\s+AS\s+", text, re.I | re.S)
+                     r"(%s)\s*(\(([^)]*)\))?\s+AS\s+" % NAME, text, re.I | re.S)
         if not m:
             raise SqlError("Expected CREATE VIEW <name> AS <query>", line, col)
-        name = _strip_quotes(m.group(4))
+        name = m.group(4)
         body = text[m.end():]
         body_line, body_col = _body_position(text, m.end(), line, col)
         q = self._query(body, body_line, body_col)
@@ -121,72 +136,28 @@ class Planner:
         if m.group(6):
             raise UnsupportedError("CREATE VIEW with a column list is not supported yet", line, col,
                                    hint="alias the columns in the query instead")
-        self.catalog.add_view(view, if_not_exists=bool(m.group(3)), or_replace=bool(m.group(1)))
+        self.catalog.add_view(view, if_not_exists=bool(m.group(3)), or_replace=bool(m.group(1)), path=name)
         return plans.MessagePlan(OK)
 
     def _drop(self, text, line, col):
-        m = re.match(r"\s*DROP\s+(TEMPORARY\s+)?(TABLE|VIEW)\s+(IF\s+EXISTS\s+)?(`(?:[^`]|``)+`|[\w.]+)\s*$",
-                     text, re.I)
+        m = re.match(r"\s*DROP\s+(TEMPORARY\s+)?(TABLE|VIEW)\s+(IF\s+EXISTS\s+)?(%s)\s*$" % NAME, text, re.I)
         if not m:
             raise SqlError("Expected DROP TABLE|VIEW [IF EXISTS] <name>", line, col)
-        self.catalog.drop(m.group(2).upper(), _strip_quotes(m.group(4)), bool(m.group(3)))
+        self.catalog.drop(m.group(2).upper(), m.group(4), bool(m.group(3)))
         return plans.MessagePlan(OK)
 
     # ------------------------------------------------------------------ SHOW / DESCRIBE
     def _show(self, text, line, col):
-        what = " ".join(re.sub(r"^\s*SHOW\b", "", text, flags=re.I).split())
-        up = what.upper()
-        if up == "TABLES":
-            return plans.ListingPlan([("table name", "STRING")], [(n,) for n in sorted(self.catalog.tables)]
-                                     + [(n,) for n in sorted(self.catalog.views)])
-        if up == "VIEWS":
-            return plans.ListingPlan([("view name", "STRING")], [(n,) for n in sorted(self.catalog.views)])
-        if up in ("FUNCTIONS", "USER FUNCTIONS"):
-            names = [] if up.startswith("USER") else sorted(n for n in FLINK_FUNCTIONS if not n.startswith("$"))
-            return plans.ListingPlan([("function name", "STRING")], [(n,) for n in names])
-        if up == "CATALOGS":
-            return plans.ListingPlan([("catalog name", "STRING")], [("default_catalog",)])
-        if up == "DATABASES":
-            return plans.ListingPlan([("database name", "STRING")], [("default_database",)])
-        if up in ("CURRENT CATALOG",):
-            return plans.ListingPlan([("current catalog name", "STRING")], [("default_catalog",)])
-        if up in ("CURRENT DATABASE",):
-            return plans.ListingPlan([("current database name", "STRING")], [("default_database",)])
-        if up == "JOBS":
+        if re.fullmatch(r"\s*SHOW\s+JOBS\s*", text, re.I):
             return plans.ShowJobs()
-        m2 = re.match(r"CREATE\s+(TABLE|VIEW)\s+(`(?:[^`]|``)+`|[\w.]+)$", what, re.I)
-        if m2:
-            obj = self.catalog.require(_strip_quotes(m2.group(2)), line, col)
-            return plans.ListingPlan([("result", "STRING")], [(show_create(obj),)])
-        hint = "SHOW TABLES | VIEWS | FUNCTIONS | JOBS | CREATE TABLE <name>"
-        if not what:
-            raise SqlError("Expected what to show after SHOW", line, col, hint=hint)
-        raise SqlError("Unsupported SHOW %s" % near(what), line, col, hint=hint)
+        return plan_catalog_statement(self.catalog, text, line, col)
 
     def _describe(self, text, line, col):
-        m = re.match(r"\s*DESC(?:RIBE)?\s+(?:EXTENDED\s+)?(`(?:[^`]|``)+`|[\w.]+)\s*$", text, re.I)
+        m = re.match(r"\s*DESC(?:RIBE)?\s+(?:EXTENDED\s+)?(`(?:[^`]|``)+`|[\w.`]+)\s*$", text, re.I)
         if not m:
             raise SqlError("Expected DESCRIBE <table or view>", line, col)
-        obj = self.catalog.require(_strip_quotes(m.group(1)), line, col)
-        cols = [("name", "STRING"), ("type", "STRING"), ("null", "BOOLEAN"), ("key", "STRING"),
-                ("extras", "STRING"), ("watermark", "STRING")]
-        rows = []
-        if isinstance(obj, TableDef):
-            for c in obj.columns:
-                t = c.type.replace(" NOT NULL", "")
-                if c.name == obj.rowtime:
-                    t += " *ROWTIME*"
-                elif c.is_proctime:
-                    t = "TIMESTAMP_LTZ(3) *PROCTIME*"
-                extras = ("AS " + c.computed) if c.computed else \
-                    ("METADATA FROM '%s'" % c.metadata) if c.metadata else None
-                key = ("PRI(%s)" % ", ".join(obj.primary_key)) if c.name in obj.primary_key else None
-                wm = obj.watermark.expression if obj.watermark and obj.watermark.column == c.name else None
-                rows.append((c.name, t, c.nullable and not c.is_proctime, key, extras, wm))
-        else:
-            for n, t in obj.columns:
-                rows.append((n, t or "", True, None, None, None))
-        return plans.ListingPlan(cols, rows)
+        obj = self.catalog.require(m.group(1), line, col)
+        return plans.ListingPlan(*describe_rows(obj))
 
     # ------------------------------------------------------------------ SET / RESET
     def _set(self, text, line, col):
@@ -261,7 +232,7 @@ class Planner:
         m = _INSERT_HEAD.match(text)
         if not m:
             raise SqlError("Expected INSERT INTO <table> SELECT ...", line, col)
-        target = self.catalog.require(_strip_quotes(m.group(2)), line, col)
+        target = self.catalog.require(m.group(2), line, col)
         if not isinstance(target, TableDef):
             raise SqlError("Cannot INSERT INTO view '%s'" % near(target.name), line, col)
         if m.group(1).upper() == "OVERWRITE" and not self.settings.batch:
@@ -293,8 +264,8 @@ class Planner:
 # INSERT INTO <table> [(<column>, ...)]: the column names separated by commas, each read one way only (a
 # pattern whose separators were optional tried every split of every word: minutes on a mistyped list).
 _TARGET_COLUMN = r"(?:`(?:[^`]|``)+`|(?!SELECT\b|WITH\b|VALUES\b)\w+)"
-_INSERT_HEAD = re.compile(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(`(?:[^`]|``)+`|[\w.]+)\s*"
-                          r"(\(\s*(%s\s*(?:,\s*%s\s*)*)\))?\s*" % (_TARGET_COLUMN, _TARGET_COLUMN), re.I)
+_INSERT_HEAD = re.compile(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(%s)\s*"
+                          r"(\(\s*(%s\s*(?:,\s*%s\s*)*)\))?\s*" % (NAME, _TARGET_COLUMN, _TARGET_COLUMN), re.I)
 
 
 def _body_position(text, offset, line, col):
@@ -302,23 +273,3 @@ def _body_position(text, offset, line, col):
     body_line = line + text.count("\n", 0, offset)
     body_col = (col + offset) if body_line == line else offset - text.rfind("\n", 0, offset)
     return body_line, body_col
-
-
-def show_create(obj):
-    if isinstance(obj, ViewDef):
-        return "CREATE VIEW `default_catalog`.`default_database`.`%s` AS\n%s" % (obj.name, obj.query.strip())
-    lines = []
-    for c in obj.columns:
-        if c.computed:
-            lines.append("  `%s` AS %s" % (c.name, c.computed))
-        else:
-            lines.append("  `%s` %s%s" % (c.name, c.type, (" METADATA FROM '%s'" % c.metadata) if c.metadata else ""))
-    if obj.watermark:
-        lines.append("  WATERMARK FOR `%s` AS %s" % (obj.watermark.column, obj.watermark.expression))
-    if obj.primary_key:
-        lines.append("  PRIMARY KEY (%s) NOT ENFORCED" % ", ".join("`%s`" % k for k in obj.primary_key))
-    from runtime.redaction import MASK, is_sensitive    # a password is never shown (a plain module: no Spark)
-    opts = ",\n".join("  '%s' = '%s'" % (k, MASK if is_sensitive(k) else v.replace("'", "''"))
-                      for k, v in obj.options.items())
-    return "CREATE TABLE `default_catalog`.`default_database`.`%s` (\n%s\n) WITH (\n%s\n)" % (
-        obj.name, ",\n".join(lines), opts)

@@ -9,6 +9,7 @@ class MessagePlan:
     text: str
     spark_conf: dict = field(default_factory=dict)   # spark.* keys to apply to the session
     spark_conf_unset: list = field(default_factory=list)
+    replay: bool = True      # False: its effect is on disk (a persistent catalog), a job must not run it again
 
 
 @dataclass
