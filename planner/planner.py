@@ -39,6 +39,7 @@ class Planner:
         """warehouse: Spark's warehouse folder, read as `spark_catalog` (spark.sql.warehouse.dir)."""
         self.catalog = catalog or Catalog(warehouse)
         self.settings = settings or Settings()
+        self.statement_set = None    # between BEGIN STATEMENT SET and END: the InsertRuns added so far
 
     def _query(self, text, line, col, sink_table=None):
         """A query's text -> its plan (a planner.query_plan.QueryPlan)."""
@@ -71,6 +72,8 @@ class Planner:
     def _dispatch(self, text, line, col):
         words = re.findall(r"\w+", text[:200].upper())      # words as the statement regexes' \b see them
         first = words[0] if words else ""
+        if words[:3] == ["BEGIN", "STATEMENT", "SET"] or words == ["END"] or self.statement_set is not None:
+            return self._statement_set(text, line, col, words)
         if first in ("CREATE", "DROP", "USE", "SHOW", "DESCRIBE", "DESC") and \
                 (words[1:2] in (["CATALOG"], ["DATABASE"], ["SCHEMA"]) or first in ("USE", "SHOW")):
             if words[1:2] == ["SCHEMA"]:
@@ -169,9 +172,10 @@ class Planner:
         if not m:
             raise SqlError("Expected SET 'key' = 'value'", line, col)
         key, value = _strip_quotes(m.group(1)), _strip_quotes(m.group(2))
-        self.settings.set(key, value)
+        warning = self.settings.set(key, value)
         conf = {key: value} if key.startswith("spark.") else {}
-        return plans.MessagePlan("[INFO] Execute statement succeeded.", spark_conf=conf)
+        text = "[INFO] Execute statement succeeded."
+        return plans.MessagePlan(warning + "\n" + text if warning else text, spark_conf=conf)
 
     def _reset(self, text, line, col):
         body = text.strip()[5:].strip()
@@ -227,6 +231,31 @@ class Planner:
             raise SqlError("Encountered \"END\": a statement set needs at least one INSERT INTO statement",
                            line, col)
         return plans.StatementSetRun(inserts, text)
+
+    def _statement_set(self, text, line, col, words):
+        """The shell's statement set: BEGIN STATEMENT SET; then INSERTs, each added, not run; END runs them as
+        one job (an empty set is skipped, as Flink's client does)."""
+        if words[:3] == ["BEGIN", "STATEMENT", "SET"]:
+            if len(words) > 3:
+                raise SqlError("Unexpected '%s' after BEGIN STATEMENT SET" % words[3], line, col)
+            if self.statement_set is not None:
+                raise SqlError("A statement set has begun already: add INSERT INTO statements, then END",
+                               line, col)
+            self.statement_set = []
+            return plans.MessagePlan("[INFO] Begin a statement set.", replay=False)
+        if words == ["END"]:
+            if self.statement_set is None:
+                raise SqlError('No Statement Set to submit, "END;" command should be used after '
+                               '"BEGIN STATEMENT SET;".', line, col)
+            inserts, self.statement_set = self.statement_set, None
+            if not inserts:
+                return plans.MessagePlan("[INFO] No statement in the statement set, skip submit.", replay=False)
+            return plans.StatementSetRun(inserts, ";\n".join(p.text for p in inserts))
+        if words[:1] != ["INSERT"]:
+            raise SqlError("Only INSERT statement is allowed in Statement Set.", line, col,
+                           hint="END submits the statement set's INSERTs as one job")
+        self.statement_set.append(self._insert(text, line, col))
+        return plans.MessagePlan("[INFO] Add SQL update statement to the statement set.", replay=False)
 
     def _insert(self, text, line, col):
         m = _INSERT_HEAD.match(text)

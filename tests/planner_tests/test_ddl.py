@@ -100,7 +100,7 @@ def test_error_position_is_relative_to_the_script():
     ("'connector' = 'kafka'", "Unsupported connector 'kafka'"),
     ("'connector' = 'filesystem', 'path' = '/x'", "'format'"),
     ("'connector' = 'filesystem', 'path' = '/x', 'format' = 'avro'", "Unsupported format 'avro'"),
-    ("'connector' = 'filesystem', 'path' = '/x', 'format' = 'csv', 'bogus' = '1'", "'bogus'"),
+    ("'connector' = 'filesystem', 'path' = '/x', 'format' = 'csv', 'bogus' = '1'", "Unsupported options:\n\nbogus\n"),
     ("'connector' = 'filesystem', 'path' = '/x', 'format' = 'csv', 'replay.rows-per-second' = '0'",
      "positive"),
     ("'connector' = 'datagen', 'fields.zz.kind' = 'random'", "names no column"),

@@ -93,9 +93,9 @@ def test_keywords_follow_the_case_typed(completer):
 def test_set_keys_are_quoted(completer):
     assert ("'sql-client.execution.result-mode'", -3, "setting") in complete(completer, "SET sql|")
     assert len(texts(completer, "SET |")) == len(KNOWN_KEYS)
-    assert complete(completer, "SET 'sql-client.ex|") == [("sql-client.execution.result-mode'", -13, "setting")]
+    assert complete(completer, "SET 'sql-client.execution.re|") == [("sql-client.execution.result-mode'", -23, "setting")]
     # the closing quote is already there
-    assert texts(completer, "SET 'sql-client.ex|'") == ["sql-client.execution.result-mode"]
+    assert texts(completer, "SET 'sql-client.execution.re|'") == ["sql-client.execution.result-mode"]
 
 
 def test_set_values_of_the_key(completer):
