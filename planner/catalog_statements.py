@@ -223,8 +223,9 @@ def describe_rows(obj):
     return cols, rows
 
 
-def show_create(obj, full_name):
-    """SHOW CREATE TABLE / VIEW text; `full_name` is 'catalog.database.name'."""
+def show_create(obj, full_name, mask=True):
+    """SHOW CREATE TABLE / VIEW text; `full_name` is 'catalog.database.name'. mask=False: passwords as they are
+    (the DDL a job process re-creates the table from, never shown)."""
     quoted = ".".join("`%s`" % p.replace("`", "``") for p in split_name(full_name))
     if isinstance(obj, ViewDef):
         return "CREATE VIEW %s AS\n%s" % (quoted, obj.query.strip())
@@ -240,7 +241,7 @@ def show_create(obj, full_name):
     if obj.primary_key:
         lines.append("  PRIMARY KEY (%s) NOT ENFORCED" % ", ".join("`%s`" % k for k in obj.primary_key))
     from runtime.redaction import MASK, is_sensitive    # a password is never shown (a plain module: no Spark)
-    opts = ",\n".join("  '%s' = '%s'" % (k, MASK if is_sensitive(k) else v.replace("'", "''"))
+    opts = ",\n".join("  '%s' = '%s'" % (k, MASK if mask and is_sensitive(k) else v.replace("'", "''"))
                       for k, v in obj.options.items())
     partitioned = ("\nPARTITIONED BY (%s)" % ", ".join("`%s`" % k for k in obj.partition_keys)) \
         if obj.partition_keys else ""

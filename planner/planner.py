@@ -13,7 +13,10 @@ from . import plans
 from .catalog import Catalog, TableDef, ViewDef
 from .catalog_statements import describe_rows, plan_catalog_statement, show_create
 from .connectors import check_table_options
-from .ddl import parse_create_table
+from .alter_table import alter_table
+from .catalog import ColumnDef
+from .create_table_like import merge_like
+from .ddl import check_table_definition, parse_create_table_statement
 from .errors import DynsqlError, SqlError, UnsupportedError
 from .functions import FLINK_FUNCTIONS
 from .parse import deep_stack, near, parse_sql
@@ -112,6 +115,9 @@ class Planner:
         if first in ("SELECT", "WITH", "VALUES") or text.lstrip().startswith("("):
             q = self._query(text, line, col)
             return plans.QueryRun(q, self.settings.batch)
+        if words[:2] == ["ALTER", "TABLE"]:
+            alter_table(self.catalog, text, line, col)
+            return plans.MessagePlan(OK)
         if first in ("USE", "ALTER", "LOAD", "UNLOAD", "ADD", "REMOVE", "ANALYZE", "TRUNCATE", "DELETE", "UPDATE"):
             raise UnsupportedError("%s statements are not supported by dynsql" % first, line, col)
         raise SqlError("Unknown statement starting with '%s'" % near(text.split()[0] if text.split() else text),
@@ -119,11 +125,45 @@ class Planner:
 
     # ------------------------------------------------------------------ DDL
     def _create_table(self, text, line, col):
-        table, if_not_exists = parse_create_table(text, line, col)
+        create = parse_create_table_statement(text, line, col)
+        table = create.table
+        if create.like is not None:
+            source = self.catalog.get(create.like)
+            if source is None:
+                raise SqlError("Source table '%s' of the LIKE clause not found in the catalog"
+                               % _quoted_path(self.catalog, create.like), *create.like_position)
+            table = merge_like(create, source, line, col)
+        if create.query is not None:
+            return self._create_table_as(create, text, line, col)
         check_table_options(table, line, col)
-        temporary = bool(re.match(r"\s*CREATE\s+TEMPORARY\b", text, re.I))
-        self.catalog.add_table(table, if_not_exists, path=table.name, temporary=temporary)
+        self.catalog.add_table(table, create.if_not_exists, path=table.name, temporary=create.temporary)
         return plans.MessagePlan(OK)
+
+    def _create_table_as(self, create, text, line, col):
+        """CREATE TABLE t WITH (...) AS <query>: the table, its columns the query's, then a job inserting the
+        query's rows (as Flink: the table stays when the job fails)."""
+        table = create.table
+        if table.columns or table.watermark or table.primary_key:
+            raise UnsupportedError("CREATE TABLE AS SELECT with declared columns, a WATERMARK or a PRIMARY KEY is not "
+                                   "supported by dynsql", line, col,
+                                   hint="CREATE TABLE t (...) WITH (...), then INSERT INTO t SELECT ...")
+        if self.statement_set is not None:
+            raise UnsupportedError("CREATE TABLE AS SELECT in a statement set is not supported by dynsql", line, col)
+        q_line, q_col = _body_position(text, create.query_offset, line, col)
+        q = self._query(create.query, q_line, q_col)
+        table.columns = [ColumnDef(f.name, f.type.text(), f.type.nullable) for f in q.fields]
+        check_table_definition(table, line, col)
+        check_table_options(table, line, col)
+        writes = self.catalog.disk_writes()
+        full = self.catalog.full_name(table.name)
+        self.catalog.add_table(table, create.if_not_exists, path=full, temporary=create.temporary)
+        target = self.catalog.require(full, line, col)     # IF NOT EXISTS and there: the rows go to that table
+        insert_text = "INSERT INTO %s %s" % (_quoted_path(self.catalog, full), create.query)
+        run = self._insert(insert_text, line, col)
+        run.text = insert_text
+        if not self.catalog.wrote_since(writes):        # a job process makes the table from its DDL
+            run.table_ddl = show_create(target, full, mask=False)
+        return run
 
     def _create_view(self, text, line, col):
         m = re.match(r"\s*CREATE\s+(OR\s+REPLACE\s+)?(TEMPORARY\s+)?VIEW\s+(IF\s+NOT\s+EXISTS\s+)?"
@@ -295,6 +335,12 @@ class Planner:
 _TARGET_COLUMN = r"(?:`(?:[^`]|``)+`|(?!SELECT\b|WITH\b|VALUES\b)\w+)"
 _INSERT_HEAD = re.compile(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(%s)\s*"
                           r"(\(\s*(%s\s*(?:,\s*%s\s*)*)\))?\s*" % (NAME, _TARGET_COLUMN, _TARGET_COLUMN), re.I)
+
+
+def _quoted_path(catalog, name):
+    """`name` resolved to `catalog`.`database`.`table`, each part in backticks."""
+    from .catalog import split_name
+    return ".".join("`%s`" % p.replace("`", "``") for p in split_name(catalog.full_name(name)))
 
 
 def _body_position(text, offset, line, col):

@@ -139,6 +139,8 @@ class Client:
 
     def _run(self, statement):
         plan = self.planner.plan(statement)
+        if getattr(plan, "table_ddl", None):       # CREATE TABLE AS SELECT: the table is there from now on
+            self.session_statements.append(plan.table_ddl)
         if isinstance(plan, (plans.InsertRun, plans.StatementSetRun)):
             plan.session_statements = list(self.session_statements)
         result = self.engine.execute(plan)
