@@ -321,13 +321,14 @@ class Planner:
             raise SqlError("Expected a query after INSERT INTO %s" % near(m.group(2)), line, col)
         q = self._query(body, body_line, body_col, sink_table=target if columns is None else None)
         if len(q.fields) != len(columns if columns is not None else physical):
-            raise SqlError("Column types of query result and sink for 'default_catalog.default_database.%s' do not "
+            raise SqlError("Column types of query result and sink for '%s' do not "
                            "match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]"
-                           % (target.name, ", ".join("%s: %s" % (f.name, f.type_text()) for f in q.fields),
+                           % (self.catalog.full_name(m.group(2)), ", ".join("%s: %s" % (f.name, f.type_text()) for f in q.fields),
                               ", ".join("%s: %s" % (c.name, c.type) for c in target.physical_columns)),
                            q.line, q.column)
         return plans.InsertRun(target, q, self.settings.batch, text, target_columns=columns,
-                               overwrite=m.group(1).upper() == "OVERWRITE")
+                               overwrite=m.group(1).upper() == "OVERWRITE",
+                               target_path=self.catalog.full_name(m.group(2)))
 
 
 # INSERT INTO <table> [(<column>, ...)]: the column names separated by commas, each read one way only (a
