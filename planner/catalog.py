@@ -222,7 +222,11 @@ class Catalog:
                     continue
                 if not store.loaded_database(db):
                     continue
-                out += ["%s.%s.%s" % (cat_name, db, n) for n in store.database(db).names()]
+                try:
+                    names = store.database(db).names()
+                except SqlError:       # a Spark table dynsql cannot read: named when it is queried, not here
+                    continue
+                out += ["%s.%s.%s" % (cat_name, db, n) for n in names]
         return out
 
     def columns_of(self, name):
