@@ -5,6 +5,7 @@ what a name (`t`, `db.t`, `cat.db.t`) refers to. Names are case-sensitive, as in
 The catalogs themselves (in memory, on disk, Spark's warehouse) are in planner/catalog_store.py and
 planner/spark_warehouse.py; this module only resolves names across them."""
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .errors import SqlError
@@ -73,6 +74,7 @@ class ViewDef:
     columns: list = field(default_factory=list)   # [(name, type)], filled in by the planner
     temporary: bool = False
     ddl: str = ""
+    context: list = field(default_factory=list)    # [catalog, database] current where it was made: its names' home
 
 
 @dataclass
@@ -113,6 +115,17 @@ class Catalog:
     @property
     def views(self):
         return self.current.views
+
+    @contextmanager
+    def resolving_in(self, context):
+        """Names resolve as if `context` ([catalog, database]) were current: a view's query, where it was made."""
+        saved = self.current_catalog, self.current_database
+        if context and context[0] in self.catalogs:
+            self.current_catalog, self.current_database = context
+        try:
+            yield
+        finally:
+            self.current_catalog, self.current_database = saved
 
     def disk_writes(self):
         """{catalog: how many changes it has written to disk so far} (0 for a catalog in memory)."""
@@ -257,6 +270,7 @@ class Catalog:
     def add_view(self, view, if_not_exists=False, or_replace=False, path=None):
         store, database, short = self._database_of(path or view.name)
         view.name = short
+        view.context = view.context or [self.current_catalog, self.current_database]
         if short in database.tables or (short in database.views and not or_replace):
             if if_not_exists:
                 return False

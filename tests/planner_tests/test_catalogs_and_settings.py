@@ -121,3 +121,15 @@ def test_the_table_view_keeps_at_most_max_rows_dropping_the_oldest():
     table = MaterializedTable(max_rows=2).apply_all([("+I", (1,)), ("+I", (2,)), ("+I", (3,)), ("-U", (3,)),
                                                       ("+U", (30,)), ("+I", (4,))])
     assert table.rows == [(30,), (4,)] and table.dropped_rows == 2
+
+
+def test_a_views_names_resolve_where_it_was_made(tmp_path):
+    p = Planner()
+    p.plan("CREATE CATALOG mine WITH ('type' = 'dynsql', 'path' = '%s')" % (tmp_path / "cat"))
+    p.plan("USE CATALOG mine")
+    p.plan("CREATE TABLE fruit (id INT) WITH ('connector' = 'datagen')")
+    p.plan("CREATE VIEW ids AS SELECT id FROM fruit")
+    p.plan("USE CATALOG default_catalog")
+    p.plan("CREATE TABLE fruit (other STRING) WITH ('connector' = 'datagen')")     # same name, other table
+    assert [f.name for f in p.plan("SELECT * FROM mine.`default`.ids").query.fields] == ["id"]
+    assert p.catalog.current_catalog == "default_catalog"
