@@ -56,10 +56,8 @@ def merge_like(create, source, line=None, column=None):
                 how[feature] == "OVERWRITING":
             columns[at] = copy.deepcopy(col)
             continue
-        kind = "computed" if base.computed is not None else "metadata" if base.metadata is not None else "physical"
         hint = (" You might want to specify EXCLUDING %s or OVERWRITING %s." % (feature, feature)) if feature else ""
-        raise SqlError("A %s column named '%s' already exists in the base table.%s" % (kind, col.name, hint),
-                       line, column)
+        raise SqlError("A column named '%s' already exists in the base table.%s" % (col.name, hint), line, column)
 
     watermark = source.watermark if how["WATERMARKS"] != "EXCLUDING" else None
     if own.watermark is not None:
@@ -86,7 +84,7 @@ def merge_like(create, source, line=None, column=None):
     options = dict(source.options) if how["OPTIONS"] != "EXCLUDING" else {}
     for key, value in own.options.items():
         if key in options and how["OPTIONS"] == "INCLUDING":
-            raise SqlError("There already exists an option ['%s' -> '%s'] in the base table. You might want to "
+            raise SqlError("There already exists an option ['%s' -> '%s']  in the base table. You might want to "
                            "specify EXCLUDING OPTIONS or OVERWRITING OPTIONS." % (key, options[key]), line, column)
         options[key] = value
 
