@@ -12,9 +12,19 @@ CHANGELOG_FORMATS = ("debezium-json", "canal-json")
 
 _COMMON = {"connector", "format", "path", "source.monitor-interval", "replay.rows-per-second",
            "scan.rows-per-batch", "sink.rolling-policy.file-size", "partition.default-name"} | FILESYSTEM_OPTIONS
-_FORMAT_PREFIXES = tuple(f + "." for f in FORMATS)
+# each format's options dynsql reads (Flink's others are refused, named)
+FORMAT_OPTIONS = {
+    "csv": ("field-delimiter", "quote-character", "disable-quote-character", "allow-comments", "ignore-parse-errors",
+            "escape-character", "null-literal"),
+    "json": ("fail-on-missing-field", "ignore-parse-errors"),
+    "parquet": (),
+    "debezium-json": ("ignore-parse-errors",),
+    "canal-json": ("ignore-parse-errors",),
+}
 _DATAGEN = {"connector", "rows-per-second", "number-of-rows", "scan.parallelism"}
+_DATAGEN_FIELD_KEYS = ("kind", "min", "max", "length", "start", "end", "null-rate", "max-past", "element.length")
 _PRINT = {"connector", "print-identifier", "standard-error", "sink.parallelism"}
+_BLACKHOLE = {"connector"}
 # Nexmark's source options (nexmark-flink's NexmarkSourceOptions), then dynsql's own
 _NEXMARK_INTS = {"first-event.rate": 1, "next-event.rate": 1, "person.proportion": 0, "auction.proportion": 0,
                  "bid.proportion": 0, "bid.hot-ratio.auctions": 1, "bid.hot-ratio.bidders": 1,
@@ -58,19 +68,20 @@ def check_table_options(table, line=None, column=None):
         if o["format"] not in FORMATS:
             raise UnsupportedError("Unsupported format '%s' for table '%s'" % (o["format"], table.name),
                                    line, column, hint="formats: " + ", ".join(FORMATS))
-        unknown = [k for k in o if k not in _COMMON and not k.startswith(_FORMAT_PREFIXES)]
+        supported = _COMMON | {"%s.%s" % (o["format"], k) for k in FORMAT_OPTIONS[o["format"]]}
+        unknown = [k for k in o if k not in supported]
         _positive(o, "replay.rows-per-second", table, line, column)
         _positive(o, "scan.rows-per-batch", table, line, column)
         check_filesystem_options(table, line, column)
     elif conn == "datagen":
+        supported = _DATAGEN | {"fields.#.%s" % k for k in _DATAGEN_FIELD_KEYS}
         unknown = [k for k in o if k not in _DATAGEN and not k.startswith("fields.")]
         for k in o:
             if k.startswith("fields."):
                 parts = k.split(".")
-                if len(parts) != 3 or table.column(parts[1]) is None:
+                if len(parts) < 3 or table.column(parts[1]) is None:
                     raise SqlError("Table '%s': option '%s' names no column" % (table.name, k), line, column)
-                if parts[2] not in ("kind", "min", "max", "length", "start", "end", "null-rate", "max-past",
-                                    "element.length"):
+                if ".".join(parts[2:]) not in _DATAGEN_FIELD_KEYS:
                     raise SqlError("Table '%s': unknown datagen option '%s'" % (table.name, k), line, column,
                                    hint="fields.<f>.kind|min|max|length|start|end|null-rate")
                 if parts[2] == "kind" and o[k] not in ("random", "sequence"):
@@ -82,16 +93,29 @@ def check_table_options(table, line=None, column=None):
         from .jdbc_options import check_jdbc_options
         return check_jdbc_options(table, line, column)
     elif conn == "nexmark":
+        supported = _NEXMARK
         unknown = [k for k in o if k not in _NEXMARK]
         _check_nexmark(table, line, column)
     else:
-        unknown = [k for k in o if k not in _PRINT]
+        supported = _PRINT if conn == "print" else _BLACKHOLE
+        unknown = [k for k in o if k not in supported]
     if table.partition_keys and conn != "filesystem":
         raise UnsupportedError("Table '%s': PARTITIONED BY needs the filesystem connector, not '%s'"
                                % (table.name, conn), line, column)
     if unknown:
-        raise SqlError("Unsupported options for table '%s' (connector '%s'): %s"
-                       % (table.name, conn, ", ".join("'%s'" % k for k in sorted(unknown))), line, column)
+        raise unsupported_options(table, conn, unknown, supported, line, column)
+
+
+def unsupported_options(table, factory, unknown, supported, line=None, column=None):
+    """Flink's error for options no factory consumed: each unknown key, then every supported one; the hint names
+    the table and a supported key close to each unknown one (a misspelling)."""
+    import difflib
+    close = ["'%s' (not '%s')" % (m[0], k) for k in sorted(unknown)
+             for m in [difflib.get_close_matches(k, sorted(supported), n=1, cutoff=0.8)] if m]
+    hint = "table '%s': %s" % (table.name, ("did you mean " + ", ".join(close)) if close else
+                               "check the spelling of " + ", ".join(sorted(unknown)))
+    return SqlError("Unsupported options found for '%s'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s"
+                    % (factory, "\n".join(sorted(unknown)), "\n".join(sorted(supported))), line, column, hint=hint)
 
 
 def _positive(o, key, table, line, column):

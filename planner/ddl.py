@@ -5,6 +5,7 @@ Expressions (computed columns, the watermark) are kept as Flink SQL text and che
 the runtime evaluates them on Spark."""
 
 import re
+from dataclasses import dataclass, field
 
 from sqlglot import exp
 from sqlglot.tokens import TokenType
@@ -122,58 +123,145 @@ def _split_multiword(toks):
     return out
 
 
+@dataclass
+class CreateTable:
+    """A CREATE TABLE statement as written: the table it declares, and for `... LIKE source (options)` the source's
+    name and the merging options ({feature: INCLUDING | EXCLUDING | OVERWRITING}), for `... AS <query>` (CTAS) the
+    query's text and its offset in the statement."""
+    table: TableDef
+    if_not_exists: bool = False
+    temporary: bool = False
+    like: str = None
+    like_options: list = field(default_factory=list)     # [(strategy, feature)] in the order written
+    like_position: tuple = (1, 1)
+    query: str = None
+    query_offset: int = 0
+
+
 def parse_create_table(sql, line=1, column=1):
+    """A plain CREATE TABLE (its columns declared) -> (TableDef, if_not_exists)."""
+    create = parse_create_table_statement(sql, line, column)
+    if create.like is not None or create.query is not None:
+        raise SqlError("Expected a CREATE TABLE with its columns, not ... %s" % ("LIKE" if create.like else "AS"),
+                       line, column)
+    return create.table, create.if_not_exists
+
+
+def parse_create_table_statement(sql, line=1, column=1):
+    """CREATE [TEMPORARY] TABLE [IF NOT EXISTS] name [(columns, WATERMARK, PRIMARY KEY)] [COMMENT] [PARTITIONED BY]
+    [WITH (options)] [LIKE source [(merging options)] | AS query] -> a CreateTable. A plain table is checked
+    here (check_table_definition); one made LIKE another or AS a query is checked once it is complete."""
     c = _Cursor(sql, line, column)
     c.expect("CREATE")
-    c.word("TEMPORARY")
+    temporary = bool(c.word("TEMPORARY"))
     c.expect("TABLE")
     if_not_exists = c.words("IF", "NOT", "EXISTS")
     _not_reserved(c, c.cur)
     name = c.name("a table name")
-    if not c.sym(TokenType.L_PAREN):
-        if c.word("LIKE") or (c.cur and c.cur.text.upper() == "AS"):
-            raise c.error("CREATE TABLE ... LIKE / AS SELECT is not supported yet",
-                          hint="declare the columns: CREATE TABLE t (a INT, ...) WITH (...)")
-        raise c.error("Expected '(' and the column list after the table name")
+    derived = _top_level_word(c, "LIKE") or _top_level_word(c, "AS")     # its columns come from elsewhere
     columns, watermark, pk = [], None, []
-    for item in _split_items(c):
-        first, last = item
-        sub = _Cursor.__new__(_Cursor)
-        sub.sql, sub.line0, sub.col0, sub.toks, sub.i = c.sql, c.line0, c.col0, c.toks[:last + 1], first
-        head = sub.cur.text.upper() if sub.cur.token_type != TokenType.IDENTIFIER else None
-        if head == "WATERMARK":
-            if watermark is not None:
-                raise sub.error("A table can have only one WATERMARK")
-            watermark = _watermark(sub, last)
-        elif head in ("PRIMARY", "CONSTRAINT"):
-            if pk:
-                raise sub.error("A table can have only one PRIMARY KEY")
-            pk = _primary_key(sub, last)
-        else:
-            col, col_pk = _column(sub, last)
-            if any(x.name == col.name for x in columns):
-                raise sub.error("Duplicate column '%s'" % col.name, c.toks[first])
-            columns.append(col)
-            if col_pk:
-                pk = [col.name]
-    if not columns:
-        raise c.error("A table needs at least one column")
-    from .computed_columns import computed_column_type
-    known = {x.name: x.type for x in columns if x.is_physical}
-    for x in columns:
-        if x.computed is not None:
-            x.type = "TIMESTAMP_LTZ(3) NOT NULL" if x.is_proctime else computed_column_type(x.computed, known)
+    if c.sym(TokenType.L_PAREN):
+        for item in _split_items(c):
+            first, last = item
+            sub = _Cursor.__new__(_Cursor)
+            sub.sql, sub.line0, sub.col0, sub.toks, sub.i = c.sql, c.line0, c.col0, c.toks[:last + 1], first
+            head = sub.cur.text.upper() if sub.cur.token_type != TokenType.IDENTIFIER else None
+            if head == "WATERMARK":
+                if watermark is not None:
+                    raise sub.error("A table can have only one WATERMARK")
+                watermark = _watermark(sub, last)
+            elif head in ("PRIMARY", "CONSTRAINT"):
+                if pk:
+                    raise sub.error("A table can have only one PRIMARY KEY")
+                pk = _primary_key(sub, last)
+            else:
+                col, col_pk = _column(sub, last)
+                if any(x.name == col.name for x in columns):
+                    raise sub.error("Duplicate column '%s'" % col.name, c.toks[first])
+                columns.append(col)
+                if col_pk:
+                    pk = [col.name]
+    elif not derived:
+        raise c.error("Expected '(' and the column list after the table name")
     comment = None
     if c.word("COMMENT"):
         comment = c.string("a comment")
     partition_keys = []
     if c.words("PARTITIONED", "BY"):
-        partition_keys = _partition_keys(c, columns)
+        partition_keys = _partition_keys(c, None if derived else columns)
     options = {}
     if c.word("WITH"):
         options = _options(c)
+    create = CreateTable(TableDef(name=name, columns=columns, options=options, watermark=watermark, primary_key=pk,
+                                  comment=comment, ddl=sql, partition_keys=partition_keys),
+                         if_not_exists, temporary)
+    if c.word("LIKE"):
+        create.like_position = c.pos()
+        create.like = c.name("the source table of LIKE")
+        if c.sym(TokenType.L_PAREN):
+            create.like_options = _like_options(c)
+    elif c.cur is not None and c.cur.text.upper() == "AS" and c.cur.token_type != TokenType.IDENTIFIER:
+        c.i += 1
+        if c.at_end():
+            raise c.error("Expected a query after AS")
+        create.query_offset = c.cur.start
+        create.query = sql[c.cur.start:]
+        return create
     if not c.at_end():
         raise c.error("Unexpected '%s' after the table definition" % c.cur.text)
+    if create.like is None:
+        check_table_definition(create.table, line, column)
+    return create
+
+
+def _top_level_word(c, word):
+    """True when `word` stands outside any parentheses after the cursor (LIKE / AS ending a CREATE TABLE)."""
+    depth = 0
+    for t in c.toks[c.i:]:
+        if t.token_type == TokenType.L_PAREN:
+            depth += 1
+        elif t.token_type == TokenType.R_PAREN:
+            depth -= 1
+        elif depth == 0 and t.text.upper() == word and t.token_type not in (TokenType.STRING, TokenType.IDENTIFIER):
+            return True
+    return False
+
+
+LIKE_FEATURES = ("ALL", "CONSTRAINTS", "PARTITIONS", "GENERATED", "OPTIONS", "WATERMARKS", "METADATA")
+
+
+def _like_options(c):
+    """`(INCLUDING ALL EXCLUDING OPTIONS ...)` after LIKE source -> [(strategy, feature)]."""
+    out = []
+    while not c.sym(TokenType.R_PAREN):
+        strategy = c.word("INCLUDING", "EXCLUDING", "OVERWRITING")
+        if not strategy:
+            raise c.error("Expected INCLUDING, EXCLUDING or OVERWRITING in the LIKE options but found '%s'"
+                          % (c.cur.text if c.cur else "end of statement"))
+        tok = c.cur
+        feature = c.word(*LIKE_FEATURES)
+        if not feature:
+            raise c.error("Expected one of %s after %s" % (", ".join(LIKE_FEATURES), strategy))
+        if strategy == "OVERWRITING" and feature in ("ALL", "CONSTRAINTS", "PARTITIONS"):
+            raise c.error("Illegal merging strategy 'OVERWRITING' for '%s' option." % feature, tok)
+        if any(f == feature for _, f in out):
+            raise c.error("Each like option feature can be declared only once.", tok)
+        out.append((strategy, feature))
+        c.sym(TokenType.COMMA)
+    return out
+
+
+def check_table_definition(table, line=None, column=None):
+    """A complete table's columns, key and watermark as Flink checks them; computed columns get their types and
+    key columns NOT NULL."""
+    columns, pk, watermark, name = table.columns, table.primary_key, table.watermark, table.name
+    if not columns:
+        raise SqlError("A table needs at least one column", line, column)
+    from .computed_columns import computed_column_type
+    known = {x.name: x.type for x in columns if x.is_physical}
+    for x in columns:
+        if x.computed is not None:
+            x.type = "TIMESTAMP_LTZ(3) NOT NULL" if x.is_proctime else computed_column_type(x.computed, known)
     names = {x.name for x in columns}
     for k in pk:
         if k not in names:
@@ -184,6 +272,11 @@ def parse_create_table(sql, line=1, column=1):
         col.nullable = False
         if not col.type.endswith("NOT NULL"):
             col.type += " NOT NULL"
+    for k in table.partition_keys:
+        col = table.column(k)
+        if col is None or not col.is_physical:
+            raise SqlError("Partition column '%s' not defined in the table schema. Available columns: [%s]"
+                           % (k, ", ".join("'%s'" % x.name for x in columns if x.is_physical)), line, column)
     if watermark is not None:
         wcol = next((x for x in columns if x.name == watermark.column), None)
         if wcol is None:
@@ -193,10 +286,7 @@ def parse_create_table(sql, line=1, column=1):
             raise SqlError("The rowtime attribute '%s' must be of type TIMESTAMP or TIMESTAMP_LTZ, not %s"
                            % (wcol.name, wcol.type), line, column,
                            hint="declare it TIMESTAMP(3), or compute one: ts AS TO_TIMESTAMP(...)")
-    from .catalog import _strip_path
-    name = _strip_path(name)
-    return TableDef(name=name, columns=columns, options=options, watermark=watermark,
-                    primary_key=pk, comment=comment, ddl=sql, partition_keys=partition_keys), if_not_exists
+    return table
 
 
 def _not_reserved(c, tok):
@@ -369,10 +459,10 @@ def _partition_keys(c, columns):
     while True:
         tok = c.cur
         key = c.name("a partition column")
-        col = next((x for x in columns if x.name == key), None)
-        if col is None or not col.is_physical:
+        col = next((x for x in columns if x.name == key), None) if columns is not None else True
+        if col is None or (columns is not None and not col.is_physical):
             raise c.error("Partition column '%s' not defined in the table schema. Available columns: [%s]"
-                          % (key, ", ".join("'%s'" % x.name for x in columns if x.is_physical)), tok)
+                          % (key, ", ".join("'%s'" % x.name for x in columns or [] if x.is_physical)), tok)
         if key in keys:
             raise c.error("Partition column '%s' is listed twice" % key, tok)
         keys.append(key)

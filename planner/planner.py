@@ -11,8 +11,12 @@ import re
 
 from . import plans
 from .catalog import Catalog, TableDef, ViewDef
+from .catalog_statements import describe_rows, plan_catalog_statement, show_create
 from .connectors import check_table_options
-from .ddl import parse_create_table
+from .alter_table import alter_table
+from .catalog import ColumnDef
+from .create_table_like import merge_like
+from .ddl import check_table_definition, parse_create_table_statement
 from .errors import DynsqlError, SqlError, UnsupportedError
 from .functions import FLINK_FUNCTIONS
 from .parse import deep_stack, near, parse_sql
@@ -22,6 +26,9 @@ from .settings import KNOWN_KEYS, Settings
 from .splitter import split
 
 OK = "[INFO] Execute statement succeeded."
+# a table's name as written: `t`, db.t, cat.db.t, each part plain or in backticks
+_PART = r"(?:`(?:[^`]|``)+`|\w+)"
+NAME = r"%s(?:\s*\.\s*%s){0,2}" % (_PART, _PART)
 
 
 def _strip_quotes(s):
@@ -32,9 +39,11 @@ def _strip_quotes(s):
 
 
 class Planner:
-    def __init__(self, catalog=None, settings=None):
-        self.catalog = catalog or Catalog()
+    def __init__(self, catalog=None, settings=None, warehouse=None):
+        """warehouse: Spark's warehouse folder, read as `spark_catalog` (spark.sql.warehouse.dir)."""
+        self.catalog = catalog or Catalog(warehouse)
         self.settings = settings or Settings()
+        self.statement_set = None    # between BEGIN STATEMENT SET and END: the InsertRuns added so far
 
     def _query(self, text, line, col, sink_table=None):
         """A query's text -> its plan (a planner.query_plan.QueryPlan)."""
@@ -53,8 +62,12 @@ class Planner:
             if len(stmts) != 1:
                 raise SqlError("Expected one statement, found %d" % len(stmts))
             statement = stmts[0]
+        writes = self.catalog.disk_writes()
         try:
-            return self._dispatch(statement.text, statement.line, statement.column)
+            plan = self._dispatch(statement.text, statement.line, statement.column)
+            if isinstance(plan, plans.MessagePlan) and self.catalog.wrote_since(writes):
+                plan.replay = False       # a job process reads it back from the catalog's folder
+            return plan
         except DynsqlError as error:
             if error.line is None:
                 error.line, error.column = statement.line, statement.column
@@ -62,8 +75,15 @@ class Planner:
 
     def _dispatch(self, text, line, col):
         words = re.findall(r"\w+", text[:200].upper())      # words as the statement regexes' \b see them
-        head = " ".join(words[:3])
         first = words[0] if words else ""
+        if words[:3] == ["BEGIN", "STATEMENT", "SET"] or words == ["END"] or self.statement_set is not None:
+            return self._statement_set(text, line, col, words)
+        if first in ("CREATE", "DROP", "USE", "SHOW", "DESCRIBE", "DESC") and \
+                (words[1:2] in (["CATALOG"], ["DATABASE"], ["SCHEMA"]) or first in ("USE", "SHOW")):
+            if words[1:2] == ["SCHEMA"]:
+                raise UnsupportedError("%s SCHEMA: Flink names it %s DATABASE" % (first, first), line, col)
+            if words[:2] != ["SHOW", "JOBS"]:
+                return plan_catalog_statement(self.catalog, text, line, col)
         if first == "CREATE":
             if re.match(r"CREATE\s+(TEMPORARY\s+)?TABLE\b", text, re.I):
                 return self._create_table(text, line, col)
@@ -102,6 +122,9 @@ class Planner:
         if first in ("SELECT", "WITH", "VALUES") or text.lstrip().startswith("("):
             q = self._query(text, line, col)
             return plans.QueryRun(q, self.settings.batch)
+        if words[:2] == ["ALTER", "TABLE"]:
+            alter_table(self.catalog, text, line, col)
+            return plans.MessagePlan(OK)
         if first in ("USE", "ALTER", "LOAD", "UNLOAD", "ADD", "REMOVE", "ANALYZE", "TRUNCATE", "DELETE", "UPDATE"):
             raise UnsupportedError("%s statements are not supported by dynsql" % first, line, col)
         raise SqlError("Unknown statement starting with '%s'" % near(text.split()[0] if text.split() else text),
@@ -109,17 +132,52 @@ class Planner:
 
     # ------------------------------------------------------------------ DDL
     def _create_table(self, text, line, col):
-        table, if_not_exists = parse_create_table(text, line, col)
+        create = parse_create_table_statement(text, line, col)
+        table = create.table
+        if create.like is not None:
+            source = self.catalog.get(create.like)
+            if source is None:
+                raise SqlError("Source table '%s' of the LIKE clause not found in the catalog"
+                               % _quoted_path(self.catalog, create.like), *create.like_position)
+            table = merge_like(create, source, line, col)
+        if create.query is not None:
+            return self._create_table_as(create, text, line, col)
         check_table_options(table, line, col)
-        self.catalog.add_table(table, if_not_exists)
+        self.catalog.add_table(table, create.if_not_exists, path=table.name, temporary=create.temporary)
         return plans.MessagePlan(OK)
+
+    def _create_table_as(self, create, text, line, col):
+        """CREATE TABLE t WITH (...) AS <query>: the table, its columns the query's, then a job inserting the
+        query's rows (as Flink: the table stays when the job fails)."""
+        table = create.table
+        if table.columns or table.watermark or table.primary_key:
+            raise UnsupportedError("CREATE TABLE AS SELECT with declared columns, a WATERMARK or a PRIMARY KEY is not "
+                                   "supported by dynsql", line, col,
+                                   hint="CREATE TABLE t (...) WITH (...), then INSERT INTO t SELECT ...")
+        if self.statement_set is not None:
+            raise UnsupportedError("CREATE TABLE AS SELECT in a statement set is not supported by dynsql", line, col)
+        q_line, q_col = _body_position(text, create.query_offset, line, col)
+        q = self._query(create.query, q_line, q_col)
+        table.columns = [ColumnDef(f.name, f.type.text(), f.type.nullable) for f in q.fields]
+        check_table_definition(table, line, col)
+        check_table_options(table, line, col)
+        writes = self.catalog.disk_writes()
+        full = self.catalog.full_name(table.name)
+        self.catalog.add_table(table, create.if_not_exists, path=full, temporary=create.temporary)
+        target = self.catalog.require(full, line, col)     # IF NOT EXISTS and there: the rows go to that table
+        insert_text = "INSERT INTO %s %s" % (_quoted_path(self.catalog, full), create.query)
+        run = self._insert(insert_text, line, col)
+        run.text = insert_text
+        if not self.catalog.wrote_since(writes):        # a job process makes the table from its DDL
+            run.table_ddl = show_create(target, full, mask=False)
+        return run
 
     def _create_view(self, text, line, col):
         m = re.match(r"\s*CREATE\s+(OR\s+REPLACE\s+)?(TEMPORARY\s+)?VIEW\s+(IF\s+NOT\s+EXISTS\s+)?"
-                     r"(`(?:[^`]|``)+`|[\w.]+)\s*(\(([^)]*)\))?\s+AS\s+", text, re.I | re.S)
+                     r"(%s)\s*(\(([^)]*)\))?\s+AS\s+" % NAME, text, re.I | re.S)
         if not m:
             raise SqlError("Expected CREATE VIEW <name> AS <query>", line, col)
-        name = _strip_quotes(m.group(4))
+        name = m.group(4)
         body = text[m.end():]
         body_line, body_col = _body_position(text, m.end(), line, col)
         q = self._query(body, body_line, body_col)
@@ -128,76 +186,30 @@ class Planner:
         if m.group(6):
             raise UnsupportedError("CREATE VIEW with a column list is not supported yet", line, col,
                                    hint="alias the columns in the query instead")
-        self.catalog.add_view(view, if_not_exists=bool(m.group(3)), or_replace=bool(m.group(1)))
+        self.catalog.add_view(view, if_not_exists=bool(m.group(3)), or_replace=bool(m.group(1)), path=name)
         return plans.MessagePlan(OK)
 
     def _drop(self, text, line, col):
-        m = re.match(r"\s*DROP\s+(TEMPORARY\s+)?(TABLE|VIEW)\s+(IF\s+EXISTS\s+)?(`(?:[^`]|``)+`|[\w.]+)\s*$",
-                     text, re.I)
+        m = re.match(r"\s*DROP\s+(TEMPORARY\s+)?(TABLE|VIEW)\s+(IF\s+EXISTS\s+)?(%s)\s*$" % NAME, text, re.I)
         if not m:
             raise SqlError("Expected DROP TABLE|VIEW [IF EXISTS] <name>", line, col)
-        self.catalog.drop(m.group(2).upper(), _strip_quotes(m.group(4)), bool(m.group(3)))
+        self.catalog.drop(m.group(2).upper(), m.group(4), bool(m.group(3)))
         return plans.MessagePlan(OK)
 
     # ------------------------------------------------------------------ SHOW / DESCRIBE
     def _show(self, text, line, col):
-        what = " ".join(re.sub(r"^\s*SHOW\b", "", text, flags=re.I).split())
-        up = what.upper()
-        if up == "TABLES":
-            return plans.ListingPlan([("table name", "STRING")], [(n,) for n in sorted(self.catalog.tables)]
-                                     + [(n,) for n in sorted(self.catalog.views)])
-        if up == "VIEWS":
-            return plans.ListingPlan([("view name", "STRING")], [(n,) for n in sorted(self.catalog.views)])
-        if up in ("FUNCTIONS", "USER FUNCTIONS"):
-            names = python_functions.user_function_names(self.catalog)
-            if not up.startswith("USER"):
-                names = sorted(set(names) | {n for n in FLINK_FUNCTIONS if not n.startswith("$")})
-            return plans.ListingPlan([("function name", "STRING")], [(n,) for n in names])
-        if up == "CATALOGS":
-            return plans.ListingPlan([("catalog name", "STRING")], [("default_catalog",)])
-        if up == "DATABASES":
-            return plans.ListingPlan([("database name", "STRING")], [("default_database",)])
-        if up in ("CURRENT CATALOG",):
-            return plans.ListingPlan([("current catalog name", "STRING")], [("default_catalog",)])
-        if up in ("CURRENT DATABASE",):
-            return plans.ListingPlan([("current database name", "STRING")], [("default_database",)])
-        if up == "JOBS":
+        if re.fullmatch(r"\s*SHOW\s+JOBS\s*", text, re.I):
             return plans.ShowJobs()
-        m2 = re.match(r"CREATE\s+(TABLE|VIEW)\s+(`(?:[^`]|``)+`|[\w.]+)$", what, re.I)
-        if m2:
-            obj = self.catalog.require(_strip_quotes(m2.group(2)), line, col)
-            return plans.ListingPlan([("result", "STRING")], [(show_create(obj),)])
-        hint = "SHOW TABLES | VIEWS | FUNCTIONS | JOBS | CREATE TABLE <name>"
-        if not what:
-            raise SqlError("Expected what to show after SHOW", line, col, hint=hint)
-        raise SqlError("Unsupported SHOW %s" % near(what), line, col, hint=hint)
+        return plan_catalog_statement(self.catalog, text, line, col)
 
     def _describe(self, text, line, col):
         if python_functions.is_describe_function(text):
             return plans.ListingPlan(*python_functions.describe_function(self.catalog, text, line, col))
-        m = re.match(r"\s*DESC(?:RIBE)?\s+(?:EXTENDED\s+)?(`(?:[^`]|``)+`|[\w.]+)\s*$", text, re.I)
+        m = re.match(r"\s*DESC(?:RIBE)?\s+(?:EXTENDED\s+)?(`(?:[^`]|``)+`|[\w.`]+)\s*$", text, re.I)
         if not m:
             raise SqlError("Expected DESCRIBE <table or view>", line, col)
-        obj = self.catalog.require(_strip_quotes(m.group(1)), line, col)
-        cols = [("name", "STRING"), ("type", "STRING"), ("null", "BOOLEAN"), ("key", "STRING"),
-                ("extras", "STRING"), ("watermark", "STRING")]
-        rows = []
-        if isinstance(obj, TableDef):
-            for c in obj.columns:
-                t = c.type.replace(" NOT NULL", "")
-                if c.name == obj.rowtime:
-                    t += " *ROWTIME*"
-                elif c.is_proctime:
-                    t = "TIMESTAMP_LTZ(3) *PROCTIME*"
-                extras = ("AS " + c.computed) if c.computed else \
-                    ("METADATA FROM '%s'" % c.metadata) if c.metadata else None
-                key = ("PRI(%s)" % ", ".join(obj.primary_key)) if c.name in obj.primary_key else None
-                wm = obj.watermark.expression if obj.watermark and obj.watermark.column == c.name else None
-                rows.append((c.name, t, c.nullable and not c.is_proctime, key, extras, wm))
-        else:
-            for n, t in obj.columns:
-                rows.append((n, t or "", True, None, None, None))
-        return plans.ListingPlan(cols, rows)
+        obj = self.catalog.require(m.group(1), line, col)
+        return plans.ListingPlan(*describe_rows(obj))
 
     # ------------------------------------------------------------------ SET / RESET
     def _set(self, text, line, col):
@@ -209,9 +221,10 @@ class Planner:
         if not m:
             raise SqlError("Expected SET 'key' = 'value'", line, col)
         key, value = _strip_quotes(m.group(1)), _strip_quotes(m.group(2))
-        self.settings.set(key, value)
+        warning = self.settings.set(key, value)
         conf = {key: value} if key.startswith("spark.") else {}
-        return plans.MessagePlan("[INFO] Execute statement succeeded.", spark_conf=conf)
+        text = "[INFO] Execute statement succeeded."
+        return plans.MessagePlan(warning + "\n" + text if warning else text, spark_conf=conf)
 
     def _reset(self, text, line, col):
         body = text.strip()[5:].strip()
@@ -268,11 +281,36 @@ class Planner:
                            line, col)
         return plans.StatementSetRun(inserts, text)
 
+    def _statement_set(self, text, line, col, words):
+        """The shell's statement set: BEGIN STATEMENT SET; then INSERTs, each added, not run; END runs them as
+        one job (an empty set is skipped, as Flink's client does)."""
+        if words[:3] == ["BEGIN", "STATEMENT", "SET"]:
+            if len(words) > 3:
+                raise SqlError("Unexpected '%s' after BEGIN STATEMENT SET" % words[3], line, col)
+            if self.statement_set is not None:
+                raise SqlError("A statement set has begun already: add INSERT INTO statements, then END",
+                               line, col)
+            self.statement_set = []
+            return plans.MessagePlan("[INFO] Begin a statement set.", replay=False)
+        if words == ["END"]:
+            if self.statement_set is None:
+                raise SqlError('No Statement Set to submit, "END;" command should be used after '
+                               '"BEGIN STATEMENT SET;".', line, col)
+            inserts, self.statement_set = self.statement_set, None
+            if not inserts:
+                return plans.MessagePlan("[INFO] No statement in the statement set, skip submit.", replay=False)
+            return plans.StatementSetRun(inserts, ";\n".join(p.text for p in inserts))
+        if words[:1] != ["INSERT"]:
+            raise SqlError("Only INSERT statement is allowed in Statement Set.", line, col,
+                           hint="END submits the statement set's INSERTs as one job")
+        self.statement_set.append(self._insert(text, line, col))
+        return plans.MessagePlan("[INFO] Add SQL update statement to the statement set.", replay=False)
+
     def _insert(self, text, line, col):
         m = _INSERT_HEAD.match(text)
         if not m:
             raise SqlError("Expected INSERT INTO <table> SELECT ...", line, col)
-        target = self.catalog.require(_strip_quotes(m.group(2)), line, col)
+        target = self.catalog.require(m.group(2), line, col)
         if not isinstance(target, TableDef):
             raise SqlError("Cannot INSERT INTO view '%s'" % near(target.name), line, col)
         if m.group(1).upper() == "OVERWRITE" and not self.settings.batch:
@@ -292,20 +330,27 @@ class Planner:
             raise SqlError("Expected a query after INSERT INTO %s" % near(m.group(2)), line, col)
         q = self._query(body, body_line, body_col, sink_table=target if columns is None else None)
         if len(q.fields) != len(columns if columns is not None else physical):
-            raise SqlError("Column types of query result and sink for 'default_catalog.default_database.%s' do not "
+            raise SqlError("Column types of query result and sink for '%s' do not "
                            "match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]"
-                           % (target.name, ", ".join("%s: %s" % (f.name, f.type_text()) for f in q.fields),
+                           % (self.catalog.full_name(m.group(2)), ", ".join("%s: %s" % (f.name, f.type_text()) for f in q.fields),
                               ", ".join("%s: %s" % (c.name, c.type) for c in target.physical_columns)),
                            q.line, q.column)
         return plans.InsertRun(target, q, self.settings.batch, text, target_columns=columns,
-                               overwrite=m.group(1).upper() == "OVERWRITE")
+                               overwrite=m.group(1).upper() == "OVERWRITE",
+                               target_path=self.catalog.full_name(m.group(2)))
 
 
 # INSERT INTO <table> [(<column>, ...)]: the column names separated by commas, each read one way only (a
 # pattern whose separators were optional tried every split of every word: minutes on a mistyped list).
 _TARGET_COLUMN = r"(?:`(?:[^`]|``)+`|(?!SELECT\b|WITH\b|VALUES\b)\w+)"
-_INSERT_HEAD = re.compile(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(`(?:[^`]|``)+`|[\w.]+)\s*"
-                          r"(\(\s*(%s\s*(?:,\s*%s\s*)*)\))?\s*" % (_TARGET_COLUMN, _TARGET_COLUMN), re.I)
+_INSERT_HEAD = re.compile(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(%s)\s*"
+                          r"(\(\s*(%s\s*(?:,\s*%s\s*)*)\))?\s*" % (NAME, _TARGET_COLUMN, _TARGET_COLUMN), re.I)
+
+
+def _quoted_path(catalog, name):
+    """`name` resolved to `catalog`.`database`.`table`, each part in backticks."""
+    from .catalog import split_name
+    return ".".join("`%s`" % p.replace("`", "``") for p in split_name(catalog.full_name(name)))
 
 
 def _body_position(text, offset, line, col):
@@ -313,23 +358,3 @@ def _body_position(text, offset, line, col):
     body_line = line + text.count("\n", 0, offset)
     body_col = (col + offset) if body_line == line else offset - text.rfind("\n", 0, offset)
     return body_line, body_col
-
-
-def show_create(obj):
-    if isinstance(obj, ViewDef):
-        return "CREATE VIEW `default_catalog`.`default_database`.`%s` AS\n%s" % (obj.name, obj.query.strip())
-    lines = []
-    for c in obj.columns:
-        if c.computed:
-            lines.append("  `%s` AS %s" % (c.name, c.computed))
-        else:
-            lines.append("  `%s` %s%s" % (c.name, c.type, (" METADATA FROM '%s'" % c.metadata) if c.metadata else ""))
-    if obj.watermark:
-        lines.append("  WATERMARK FOR `%s` AS %s" % (obj.watermark.column, obj.watermark.expression))
-    if obj.primary_key:
-        lines.append("  PRIMARY KEY (%s) NOT ENFORCED" % ", ".join("`%s`" % k for k in obj.primary_key))
-    from runtime.redaction import MASK, is_sensitive    # a password is never shown (a plain module: no Spark)
-    opts = ",\n".join("  '%s' = '%s'" % (k, MASK if is_sensitive(k) else v.replace("'", "''"))
-                      for k, v in obj.options.items())
-    return "CREATE TABLE `default_catalog`.`default_database`.`%s` (\n%s\n) WITH (\n%s\n)" % (
-        obj.name, ",\n".join(lines), opts)

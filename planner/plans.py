@@ -9,6 +9,7 @@ class MessagePlan:
     text: str
     spark_conf: dict = field(default_factory=dict)   # spark.* keys to apply to the session
     spark_conf_unset: list = field(default_factory=list)
+    replay: bool = True      # False: its effect is on disk (a persistent catalog), a job must not run it again
 
 
 @dataclass
@@ -37,6 +38,8 @@ class InsertRun:
     session_statements: list = field(default_factory=list)
     target_columns: list = None   # INSERT INTO t (a, b): the sink columns the query's columns go to
     overwrite: bool = False       # INSERT OVERWRITE (batch mode): the sink's files are replaced
+    target_path: str = None       # the sink's catalog.database.table
+    table_ddl: str = None         # CREATE TABLE AS SELECT: the CREATE TABLE of the table it made (a job replays it)
 
 
 @dataclass

@@ -1,5 +1,9 @@
 """Session settings: Flink's SQL-client keys with their defaults and allowed values, plus any `spark.*` key.
 
+Every key is honoured (KNOWN_KEYS, and the Flink names ALIASES maps to them), passed to Spark (`spark.*`),
+accepted with a warning that it has no effect in dynsql (any other key Flink 2.3 has: planner/flink_config_keys.py,
+the reason by its prefix in NO_EFFECT), or refused (a key neither Flink nor dynsql has: a typo).
+
 `SET 'k' = 'v'` validates here; `SET;` lists; `RESET ['k']` restores defaults. A duration is checked as
 Flink's TimeUtils reads it (a whole number and a unit; at most what fits in Java's long as nanoseconds:
 about 106,751 days); NaN, Infinity, fractions and 5,000-digit numbers are refused by their text."""
@@ -38,6 +42,10 @@ KNOWN_KEYS = {
                                        "a streaming SELECT over bounded files of at most this size, whose result is "
                                        "insert-only, reads its input in one pass (one Spark batch job) instead of "
                                        "micro-batches; 0: always micro-batches"),
+    "sql-client.execution.max-table-result.rows": ("1000000", None,
+                                                   "the table result mode keeps at most this many rows: the "
+                                                   "oldest go when more come (as Flink's client)"),
+    "pipeline.name": ("", None, "the name of the next INSERT INTO jobs (SHOW JOBS); empty: insert-into_<sinks>"),
     "dynsql.whole-file.max-size": ("64 mb", None,
                                    "a MATCH_RECOGNIZE, a grouped aggregate or a TUMBLE, HOP or CUMULATE aggregate "
                                    "read as one batch (batch mode, one pass) straight over one file of at most this "
@@ -49,6 +57,37 @@ KNOWN_KEYS = {
 
 ALLOWED_PREFIXES = ("spark.", "dynsql.", "table.", "execution.", "sql-client.", "pipeline.", "parallelism.")
 
+# Flink names of keys dynsql honours under another name: setting one sets the other
+ALIASES = {"sql-client.display.max-column-width": "table.display.max-column-width",
+           "execution.state-recovery.path": "execution.savepoint.path"}
+
+# why a Flink key has no effect in dynsql, by the longest prefix of the key that is listed
+NO_EFFECT = {
+    "table.optimizer.": "Spark's optimizer plans the query (spark.sql.* keys tune it)",
+    "table.exec.mini-batch.": "a streaming query already runs as Spark micro-batches",
+    "table.exec.resource.": "Spark sizes memory and parallelism (spark.sql.shuffle.partitions, spark.executor.*)",
+    "table.exec.": "it tunes a Flink operator; dynsql's operators run on Spark",
+    "table.": "it configures Flink's table environment, which dynsql does not have",
+    "execution.checkpointing.": "a job checkpoints after every Spark micro-batch, in its own folder",
+    "execution.state-recovery.": "a job resumes from its checkpoint folder (execution.savepoint.path)",
+    "execution.": "it configures Flink's runtime",
+    "pipeline.": "it configures Flink's job graph",
+    "parallelism.": "Spark's parallelism is its cores and spark.sql.shuffle.partitions",
+    "state.": "it configures a Flink state backend (state.backend.type is honoured)",
+    "restart-strategy.": "a failed dynsql job stays failed (SHOW JOBS says why; --resume-job restarts it)",
+    "sql-client.display.": "the shell draws results its own way",
+    "": "it configures a Flink cluster, which dynsql does not have",
+}
+
+
+def no_effect_warning(key):
+    """The warning for a Flink key dynsql accepts but does not use; None for a key it honours or does not know."""
+    from .flink_config_keys import FLINK_KEYS
+    if key in KNOWN_KEYS or key in ALIASES or key not in FLINK_KEYS:
+        return None
+    prefix = max((p for p in NO_EFFECT if key.startswith(p)), key=len)
+    return "[WARNING] '%s' is a Flink option that has no effect in dynsql: %s." % (key, NO_EFFECT[prefix])
+
 
 class Settings:
     """The session's `SET` values; unknown Flink keys are kept (Flink accepts them) unless malformed."""
@@ -59,6 +98,7 @@ class Settings:
             self.set(k, v)
 
     def get(self, key):
+        key = ALIASES.get(key, key)
         if key in self._values:
             return self._values[key]
         if key in KNOWN_KEYS:
@@ -66,10 +106,13 @@ class Settings:
         return None
 
     def set(self, key, value):
+        """Validates and keeps `key`; -> a warning text when Flink's key has no effect in dynsql, else None."""
         key = key.strip()
         value = str(value).strip()
         if not key:
             raise ConfigError("SET needs a key: SET 'key' = 'value';")
+        key = ALIASES.get(key, key)
+        warning = None
         if key in KNOWN_KEYS:
             allowed = KNOWN_KEYS[key][1]
             if allowed is not None and value.lower() not in allowed:
@@ -87,17 +130,20 @@ class Settings:
                 _check_time_zone(value)
             if key in _SIZE_KEYS:
                 parse_size_bytes(value, key)
-        elif not key.startswith(ALLOWED_PREFIXES):
-            raise ConfigError("Unknown configuration key '%s'" % _shown(key),
-                              hint="Flink keys such as %s, or any spark.* key"
-                              % ", ".join("'%s'" % k for k in list(KNOWN_KEYS)[:3]))
+            if key == "sql-client.execution.max-table-result.rows" and not re.fullmatch(r"0*[1-9][0-9]{0,9}", value):
+                raise ConfigError("Invalid value '%s' for '%s': a positive whole number" % (_shown(value), key))
+        elif not key.startswith("spark."):
+            warning = no_effect_warning(key)
+            if warning is None:
+                raise ConfigError("Unknown configuration key '%s'" % _shown(key), hint=_unknown_key_hint(key))
         self._values[key] = value
+        return warning
 
     def reset(self, key=None):
         if key is None:
             self._values.clear()
         else:
-            self._values.pop(key, None)
+            self._values.pop(ALIASES.get(key, key), None)
 
     def items(self):
         keys = sorted(set(KNOWN_KEYS) | set(self._values))
@@ -149,6 +195,19 @@ class Settings:
         late-fire, whose delay only batches the firings)."""
         lateness = parse_duration_ms(self.get("table.exec.emit.allow-lateness"))
         return self.get("table.exec.emit.early-fire.enabled") == "true", lateness
+
+
+def _unknown_key_hint(key):
+    import difflib
+    if key.startswith("fs."):
+        return "a file system's keys go to Spark's Hadoop configuration: SET 'spark.hadoop.%s' = '...'" % key
+
+    from .flink_config_keys import FLINK_KEYS
+    names = list(dict.fromkeys(list(KNOWN_KEYS) + list(ALIASES) + list(FLINK_KEYS)))
+    close = difflib.get_close_matches(key, names, n=3, cutoff=0.75)
+    if close:
+        return "did you mean %s? (SET; lists the keys dynsql honours)" % " or ".join("'%s'" % k for k in close)
+    return "SET; lists the keys dynsql honours; any spark.* key goes to Spark"
 
 
 _DURATION_KEYS = ("table.exec.state.ttl", "table.exec.emit.allow-lateness", "table.exec.emit.late-fire.delay",

@@ -66,7 +66,8 @@ class Client:
         with self._planner_lock:
             if self._planner is None:
                 from planner.planner import Planner
-                self._planner = Planner(settings=self.settings)
+                self._planner = Planner(settings=self.settings, warehouse=(self._job_conf or {}).get(
+                    "spark.sql.warehouse.dir"))
             return self._planner
 
     @property
@@ -146,10 +147,12 @@ class Client:
 
     def _run(self, statement):
         plan = self.planner.plan(statement)
+        if getattr(plan, "table_ddl", None):       # CREATE TABLE AS SELECT: the table is there from now on
+            self.session_statements.append(plan.table_ddl)
         if isinstance(plan, (plans.InsertRun, plans.StatementSetRun)):
             plan.session_statements = list(self.session_statements)
         result = self.engine.execute(plan)
-        if isinstance(plan, plans.MessagePlan):   # DDL, SET, RESET: applied
+        if isinstance(plan, plans.MessagePlan) and plan.replay:   # DDL, SET, RESET: applied
             self.session_statements.append(statement if isinstance(statement, str) else statement.text)
         return result
 

@@ -53,15 +53,39 @@ def load_set_keys():
 class MetadataSnapshot:
     """Names for completion, copied out of the catalog so a keystroke never waits for anything."""
     tables: dict = field(default_factory=dict)       # name -> tuple of column names
+    paths: tuple = ()            # (catalog, database, table) of every table and view of every catalog
+    current: tuple = ()          # (current catalog, current database)
     functions: tuple = ()
     set_keys: dict = field(default_factory=dict)     # key -> (default, allowed values or None)
 
     @classmethod
     def from_catalog(cls, catalog, functions=None, set_keys=None):
         tables = {name: tuple(catalog.columns_of(name)) for name in catalog.names()}
-        return cls(tables=tables,
+        paths = []
+        for cat_name, store in sorted(getattr(catalog, "catalogs", {}).items()):
+            try:
+                for db in store.list_databases():
+                    paths += [(cat_name, db, name) for name in store.database(db).names()] or [(cat_name, db, None)]
+            except Exception:      # a catalog folder that cannot be read now: its names are left out
+                continue
+        current = (catalog.current_catalog, catalog.current_database) if hasattr(catalog, "current_catalog") else ()
+        return cls(tables=tables, paths=tuple(paths), current=current,
                    functions=tuple(functions) if functions is not None else load_function_names(),
                    set_keys=dict(set_keys) if set_keys is not None else load_set_keys())
+
+    def names_under(self, path):
+        """What may follow `cat.` (its databases), `db.` (the current catalog's database: its tables) or
+        `cat.db.` (its tables)."""
+        if len(path) == 2:
+            return sorted({t for c, d, t in self.paths if (c, d) == tuple(path) and t})
+        if len(path) == 1:
+            databases = {d for c, d, _ in self.paths if c == path[0]}
+            tables = {t for c, d, t in self.paths if self.current and c == self.current[0] and d == path[0] and t}
+            return sorted(databases | tables)
+        return []
+
+    def catalog_names(self):
+        return sorted({c for c, _, _ in self.paths})
 
     def columns(self, table_name):
         if table_name in self.tables:
@@ -115,9 +139,12 @@ class SqlCompleter(Completer):
             lower = bare[:1].islower()
             yield from _matches(bare, names, "keyword", start=-len(word),
                                 render=lambda k: k.lower() if lower else k)
-        elif isinstance(suggestion, Table):
-            yield from _matches(bare, sorted(snapshot.tables), "table", start=-len(word),
+        elif isinstance(suggestion, Table) and suggestion.path:
+            yield from _matches(bare, snapshot.names_under(suggestion.path), "table", start=-len(word),
                                 render=quote_identifier)
+        elif isinstance(suggestion, Table):
+            names = [n for n in snapshot.tables if "." not in n] + snapshot.catalog_names()
+            yield from _matches(bare, sorted(set(names)), "table", start=-len(word), render=quote_identifier)
         elif isinstance(suggestion, Column):
             names = []
             for ref in suggestion.tables:

@@ -41,6 +41,7 @@ PROMPT = "Flink SQL> "
 CONTINUATION = "> "
 RESULT_MODE_KEY = "sql-client.execution.result-mode"
 MAX_WIDTH_KEY = "table.display.max-column-width"
+MAX_ROWS_KEY = "sql-client.execution.max-table-result.rows"
 TIME_ZONE_KEY = "table.local-time-zone"
 WAIT_STATUS_AFTER = 0.3      # seconds a statement may take before the wait line appears
 
@@ -351,8 +352,9 @@ class Shell:
     def show_in_view(self, stream, mode):
         view_class = TableView if mode == "table" else ChangelogView
         settings = self.client.settings
+        extra = {"max_rows": int(settings.get(MAX_ROWS_KEY))} if mode == "table" else {}
         view = view_class(stream, max_column_width=int(settings.get(MAX_WIDTH_KEY) or 30),
-                          time_zone=settings.get(TIME_ZONE_KEY) or "UTC")
+                          time_zone=settings.get(TIME_ZONE_KEY) or "UTC", **extra)
         view.run(**self.io)
         self.typed_ahead += view.typed_ahead()
         settle(stream)

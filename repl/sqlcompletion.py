@@ -27,7 +27,7 @@ class Keyword:
 
 @dataclass(frozen=True)
 class Table:
-    pass
+    path: tuple = ()           # `cat.` / `cat.db.` / `db.` typed before the cursor: the parts so far
 
 
 @dataclass(frozen=True)
@@ -191,6 +191,9 @@ def suggest_type(full_text, text_before_cursor):
         qualifier = names[-1]
     elif len(names) >= 2:
         qualifier = names[-2]
+    if qualifier is not None and Table() in _from_context(tokens, stmt_tokens, None, first):
+        path = names if chain[-1].text == "." else names[:-1]       # a table's catalog and database
+        return (Table(path=tuple(path)),)
     return _from_context(tokens, stmt_tokens, qualifier, first)
 
 
@@ -235,7 +238,7 @@ def _from_context(tokens, stmt_tokens, qualifier, first):
     tables = tables_in(stmt_tokens)
     window = any(t.upper in WINDOW_FUNCTIONS for t in stmt_tokens)
     if qualifier is not None:
-        scoped = tuple(t for t in tables if qualifier in (t.alias, t.name))
+        scoped = tuple(t for t in tables if qualifier in (t.alias, t.name, t.name.split(".")[-1]))
         return (Column(tables=scoped or (TableRef(qualifier),), qualifier=qualifier,
                        window_columns=window),)
     columns_and_functions = (Column(tables=tuple(tables), window_columns=window), Function())
@@ -368,7 +371,7 @@ def tables_in(tokens):
         name = tokens[j].name
         while j + 2 < n and tokens[j + 1].text == "." and tokens[j + 2].kind in ("word", "quoted"):
             j += 2
-            name = tokens[j].name
+            name += "." + tokens[j].name          # cat.db.t: the whole name (the snapshot knows it)
         j += 1
         if j + 3 < n and [tokens[j + k].upper for k in range(4)] == ["FOR", "SYSTEM_TIME", "AS", "OF"]:
             j += 4

@@ -63,8 +63,10 @@ class SessionJobs:
             sink_columns(plan, result.columns)
         registry = self.registry
         runtime = self.engine.spark_runtime
-        names = ",".join("default_catalog.default_database.%s" % p.target.name for p in plans)
-        record = JobRecord(id=uuid.uuid4().hex, name="insert-into_" + names, inserts=[p.text for p in plans],
+        names = ",".join(p.target_path or "default_catalog.default_database.%s" % p.target.name for p in plans)
+        name = (self.engine.settings.get("pipeline.name") if self.engine.settings is not None else None) \
+            or "insert-into_" + names
+        record = JobRecord(id=uuid.uuid4().hex, name=name, inserts=[p.text for p in plans],
                            statements=list(session_statements), conf=self.conf, master=runtime.master,
                            remote=runtime.remote, cwd=os.getcwd(), batch=any(p.batch for p in plans),
                            started=now_text(), host=socket.gethostname(), heartbeat=time.time())

@@ -127,7 +127,8 @@ def bind_view(binder, view, alias=None):
     from .binder import QueryBinder
     ctx = binder.ctx.nested(view.query, view=view.name)
     try:
-        node, scope = QueryBinder(ctx).bind_query(parse_sql(view.query))
+        with ctx.catalog.resolving_in(getattr(view, "context", None)):     # its names mean what they meant
+            node, scope = QueryBinder(ctx).bind_query(parse_sql(view.query))
     except SqlError as e:
         e.message = "In view '%s': %s" % (view.name, e.message)
         raise

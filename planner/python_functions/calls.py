@@ -15,6 +15,7 @@ from sqlglot import exp
 from ..errors import SqlError, UnsupportedError
 from ..functions import FLINK_FUNCTIONS
 from ..types import parse_type
+from . import in_catalog
 
 _NUMERIC = {"TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL", "FLOAT", "DOUBLE"}
 _TEXT = {"CHAR", "VARCHAR"}
@@ -24,7 +25,7 @@ def python_function_call(node, ctx):
     """`node` (its arguments resolved) -> the call of the Python function it names, or `node` itself."""
     if not isinstance(node, exp.Anonymous) or "python_function" in node.meta:
         return node
-    fn = ctx.catalog.functions.get(node.name.lower())
+    fn = in_catalog.find(ctx.catalog, node.name)
     if fn is None or (not fn.system and node.name.upper() in FLINK_FUNCTIONS):
         return node         # not a user's function; or a catalog function a built-in hides (Flink's order)
     position = ctx.pos(node)
@@ -89,7 +90,7 @@ def bind_lateral_table(binder, lateral, left=None, lscope=None, join=None):
             and isinstance(call.expressions[0], exp.Anonymous)):
         raise UnsupportedError("LATERAL is supported as LATERAL TABLE(<table function>(...)) only", *ctx.pos(lateral))
     function_call = call.expressions[0].copy()
-    if ctx.catalog.functions.get(function_call.name.lower()) is None:
+    if in_catalog.find(ctx.catalog, function_call.name) is None:
         raise SqlError("No table function '%s' found" % function_call.name, *ctx.pos(call.expressions[0]),
                        hint="CREATE FUNCTION %s AS 'module.function' LANGUAGE PYTHON (declared with @udtf)"
                        % function_call.name)

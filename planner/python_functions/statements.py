@@ -1,13 +1,13 @@
 """CREATE [TEMPORARY [SYSTEM]] FUNCTION [IF NOT EXISTS] f AS 'module.fn' LANGUAGE PYTHON, DROP [TEMPORARY
 [SYSTEM]] FUNCTION [IF EXISTS] f, and the names SHOW [USER] FUNCTIONS lists, with Flink's refusals.
 
-The definitions live in the catalog (`catalog.functions`: lower-case name -> PythonFunction). A temporary
-system function is found before the built-in functions; a catalog function (with or without TEMPORARY) after
-them, as Flink resolves calls."""
+The definitions live in the catalog (in_catalog.py). A temporary system function is found before the built-in
+functions; a catalog function (with or without TEMPORARY) after them, as Flink resolves calls."""
 
 import re
 
 from ..errors import SqlError, UnsupportedError
+from . import in_catalog
 from .definition import add_search_path, load_definition
 
 _NAME = r"(`(?:[^`]|``)+`|[\w.]+)"
@@ -62,7 +62,7 @@ def create_function(catalog, settings, text, line, column):
                        line, column)
     name = _name(m.group(4))
     identifier = m.group(5)[1:-1].replace("''", "'").strip()
-    existing = catalog.functions.get(name.lower())
+    existing = in_catalog.find(catalog, name)
     if existing is not None:
         if if_not_exists:
             return False
@@ -77,7 +77,7 @@ def create_function(catalog, settings, text, line, column):
     files = [p.strip() for p in (settings.get("python.files") or "").split(",") if p.strip()] \
         if settings is not None else []
     add_search_path(files)
-    catalog.functions[name.lower()] = load_definition(name, identifier, temporary, system, line, column)
+    in_catalog.put(catalog, load_definition(name, identifier, temporary, system, line, column))
     return True
 
 
@@ -87,7 +87,7 @@ def drop_function(catalog, text, line, column):
         raise SqlError("Expected DROP [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] <name>", line, column)
     temporary, system, if_exists = bool(m.group(1)), bool(m.group(2)), bool(m.group(3))
     name = _name(m.group(4))
-    existing = catalog.functions.get(name.lower())
+    existing = in_catalog.find(catalog, name)
     if existing is None or existing.temporary != temporary or existing.system != system:
         if if_exists:
             return False
@@ -99,13 +99,13 @@ def drop_function(catalog, text, line, column):
         raise SqlError("%s doesn't exist" % _described(temporary, system, name) if temporary else
                        "%s does not exist in Catalog default_catalog." % _described(False, False, name),
                        line, column, hint=hint)
-    del catalog.functions[name.lower()]
+    in_catalog.remove(catalog, existing)
     return True
 
 
 def user_function_names(catalog):
     """The names SHOW USER FUNCTIONS lists (SHOW FUNCTIONS: these and the built-in ones)."""
-    return sorted(f.name for f in catalog.functions.values())
+    return in_catalog.names(catalog)
 
 
 def is_describe_function(text):
@@ -118,7 +118,7 @@ def describe_function(catalog, text, line, column):
     if not m:
         raise SqlError("Expected DESCRIBE FUNCTION [EXTENDED] <name>", line, column)
     name = _name(m.group(2))
-    fn = catalog.functions.get(name.lower())
+    fn = in_catalog.find(catalog, name)
     if fn is None:
         raise SqlError("Function '%s' does not exist" % name, line, column, hint="SHOW USER FUNCTIONS lists them")
     rows = [("is system function", str(fn.system).lower()), ("is temporary", str(fn.temporary).lower()),

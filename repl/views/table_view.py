@@ -8,7 +8,11 @@ from .screen import StreamScreen
 
 
 class MaterializedTable:
-    def __init__(self):
+    def __init__(self, max_rows=None):
+        """max_rows: keep at most this many rows, dropping the oldest ('sql-client.execution.max-table-result.rows',
+        as Flink's client does)."""
+        self.max_rows = max_rows
+        self.dropped_rows = 0
         self.rows = []
         self.unmatched_retractions = 0   # -U/-D for a row the table does not hold
         self._freed_slot = None          # where the last -U removed a row
@@ -18,6 +22,7 @@ class MaterializedTable:
         if op == "+I":
             self.rows.append(row)
             self._freed_slot = None
+            self._keep_max()
         elif op == "+U":
             slot = self._freed_slot
             if slot is not None and slot <= len(self.rows):
@@ -25,6 +30,7 @@ class MaterializedTable:
             else:
                 self.rows.append(row)
             self._freed_slot = None
+            self._keep_max()
         elif op in ("-U", "-D"):
             index = self._find(row)
             if index is None:
@@ -35,6 +41,12 @@ class MaterializedTable:
             self._freed_slot = index if op == "-U" else None
         else:
             raise ValueError("unknown row kind %r" % (op,))
+
+    def _keep_max(self):
+        if self.max_rows is not None and len(self.rows) > self.max_rows:
+            drop = len(self.rows) - self.max_rows
+            del self.rows[:drop]
+            self.dropped_rows += drop
 
     def apply_all(self, changes):
         for op, row in changes:
@@ -55,9 +67,9 @@ class MaterializedTable:
 class TableView(StreamScreen):
     view_name = "table view"
 
-    def __init__(self, stream, max_column_width=30, time_zone="UTC"):
+    def __init__(self, stream, max_column_width=30, time_zone="UTC", max_rows=None):
         super().__init__(stream, max_column_width, time_zone)
-        self.table = MaterializedTable()
+        self.table = MaterializedTable(max_rows)
         self.follow = False        # a table is read from the top
 
     def apply(self, op, row):
@@ -71,6 +83,8 @@ class TableView(StreamScreen):
 
     def status_extra(self):
         text = "%d row%s" % (len(self.table), "" if len(self.table) == 1 else "s")
+        if self.table.dropped_rows:
+            text += " (%d oldest dropped: sql-client.execution.max-table-result.rows)" % self.table.dropped_rows
         if self.table.unmatched_retractions:
             text += ", %d retraction%s of absent rows" % (
                 self.table.unmatched_retractions, "" if self.table.unmatched_retractions == 1 else "s")

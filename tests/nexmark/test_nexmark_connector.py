@@ -91,7 +91,7 @@ def test_an_unbounded_table_is_paced_by_the_event_rate(client):
     ("'bid.avg-size' = 'big'", "option 'bid.avg-size' must be a size such as '200b' or '1kb', not 'big'"),
     ("'max-emit-speed' = 'yes'", "option 'max-emit-speed' must be 'true' or 'false', not 'yes'"),
     ("'base-time' = 'yesterday'", "option 'base-time' must be a UTC timestamp"),
-    ("'events.count' = '5'", "Unsupported options for table 'datagen' (connector 'nexmark'): 'events.count'"),
+    ("'events.count' = '5'", "Unsupported options found for 'nexmark'.\n\nUnsupported options:\n\nevents.count\n"),
 ])
 def test_bad_options_are_refused(client, option, message):
     with pytest.raises(Exception) as refused:

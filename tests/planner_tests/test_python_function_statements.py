@@ -8,6 +8,7 @@ import pytest
 
 from planner.errors import DynsqlError
 from planner.planner import Planner
+from planner.python_functions import in_catalog
 from planner.python_functions.definition import PythonFunction
 
 SAMPLE_UDFS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python_udfs",
@@ -52,7 +53,7 @@ def test_show_drop_and_if_not_exists(planner):
     names = [r[0] for r in planner.plan("SHOW FUNCTIONS").rows]
     assert "add" in names and "UPPER" in names
     planner.plan("CREATE FUNCTION IF NOT EXISTS add AS 'sample_udfs.shout' LANGUAGE PYTHON")
-    assert planner.catalog.functions["add"].function == "add"
+    assert in_catalog.find(planner.catalog, "add").function == "add"
     planner.plan("DROP TEMPORARY FUNCTION split_words")
     planner.plan("DROP TEMPORARY FUNCTION IF EXISTS split_words")
     assert planner.plan("SHOW USER FUNCTIONS").rows == [("Shout",), ("add",)]
@@ -71,7 +72,7 @@ def test_describe_function(planner):
 
 
 def test_a_definition_is_a_record_that_round_trips(planner):
-    fn = planner.catalog.functions["split_words"]
+    fn = in_catalog.find(planner.catalog, "split_words")
     assert PythonFunction.from_dict(fn.to_dict()) == fn
     assert fn.to_dict() == {"name": "split_words", "module": "sample_udfs", "function": "split_words",
                             "kind": "table", "result_types": ("STRING", "INT"), "input_types": None,
@@ -85,12 +86,12 @@ def test_a_module_edited_since_is_imported_again_at_create(tmp_path):
     p = Planner()
     p.plan("SET 'python.files' = '%s'" % module)
     p.plan("CREATE FUNCTION f AS 'edited_udfs.f' LANGUAGE PYTHON")
-    assert p.catalog.functions["f"].result_types == ("INT",)
+    assert in_catalog.find(p.catalog, "f").result_types == ("INT",)
     module.write_text("from dynsql.udf import udf\n@udf(result_type='STRING')\ndef f(x):\n    return x\n")
     os.utime(module, (1, 1))                      # another modification time, however fast the test runs
     p.plan("DROP FUNCTION f")
     p.plan("CREATE FUNCTION f AS 'edited_udfs.f' LANGUAGE PYTHON")
-    assert p.catalog.functions["f"].result_types == ("STRING",)
+    assert in_catalog.find(p.catalog, "f").result_types == ("STRING",)
 
 
 @pytest.mark.parametrize("statement, message", [

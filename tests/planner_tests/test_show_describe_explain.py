@@ -73,7 +73,7 @@ def test_show_create_view(planner):
     ("DESCRIBE nothing", "nothing"),
     ("SHOW CREATE TABLE nothing", "nothing"),
     ("SHOW WIDGETS", "Unsupported SHOW WIDGETS"),
-    ("USE CATALOG x", "not supported"),
+    ("USE CATALOG x", "A catalog with name [x] does not exist."),
     ("STOP JOB", "STOP JOB '<job id>'"),
     ("FROBNICATE", "Unknown statement"),
 ])

@@ -50,7 +50,8 @@ def test_snapshot_copies_tables_views_and_columns(catalog):
 
 
 def test_table_names_after_from(completer):
-    assert texts(completer, "SELECT * FROM |") == ["Ticker", "big_orders", "currency_rates", "orders"]
+    assert texts(completer, "SELECT * FROM |") == ["Ticker", "big_orders", "currency_rates", "default_catalog", "orders",
+                                                  "spark_catalog"]     # a catalog begins a qualified name
     assert complete(completer, "SELECT * FROM ord|") == [("orders", -3, "table"), ("big_orders", -3, "table")]
     # substring matches come after prefix matches
     assert texts(completer, "SELECT * FROM rat|") == ["currency_rates"]
@@ -93,9 +94,9 @@ def test_keywords_follow_the_case_typed(completer):
 def test_set_keys_are_quoted(completer):
     assert ("'sql-client.execution.result-mode'", -3, "setting") in complete(completer, "SET sql|")
     assert len(texts(completer, "SET |")) == len(KNOWN_KEYS)
-    assert complete(completer, "SET 'sql-client.ex|") == [("sql-client.execution.result-mode'", -13, "setting")]
+    assert complete(completer, "SET 'sql-client.execution.re|") == [("sql-client.execution.result-mode'", -23, "setting")]
     # the closing quote is already there
-    assert texts(completer, "SET 'sql-client.ex|'") == ["sql-client.execution.result-mode"]
+    assert texts(completer, "SET 'sql-client.execution.re|'") == ["sql-client.execution.result-mode"]
 
 
 def test_set_values_of_the_key(completer):
@@ -130,3 +131,19 @@ def test_while_typing_a_menu_only_once_a_name_is_begun(completer):
     assert "UPPER" in [c.text for c in completer.get_completions(doc, tab)]
     doc = Document("SELECT * FROM o", len("SELECT * FROM o"))
     assert [c.text for c in completer.get_completions(doc, typing)][:1] == ["orders"]
+
+
+def test_qualified_names_complete_part_by_part(catalog):
+    from planner.catalog_store import InMemoryCatalog
+    shop = InMemoryCatalog("shop", {"type": "generic_in_memory"})
+    catalog.add_catalog(shop)
+    shop.create_database("sales")
+    catalog.add_table(TableDef("fruit", [ColumnDef("id", "INT"), ColumnDef("name", "STRING")], {}),
+                      path="shop.sales.fruit")
+    snapshot = MetadataSnapshot.from_catalog(catalog, functions=[])
+    completer = SqlCompleter(lambda: snapshot)
+    assert texts(completer, "SELECT * FROM sh|") == ["shop"]
+    assert texts(completer, "SELECT * FROM shop.|") == ["`default`", "sales"]
+    assert complete(completer, "SELECT * FROM shop.sales.f|") == [("fruit", -1, "table")]
+    assert texts(completer, "SELECT * FROM default_catalog.default_database.Tic|") == ["Ticker"]
+    assert texts(completer, "SELECT f.| FROM shop.sales.fruit AS f") == ["id", "name"]

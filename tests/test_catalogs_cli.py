@@ -1,0 +1,101 @@
+"""Catalogs and DDL through the `dynsql` CLI, as a user runs them: a persistent catalog ('type' = 'dynsql') made
+in one run is there in the next (its tables, views and the files that hold them, owner-only); in that second run
+CREATE TABLE AS SELECT and a statement set typed statement by statement (BEGIN STATEMENT SET; ...; END;) each
+start one job (both at once: a job is a process of its own), whose files the test then reads; a SET of a Flink key that means nothing on Spark warns. Spark's own
+tables (saveAsTable into a warehouse folder) are read by name through a 'spark' catalog."""
+
+import json
+import os
+import stat
+import time
+
+from test_cli import dynsql
+
+
+def test_a_persistent_catalog_outlives_the_session_and_ctas_and_statement_sets_run(tmp_path):
+    (tmp_path / "fruit.csv").write_text("1,apple,3\n2,pear,5\n3,plum,7\n")
+    catalog = tmp_path / "catalog"
+    jobs = "dynsql.jobs.dir=%s" % (tmp_path / "jobs")
+    first = tmp_path / "first.sql"
+    first.write_text("""
+CREATE CATALOG mine WITH ('type' = 'dynsql', 'path' = '%(catalog)s');
+CREATE DATABASE mine.shop;
+CREATE TABLE mine.shop.fruit (id INT, name STRING, kg INT)
+  WITH ('connector' = 'filesystem', 'path' = '%(fruit)s', 'format' = 'csv');
+CREATE VIEW mine.shop.heavy AS SELECT id, UPPER(name) AS name, kg FROM mine.shop.fruit WHERE kg > 4;
+CREATE TEMPORARY TABLE mine.shop.scratch (x INT) WITH ('connector' = 'blackhole');
+SET 'table.exec.mini-batch.enabled' = 'true';
+""" % {"catalog": catalog, "fruit": tmp_path / "fruit.csv"})
+    out = dynsql("-D", jobs, "-f", str(first), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert ("[WARNING] 'table.exec.mini-batch.enabled' is a Flink option that has no effect in dynsql"
+            in out.stdout + out.stderr)
+    files = sorted(p.relative_to(catalog).as_posix() for p in catalog.rglob("*") if p.is_file())
+    assert files == ["shop/fruit.table.json", "shop/heavy.view.json"]      # the temporary table is not kept
+    for path in [catalog, catalog / "shop"] + [catalog / f for f in files]:
+        assert stat.S_IMODE(os.stat(path).st_mode) in (0o700, 0o600), path
+
+    second = tmp_path / "second.sql"
+    second.write_text("""
+CREATE CATALOG mine WITH ('type' = 'dynsql', 'path' = '%(catalog)s');
+USE CATALOG mine;
+USE shop;
+SHOW TABLES;
+SET 'pipeline.name' = 'copy heavy fruit';
+CREATE TABLE heavy_copy WITH ('connector' = 'filesystem', 'path' = '%(copy)s', 'format' = 'json')
+  AS SELECT id, name FROM heavy;
+RESET 'pipeline.name';
+CREATE TABLE light (name STRING) WITH ('connector' = 'filesystem', 'path' = '%(light)s', 'format' = 'csv');
+CREATE TABLE ids (id INT) WITH ('connector' = 'filesystem', 'path' = '%(ids)s', 'format' = 'csv');
+BEGIN STATEMENT SET;
+INSERT INTO light SELECT name FROM fruit WHERE kg < 4;
+INSERT INTO ids SELECT id FROM mine.shop.fruit;
+END;
+""" % {"catalog": catalog, "copy": tmp_path / "copy", "light": tmp_path / "light", "ids": tmp_path / "ids"})
+    out = dynsql("-D", jobs, "-f", str(second), cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    text = out.stdout + out.stderr
+    assert "| fruit" in text and "| heavy" in text
+    assert text.count("[INFO] Add SQL update statement to the statement set.") == 2
+    assert "[INFO] Begin a statement set." in text and text.count("Job ID:") == 2
+    assert (catalog / "shop" / "heavy_copy.table.json").exists()     # CTAS's table is the catalog's too
+    # the two jobs run on their own (processes of their own): wait for them, then read what they wrote
+    from runtime.job_registry import JobRegistry
+    registry = JobRegistry(str(tmp_path / "jobs"))
+    deadline = time.time() + 900
+    while time.time() < deadline and not (len(registry.all()) == 2 and all(
+            r.status in ("FINISHED", "FAILED", "CANCELED") for r in registry.all())):
+        time.sleep(2)
+    records = {r.name: r for r in registry.all()}
+    assert sorted(records) == ["copy heavy fruit", "insert-into_mine.shop.light,mine.shop.ids"], records
+    assert all(r.status == "FINISHED" for r in records.values()), [(r.name, r.status, r.error)
+                                                                   for r in records.values()]
+    copied = [json.loads(line) for f in sorted((tmp_path / "copy").glob("part-*")) for line in f.read_text().split()]
+    assert sorted((r["id"], r["name"]) for r in copied) == [(2, "PEAR"), (3, "PLUM")]
+    assert [f.read_text() for f in (tmp_path / "light").glob("part-*")] == ["apple\n"]
+    assert sorted(line for f in (tmp_path / "ids").glob("part-*") for line in f.read_text().split()) == \
+        ["1", "2", "3"]
+
+
+def test_spark_tables_saved_with_save_as_table_are_read_by_name(client, spark, tmp_path):
+    warehouse = tmp_path / "warehouse"
+    spark.sql("CREATE DATABASE dynsql_test_shop LOCATION '%s'" % (warehouse / "shop.db"))
+    spark.createDataFrame([(1, "apple", 2.5), (2, "pear", 4.0)], "id INT, name STRING, price DOUBLE") \
+        .write.format("parquet").saveAsTable("dynsql_test_shop.prices")       # -> <warehouse>/shop.db/prices/
+    try:
+        client.execute("CREATE CATALOG wh WITH ('type' = 'spark', 'warehouse' = '%s')" % warehouse)
+        assert client.execute("SHOW DATABASES FROM wh").rows == [("default",), ("shop",)]
+        assert client.execute("SHOW TABLES FROM wh.shop").rows == [("prices",)]
+        assert [r[:2] for r in client.execute("DESCRIBE wh.shop.prices").rows] == [
+            ("id", "INT"), ("name", "STRING"), ("price", "DOUBLE")]
+        client.execute("SET 'execution.runtime-mode' = 'batch'")
+        result = client.execute("SELECT name, price * 2 AS twice FROM wh.shop.prices WHERE id > 1")
+        assert result.rows == [("pear", 8.0)]
+        try:
+            client.execute("CREATE TABLE wh.shop.mine (a INT) WITH ('connector' = 'blackhole')")
+            raise AssertionError("a Spark warehouse took a dynsql table")
+        except Exception as e:
+            assert "dynsql reads its tables" in str(e)
+    finally:
+        client.execute("RESET 'execution.runtime-mode'")
+        spark.sql("DROP DATABASE IF EXISTS dynsql_test_shop CASCADE")
