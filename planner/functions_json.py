@@ -9,7 +9,7 @@ types (into `bind.types.CALL_TYPES`) and the rewrite of sqlglot's own nodes for 
   Flink) for each value, put together as Flink does (compact, JSON_OBJECT's keys sorted, NULL ON NULL the
   default of JSON_OBJECT and ABSENT ON NULL that of JSON_ARRAY, a nested JSON_OBJECT / JSON_ARRAY as JSON, not
   as a string).
-Not here: JSON_ARRAYAGG and JSON_OBJECTAGG (refused by name), JSON_QUERY's RETURNING ARRAY."""
+Not here: JSON_ARRAYAGG and JSON_OBJECTAGG (planner/aggregate_functions.py), JSON_QUERY's RETURNING ARRAY."""
 
 import sqlglot
 from sqlglot import exp
@@ -271,4 +271,3 @@ def register(functions, mapping_class):
         functions[name] = mapping_class("json", rewrite=rewrite, args=bounds)
     from .functions import FLINK_UNMAPPED
     FLINK_UNMAPPED.difference_update(REWRITES)
-    FLINK_UNMAPPED.update({"JSON_ARRAYAGG", "JSON_OBJECTAGG"})      # refused by name
