@@ -21,6 +21,7 @@ from ..types import parse_type
 from . import arithmetic, casts
 from . import types as typing
 from .bottom_up import rewrite_bottom_up
+from .operand_checks import check_operands
 from .overlaps import rewrite_overlaps
 from .similar_to import similar_to_regexp
 from .time_zones import localize, tag as tag_time_zone
@@ -182,7 +183,10 @@ def finish(resolved, ctx=None):
     asks for it. A tree with calls to map is mapped now (its Spark tree kept): a call Spark cannot run is
     refused here, at its place in the statement."""
     types = {}
-    ftype = typer(types)(resolved)
+    typeof = typer(types)
+    ftype = typeof(resolved)
+    if ctx is not None:
+        check_operands(resolved, typeof, ctx.pos)
     spark = to_spark(resolved, ctx) if any(is_mapped_call(n) for n in resolved.walk()) else None
     return bound(resolved, ftype, spark, types)
 
