@@ -104,6 +104,18 @@ class Flink(Dialect):
         def _parse_lambda(self, alias=False):
             return self._parse_table_argument() or super()._parse_lambda(alias=alias)
 
+        def _parse_json_key_value(self):
+            """`[KEY] k VALUE v` of JSON_OBJECT / JSON_OBJECTAGG: the key is any expression (`s || 'x'`), as in
+            Flink; sqlglot reads a column only."""
+            self._match_text_seq("KEY")
+            key = self._parse_bitwise()
+            self._match_set(self.JSON_KEY_VALUE_SEPARATOR_TOKENS)
+            self._match_text_seq("VALUE")
+            value = self._parse_bitwise()
+            if not key and not value:
+                return None
+            return self.expression(exp.JSONKeyValue(this=key, expression=value))
+
         def _parse_match_recognize(self):
             if not self._match(TokenType.MATCH_RECOGNIZE):
                 return None

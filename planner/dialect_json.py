@@ -131,8 +131,8 @@ def _parse_json_array(self):
 def _parse_json_arrayagg(self):
     args = [self._parse_disjunction()]
     option = _behaviour(self, (("NULL",), ("ABSENT",)), ("NULL",))
-    if option is not None:
-        args.append(option)
+    if option is not None:          # a Var: an aggregate call is compared by its Spark SQL text
+        args.append(exp.Var(this=option.words))
     return exp.Anonymous(this="JSON_ARRAYAGG", expressions=args)
 
 

@@ -176,6 +176,10 @@ FLINK_FUNCTIONS = {
     "COLLECT": FunctionMapping("aggregate", aggregate=True, rewrite=lambda a: _call("COLLECT_LIST", *a)),
     "LISTAGG": FunctionMapping("aggregate", aggregate=True, args=(1, 2), rewrite=_listagg),
     "FIRST_VALUE": FunctionMapping("aggregate", aggregate=True), "LAST_VALUE": FunctionMapping("aggregate", aggregate=True),
+    # planned by planner/aggregate_functions.py (their arguments are fields: never mapped to Spark by name)
+    "ARRAY_AGG": FunctionMapping("aggregate", aggregate=True), "JSON_ARRAYAGG": FunctionMapping("aggregate", aggregate=True),
+    "JSON_OBJECTAGG": FunctionMapping("aggregate", aggregate=True),
+    "APPROX_COUNT_DISTINCT": FunctionMapping("aggregate", aggregate=True),
     # window / ranking
     "ROW_NUMBER": FunctionMapping("window"), "RANK": FunctionMapping("window"),
     "DENSE_RANK": FunctionMapping("window"), "LAG": FunctionMapping("window"), "LEAD": FunctionMapping("window"),

@@ -9,7 +9,8 @@ types (into `bind.types.CALL_TYPES`) and the rewrite of sqlglot's own nodes for 
   Flink) for each value, put together as Flink does (compact, JSON_OBJECT's keys sorted, NULL ON NULL the
   default of JSON_OBJECT and ABSENT ON NULL that of JSON_ARRAY, a nested JSON_OBJECT / JSON_ARRAY as JSON, not
   as a string).
-Not here: JSON_ARRAYAGG and JSON_OBJECTAGG (refused by name), JSON_QUERY's RETURNING ARRAY."""
+JSON_QUERY's `RETURNING ARRAY<STRING>` reads the kernel's JSON text with Spark's FROM_JSON.
+Not here: JSON_ARRAYAGG and JSON_OBJECTAGG (planner/aggregate_functions.py)."""
 
 import sqlglot
 from sqlglot import exp
@@ -121,8 +122,14 @@ def _json_query(args):
     wrapper = next((_WRAPPERS[w] for w in options if w in _WRAPPERS), "WITHOUT")
     empty, _ = _behaviour(options, "EMPTY", "NULL")
     error, _ = _behaviour(options, "ERROR", "NULL")
-    return _template("DYNSQL_JSON_QUERY(__a0, __a1, __a2, __a3, __a4)", values[0], values[1],
+    call = _template("DYNSQL_JSON_QUERY(__a0, __a1, __a2, __a3, __a4)", values[0], values[1],
                      exp.Literal.string(wrapper), exp.Literal.string(empty), exp.Literal.string(error))
+    ftype = _returning(options)
+    if ftype is None or ftype.name != "ARRAY":
+        return call
+    # RETURNING ARRAY<STRING>: the JSON array's elements, a scalar as its text, an array or object as its JSON;
+    # NULL for a result that is not an array
+    return _template("CASE WHEN STARTSWITH(__a0, '[') THEN FROM_JSON(__a0, 'array<string>') END", call)
 
 
 def _json_exists(args):
@@ -235,6 +242,13 @@ def _query_type(types, args):
     _string_args("JSON_QUERY", types)
     _, options = _split(args)
     ftype = _returning(options)
+    if ftype is not None and ftype.name == "ARRAY":
+        element = ftype.children[0]
+        if element.name not in ("CHAR", "VARCHAR"):
+            from .bind.operand_checks import calcite
+            raise SqlError("Unsupported array element type '%s' for RETURNING ARRAY in JSON_QUERY()."
+                           % calcite(element))
+        return _t("ARRAY<STRING>")
     if ftype is not None and ftype.name not in ("CHAR", "VARCHAR"):
         raise UnsupportedError("JSON_QUERY ... RETURNING %s is not supported yet" % ftype.text())
     return _t("STRING")
@@ -271,4 +285,3 @@ def register(functions, mapping_class):
         functions[name] = mapping_class("json", rewrite=rewrite, args=bounds)
     from .functions import FLINK_UNMAPPED
     FLINK_UNMAPPED.difference_update(REWRITES)
-    FLINK_UNMAPPED.update({"JSON_ARRAYAGG", "JSON_OBJECTAGG"})      # refused by name

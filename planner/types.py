@@ -58,6 +58,11 @@ _TOKEN = re.compile(r"\s*(?:(`(?:[^`]|``)*`)|([A-Za-z_][A-Za-z0-9_$]*)|(\d+(?:\.
 # is TIME(3)); a DECIMAL precision below 1 or a scale past the precision is refused, and so is a number
 # that is not an INT. A length of 0 (VARCHAR(0), CHAR(0), BINARY(0)) is allowed, as in Flink.
 MAX_PRECISION = {"TIMESTAMP": 9, "TIMESTAMP_LTZ": 9, "TIME": 3, "DECIMAL": 38}
+def _reserved():
+    from .reserved_words import RESERVED
+    return RESERVED
+
+
 MAX_TYPE_NESTING = 100          # ARRAY<ARRAY<...>>, ROW<a ROW<...>>: levels a type may have
 
 
@@ -227,6 +232,9 @@ class _TypeParser:
                 if kind not in ("word", "id"):
                     raise self.error("Invalid type '%s': expected a field name but found %s"
                                      % (self.shown(), self.found()))
+                if kind == "word" and fname.upper() in _reserved():     # Flink's parser needs backticks
+                    raise self.error('SQL parse failed. Encountered "%s": %s is a reserved word in Flink SQL'
+                                     % (fname, fname.upper()), hint="to use it as a name, quote it with backticks: `%s`" % fname)
                 self.i += 1
                 fields.append((fname, self.parse_type()))
                 if self.peek()[0] == "sym" and self.peek()[1] == "'":

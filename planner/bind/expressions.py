@@ -22,6 +22,8 @@ from ..types import parse_type
 from . import arithmetic, casts
 from . import types as typing
 from .bottom_up import rewrite_bottom_up
+from .operand_checks import check_operands
+from .overlaps import rewrite_overlaps
 from .similar_to import similar_to_regexp
 from .time_zones import localize, tag as tag_time_zone
 
@@ -32,6 +34,8 @@ _NIL_FUNCTIONS = {"LOCALTIMESTAMP", "CURRENT_TIMESTAMP", "CURRENT_DATE", "LOCALT
 
 def is_aggregate_call(node):
     if isinstance(node, exp.Filter):
+        return is_aggregate_call(node.this)
+    if isinstance(node, (exp.IgnoreNulls, exp.RespectNulls)):      # ARRAY_AGG(x IGNORE NULLS)
         return is_aggregate_call(node.this)
     if isinstance(node, exp.AggFunc):
         return not isinstance(node, (exp.Grouping, exp.GroupingId))    # computed from the grouping (grouping_sets.py)
@@ -138,6 +142,8 @@ class ExpressionBinder:
             node.expressions[0].replace(exp.var(node.expressions[0].name.upper()))    # TIMESTAMPADD(DAY, ...)
         if isinstance(node, exp.SimilarTo) or isinstance(node, exp.Escape) and isinstance(node.this, exp.SimilarTo):
             node = similar_to_regexp(node, self.ctx.pos(node))                           # s SIMILAR TO '...'
+        if isinstance(node, exp.Overlaps):
+            node = rewrite_overlaps(node, self.ctx.pos(node))                          # (s, e) OVERLAPS (s, e)
         if isinstance(node, exp.TimestampDiff) and isinstance(node.this, exp.Column) and not node.this.table:
             node.set("this", exp.var(node.this.name.upper()))                           # TIMESTAMPDIFF(DAY, ...)
         for key, value in list(node.args.items()):
@@ -151,7 +157,19 @@ class ExpressionBinder:
                     node.set(key, resolved)
         if isinstance(node, (exp.Cast, exp.TryCast)):
             node.meta["flink_type"] = cast_type(node, self.ctx)
+            _check_variant_cast(node, self.ctx)
         return python_function_call(node, self.ctx)     # a user's function (CREATE FUNCTION): its typed call
+
+
+def _check_variant_cast(node, ctx):
+    """Flink casts a VARIANT (PARSE_JSON, TRY_PARSE_JSON) to no other type: its words."""
+    inner = node.this
+    variant = isinstance(inner, exp.ParseJSON) or isinstance(inner, exp.Anonymous) and \
+        inner.name.upper() in ("PARSE_JSON", "TRY_PARSE_JSON")
+    target = node.meta["flink_type"]
+    if variant and target.name != "VARIANT":
+        name = "VARCHAR(2147483647)" if target.text(False) == "STRING" else target.text(False)
+        raise SqlError("Cast function cannot convert value of type VARIANT to type %s" % name, *ctx.pos(node))
 
 
 def _is_map_constructor(node, scope):
@@ -166,7 +184,10 @@ def finish(resolved, ctx=None):
     asks for it. A tree with calls to map is mapped now (its Spark tree kept): a call Spark cannot run is
     refused here, at its place in the statement."""
     types = {}
-    ftype = typer(types)(resolved)
+    typeof = typer(types)
+    ftype = typeof(resolved)
+    if ctx is not None:
+        check_operands(resolved, typeof, ctx.pos)
     spark = to_spark(resolved, ctx) if any(is_mapped_call(n) for n in resolved.walk()) else None
     return bound(resolved, ftype, spark, types)
 

@@ -5,6 +5,7 @@ ORDER BY / LIMIT."""
 
 from sqlglot import exp
 
+from .. import aggregate_functions
 from ..errors import SqlError, UnsupportedError
 from ..literals import number_type
 from ..plan.aggregate import GroupAggregate
@@ -26,9 +27,10 @@ from .scope import Scope, ScopeEntry
 _AGG_NAMES = {"COUNT": "COUNT", "SUM": "SUM", "AVG": "AVG", "MIN": "MIN", "MAX": "MAX",
               "STDDEVPOP": "STDDEV_POP", "STDDEVSAMP": "STDDEV_SAMP", "STDDEV": "STDDEV_SAMP",
               "VARIANCEPOP": "VAR_POP", "VARIANCE": "VAR_SAMP", "FIRSTVALUE": "FIRST_VALUE",
-              "LASTVALUE": "LAST_VALUE", "GROUPCONCAT": "LISTAGG", "ARRAYAGG": "COLLECT",
+              "LASTVALUE": "LAST_VALUE", "GROUPCONCAT": "LISTAGG", "ARRAYAGG": "ARRAY_AGG",
               "LOGICALAND": "BOOL_AND", "LOGICALOR": "BOOL_OR"}
-_RANKING = {"ROWNUMBER": "ROW_NUMBER", "RANK": "RANK", "DENSERANK": "DENSE_RANK"}
+_RANKING = {"ROWNUMBER": "ROW_NUMBER", "RANK": "RANK", "DENSERANK": "DENSE_RANK", "CUMEDIST": "CUME_DIST",
+            "PERCENTRANK": "PERCENT_RANK"}
 
 
 def canon(tree):
@@ -239,6 +241,7 @@ class SelectBinder:
                 agg = self._agg_call(call, r, pre_field, aliases.get(id(call)), keys, calls)
                 calls.append(agg)
                 replace_calls[key] = (r, agg.name)
+        aggregate_functions.check_calls(calls, self.pos(self.select))
         agg_input, agg_keys, calls, expand = grouping_sets.expand_keys(       # an Expand under it for GROUPING SETS
             self.ctx, pre, lambda p: Calc(node, p, position=self.pos(self.select)), keys, sets, calls,
             self.pos(group if group is not None else self.select))
@@ -260,7 +263,8 @@ class SelectBinder:
             flt = pre_field(resolved.expression.this)
             resolved = resolved.this
             call = call.this
-        name = call_name(resolved)
+        resolved, ignore_nulls = aggregate_functions.unwrap(resolved)
+        name = aggregate_functions.flink_name(call_name(resolved))
         if isinstance(resolved, exp.Anonymous):
             args = list(resolved.expressions)
         else:
@@ -275,12 +279,23 @@ class SelectBinder:
         if len(args) == 1 and isinstance(args[0], exp.Star):
             args = []
         if name not in ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
-                        "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR"):
+                        "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR") + aggregate_functions.NEW:
             raise UnsupportedError("Aggregate function %s is not supported yet" % name, *self.pos(call))
+        options = ()
+        if name in aggregate_functions.NEW:
+            args, options = aggregate_functions.arguments(name, resolved, args, ignore_nulls, self.pos(call),
+                                                          self.ctx.batch)
         if not args and name != "COUNT":
             raise SqlError("%s needs an argument" % name, *self.pos(call))
         arg_types = [finish(a, self.ctx).type for a in args]
-        options = ()
+        if name in aggregate_functions.NEW:
+            aggregate_functions.check_key_type(
+                name, [finish(aggregate_functions.value_of(a), self.ctx).type for a in args], options, self.pos(call))
+            arg_names = tuple(pre_field(a) for a in args)
+            taken = set(keys) | {c.name for c in calls}
+            out = alias if alias is not None and alias not in taken else self.ctx.fresh("$f")
+            return AggCall(function=name, args=arg_names, distinct=distinct, filter=flt, name=out,
+                           type=aggregate_functions.result_type(name, arg_types, options), options=options)
         if name == "LISTAGG":
             if len(args) > 1:
                 if not isinstance(args[1], exp.Literal) or not args[1].is_string:
@@ -348,6 +363,8 @@ class SelectBinder:
             if name in ("LAG", "LEAD") and len(raw) > 1:
                 options = tuple(self._literal(a, name) for a in raw[1:])
                 raw = raw[:1]
+            if name == "NTILE":                # NTILE(n): n buckets, a literal
+                options, raw = tuple(self._literal(a, name) for a in raw), []
             typed = []
             for a in raw:
                 n, e = field_for(a)
@@ -356,6 +373,7 @@ class SelectBinder:
             if name in ("ROW_NUMBER", "RANK", "DENSE_RANK") and not order:
                 raise SqlError("%s() needs ORDER BY in its OVER clause" % name, *self.pos(w))
             ftype = typing.t("BIGINT", False) if name in ("ROW_NUMBER", "RANK", "DENSE_RANK", "COUNT", "NTILE") \
+                else typing.t("DOUBLE", False) if name in ("CUME_DIST", "PERCENT_RANK") \
                 else typing.aggregate_type(name, typed[0] if typed else None) \
                 if name in ("SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
                             "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT") \

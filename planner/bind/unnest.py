@@ -1,12 +1,14 @@
 """UNNEST in FROM -> an Unnest node over the FROM items before it (a lateral join: the collection may read
 their columns): `CROSS JOIN UNNEST(..)`, the comma form `FROM t, UNNEST(t.arr)`, `[INNER] JOIN UNNEST(..) ON
-TRUE`, `LEFT JOIN UNNEST(..) ON TRUE`, `WITH ORDINALITY`, and `FROM UNNEST(..)` alone (over
+TRUE` (or a condition on the elements), `LEFT JOIN UNNEST(..) ON TRUE`, `WITH ORDINALITY`, and `FROM UNNEST(..)` alone (over
 one empty row). Column names: the alias list `AS t(a, b)`, else Calcite's (`EXPR$0`; a ROW's fields; `KEY`,
 `VALUE`; `ORDINALITY`). Flink's refusals with its messages."""
 
 from sqlglot import exp
 
 from ..errors import SqlError, UnsupportedError
+from ..plan.calc import Calc
+from ..plan.expr import Expr
 from ..plan.fields import unique_names
 from ..plan.scan import Values
 from ..plan.unnest import Unnest, collection_kind, element_types
@@ -26,13 +28,23 @@ def bind_unnest_join(binder, left, lscope, j):
     if j.args.get("using"):
         raise SqlError("JOIN UNNEST cannot have a USING clause", *ctx.pos(j))
     join_type = "LEFT" if side == "LEFT" else "INNER"
-    if on is not None and not _is_true(on):
-        # Flink fails on a correlated condition here ("unexpected correlate variable")
-        raise UnsupportedError("JOIN UNNEST supports only the condition ON TRUE", *ctx.pos(on),
-                               hint="filter the unnested rows in WHERE (CROSS JOIN UNNEST), or in a subquery")
+    if on is not None and not _is_true(on) and join_type == "LEFT":
+        raise UnsupportedError("LEFT JOIN UNNEST supports only the condition ON TRUE", *ctx.pos(on),
+                               hint="filter the unnested rows in a subquery")
     if join_type == "LEFT" and on is None:
         raise SqlError("LEFT JOIN UNNEST needs an ON condition: ON TRUE", *ctx.pos(j))
-    return bind_unnest(binder, left, lscope, j.this, join_type)
+    node, scope = bind_unnest(binder, left, lscope, j.this, join_type)
+    if on is None or _is_true(on):
+        return node, scope
+    # [INNER] JOIN UNNEST(..) ON <condition on the elements>: the element rows it keeps, as Flink's filter on the
+    # Correlate; Flink fails on a condition naming the outer row ("unexpected correlate variable $cor0")
+    condition = ExpressionBinder(ctx, scope).bind(on)
+    outer = sorted(set(condition.refs) - {f.name for f in node.added})
+    if outer:
+        raise UnsupportedError("JOIN UNNEST's ON condition may name the unnested columns only, not %s (Flink fails "
+                               "on it: unexpected correlate variable in the plan)" % ", ".join(outer), *ctx.pos(on),
+                               hint="filter on the other columns in WHERE")
+    return Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], condition, position=ctx.pos(on)), scope
 
 
 def bind_unnest_alone(binder, rel):

@@ -4,8 +4,8 @@ the `OverAggregate` that runs, after Flink's checks.
 Streaming (Flink's StreamExecOverAggregate): one ORDER BY, ascending, on a time attribute (rowtime or
 proctime); a frame ending at CURRENT ROW; ROWS n PRECEDING, RANGE INTERVAL .. PRECEDING, or UNBOUNDED
 PRECEDING. Ordering on another column is refused for a bounded frame with Flink's message; Flink 2.3's
-updating OVER over a non-time order with an unbounded frame is not run by dynsql yet. LEAD is refused as
-Flink refuses it. Batch: any window; DISTINCT is refused as Flink's batch planner refuses it.
+updating OVER over a non-time order with an unbounded frame is not run by dynsql yet. LEAD, NTILE, CUME_DIST
+and PERCENT_RANK are refused as Flink refuses them. Batch: any window; DISTINCT is refused as Flink's batch planner refuses it.
 Both: RANGE bounds must match the ORDER BY column's type (an INTERVAL for a timestamp, a number otherwise)."""
 
 from ..errors import SqlError, UnsupportedError
@@ -37,8 +37,8 @@ def _streaming_time(node):
     """The time attribute a streaming OVER is ordered by ('rowtime' / 'proctime'), or Flink's refusal."""
     pos = node.position
     for c in node.calls:
-        if c.function == "LEAD":
-            raise SqlError("LEAD Function is not supported in stream mode.", *pos)
+        if c.function in ("LEAD", "NTILE", "CUME_DIST", "PERCENT_RANK"):
+            raise SqlError("%s Function is not supported in stream mode." % c.function, *pos)
         if c.function not in STREAMING_FUNCTIONS:
             raise UnsupportedError("%s over an OVER window is not supported in streaming mode" % c.function, *pos)
     if len(node.order) != 1:

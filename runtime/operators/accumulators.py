@@ -18,6 +18,9 @@ maps input field names to values; the FILTER field must be TRUE, NULL arguments 
   BOOL_AND, BOOL_OR          [trues, falses]
   SINGLE_VALUE               Counter of (value,): a scalar subquery's one row (NULL counts); more than one
                              row fails the query with the message in its options (Flink's SingleValueAggFunction)
+  ARRAY_AGG                  the values in arrival order, NULLs too (unless IGNORE NULLS); NULL when none
+  JSON_ARRAYAGG              the values' JSON texts in arrival order (NULL ON NULL: 'null' for a NULL)
+  JSON_OBJECTAGG             {key: JSON text} in arrival order; a key met twice fails the query (Flink's message)
   DISTINCT f                 Counter of the distinct values; f over them
 It does not decide output types: the operator's translator casts results to the planner's Flink types."""
 
@@ -27,19 +30,24 @@ from decimal import Decimal
 from .keyed_state import add as count_in
 
 FUNCTIONS = ("COUNT", "COUNT_STAR", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
-             "VAR_SAMP", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR", "SINGLE_VALUE")
+             "VAR_SAMP", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR", "SINGLE_VALUE",
+             "ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG")
+_WITH_NULLS = ("ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG")      # a NULL argument is a value of theirs
 _COUNTER = ("MIN", "MAX", "COLLECT", "SINGLE_VALUE")
-_ORDERED = ("FIRST_VALUE", "LAST_VALUE", "LISTAGG")
+_ORDERED = ("FIRST_VALUE", "LAST_VALUE", "LISTAGG", "ARRAY_AGG", "JSON_ARRAYAGG")
 _MOMENTS = ("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP")
 
 
 class Accumulator:
-    __slots__ = ("function", "arg", "distinct", "filter", "separator", "integral", "integer_moments")
+    __slots__ = ("function", "arg", "distinct", "filter", "separator", "integral", "integer_moments", "value_arg",
+                 "options")
 
     def __init__(self, function, arg=None, distinct=False, filter=None, options=(), integral=False,
-                 integer_moments=False):
+                 integer_moments=False, value_arg=None):
         self.function = "COUNT_STAR" if function == "COUNT" and arg is None else function
         self.arg = arg
+        self.value_arg = value_arg        # JSON_OBJECTAGG's value (`arg` is its key)
+        self.options = tuple(options)
         self.distinct = distinct and self.function != "COUNT_STAR"
         self.filter = filter
         self.separator = options[0] if options else ","
@@ -50,7 +58,8 @@ class Accumulator:
     def of_call(cls, call, integral=False, integer_moments=False):
         """From a planner call (expr.AggCall or over.WindowCall): function, args, distinct, filter."""
         return cls(call.function, call.args[0] if call.args else None, call.distinct, call.filter,
-                   getattr(call, "options", ()), integral, integer_moments)
+                   getattr(call, "options", ()), integral, integer_moments,
+                   call.args[1] if len(call.args) > 1 else None)
 
     # ------------------------------------------------------------------ state
     def empty(self):
@@ -58,10 +67,14 @@ class Accumulator:
 
     def _empty(self, distinct):
         f = self.function
+        if distinct and f in _WITH_NULLS:
+            return [[], Counter()]          # the distinct values in order of arrival, their row counts
         if distinct or f in _COUNTER:
             return Counter()
         if f in _ORDERED:
             return []
+        if f == "JSON_OBJECTAGG":
+            return {}
         if f in ("COUNT", "COUNT_STAR"):
             return [0]
         if f in _MOMENTS:
@@ -77,6 +90,8 @@ class Accumulator:
         if self.function == "SINGLE_VALUE":
             count_in(acc, (v,), w)
             return acc
+        if self.function in _WITH_NULLS:
+            return self._collect(acc, v, row, w)
         if v is None:
             return acc
         if self.distinct:
@@ -106,8 +121,42 @@ class Accumulator:
             acc[1] = _plus(acc[1], v * w)
         return acc
 
+    def _collect(self, acc, v, row, w):
+        """ARRAY_AGG, JSON_ARRAYAGG, JSON_OBJECTAGG: NULL arguments are values (or skipped, as the options say)."""
+        f = self.function
+        if f == "JSON_OBJECTAGG":
+            value = row[self.value_arg]
+            if w > 0:
+                if v in acc:
+                    from planner.errors import RuntimeFailure
+                    raise RuntimeFailure("Key '%s' is already present. Duplicate keys are not allowed in "
+                                         "JSON_OBJECTAGG. Please ensure that keys are unique." % v)
+                if value is not None or self.options != ("ABSENT ON NULL",):
+                    acc[v] = value
+            else:
+                acc.pop(v, None)
+            return acc
+        if v is None:
+            if f == "ARRAY_AGG" and self.options == ("IGNORE NULLS",) or \
+                    f == "JSON_ARRAYAGG" and self.options != ("NULL ON NULL",):
+                return acc
+            v = "null" if f == "JSON_ARRAYAGG" else None
+        if self.distinct:
+            order, counts = acc
+            counts[v] += w
+            if w > 0 and counts[v] == w:
+                order.append(v)
+            elif counts[v] <= 0:            # a distinct value leaves with its last row
+                del counts[v]
+                if v in order:
+                    order.remove(v)
+            return acc
+        return self._fold(acc, v, w)
+
     # ------------------------------------------------------------------ the value
     def result(self, acc):
+        if self.distinct and self.function in _WITH_NULLS:
+            return self._value(acc[0])
         if self.distinct:
             folded = self._empty(False)
             for v, c in acc.items():
@@ -137,6 +186,12 @@ class Accumulator:
             return acc[-1] if acc else None
         if f == "LISTAGG":
             return self.separator.join(str(v) for v in acc) if acc else None
+        if f == "ARRAY_AGG":
+            return list(acc) if acc else None
+        if f == "JSON_ARRAYAGG":
+            return "[" + ",".join(acc) + "]"
+        if f == "JSON_OBJECTAGG":
+            return json_object_text(acc)
         if f in ("BOOL_AND", "BOOL_OR"):
             if acc[0] + acc[1] <= 0:
                 return None
@@ -174,6 +229,13 @@ class Accumulator:
         if self.integral:
             return int(var) if var == var else None
         return Decimal(repr(var)) if isinstance(s, Decimal) and isinstance(var, float) else var
+
+
+def json_object_text(members):
+    """{key: JSON text or None} -> JSON_OBJECTAGG's text: Jackson's compact object, keys in Flink's order (sorted)."""
+    import json
+    return "{" + ",".join("%s:%s" % (json.dumps(k, ensure_ascii=False), "null" if v is None else v)
+                          for k, v in sorted(members.items())) + "}"
 
 
 def java_div(a, b):

@@ -13,6 +13,7 @@ from planner.plan.aggregate import GroupAggregate
 
 from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
+from .collecting_aggregates import FUNCTIONS as COLLECTING, collecting_expression
 from .keyed_state import KeyedChangelogProcessor, update_pair, weight
 from .whole_file_aggregate import aggregate_whole_file, aggregates_whole_file
 
@@ -78,7 +79,11 @@ def result_type(c, input_schema):
         return st.StringType()
     if f in ("BOOL_AND", "BOOL_OR"):
         return st.BooleanType()
+    if f in ("JSON_ARRAYAGG", "JSON_OBJECTAGG"):
+        return st.StringType()
     t = input_schema[c.args[0]].dataType
+    if f == "ARRAY_AGG":
+        return st.ArrayType(t, True)
     if f == "COLLECT":
         return st.MapType(t, st.IntegerType(), False)
     if f in ("MIN", "MAX", "FIRST_VALUE", "LAST_VALUE"):
@@ -153,6 +158,8 @@ def aggregate_expression(c):
         e = F.bool_and(arg())
     elif f == "BOOL_OR":
         e = F.bool_or(arg())
+    elif f in COLLECTING:
+        e = collecting_expression(c, arg, flt)
     else:
         raise UnsupportedError("Aggregate function %s cannot run yet" % f)
     return e

@@ -237,6 +237,9 @@ def _batch(node, df):
         if c.function in ("ROW_NUMBER", "RANK", "DENSE_RANK"):
             fn = {"ROW_NUMBER": F.row_number, "RANK": F.rank, "DENSE_RANK": F.dense_rank}[c.function]
             e = fn().over(by_arrival if c.function == "ROW_NUMBER" else ordered)
+        elif c.function in ("NTILE", "CUME_DIST", "PERCENT_RANK"):      # batch only, as in Flink
+            e = (F.ntile(int(c.options[0])) if c.function == "NTILE" else
+                 F.cume_dist() if c.function == "CUME_DIST" else F.percent_rank()).over(ordered)
         elif c.function in ("LAG", "LEAD"):
             fn = F.lag if c.function == "LAG" else F.lead
             offset = c.options[0] if c.options else 1
