@@ -70,6 +70,11 @@ class Planner:
                 return self._create_view(text, line, col)
             raise UnsupportedError("Unsupported CREATE statement", line, col,
                                    hint="CREATE TABLE and CREATE VIEW are supported")
+        if first == "DROP" and words[1:2] == ["JOB"]:
+            m = re.match(r"\s*DROP\s+JOB\s+'([^']+)'\s*$", text, re.I)
+            if not m:
+                raise SqlError("Expected DROP JOB '<job id>'", line, col, hint="SHOW JOBS lists the ids")
+            return plans.DropJob(m.group(1))
         if first == "DROP":
             return self._drop(text, line, col)
         if first == "SHOW":

@@ -60,6 +60,11 @@ class ShowJobs:
 
 
 @dataclass
+class DropJob:
+    job_id: str               # DROP JOB '<id>': a job that no longer runs, removed with its checkpoint
+
+
+@dataclass
 class StopJob:
     job_id: str
     savepoint: bool = False   # WITH SAVEPOINT: say where the job's checkpoint is

@@ -38,6 +38,7 @@ def parse_args(argv):
     ap.add_argument("--remote", help="Spark Connect server URL, e.g. sc://host:15002")
     ap.add_argument("--resume-job", metavar="ID", help="start a stopped or failed job again from its checkpoint")
     ap.add_argument("--job-run", metavar="FOLDER", help=argparse.SUPPRESS)
+    ap.add_argument("--job-host", metavar="FOLDER", help=argparse.SUPPRESS)
     ap.add_argument("-D", dest="defines", action="append", default=[], metavar="KEY=VALUE",
                     help="a session setting, e.g. -D execution.runtime-mode=batch or -D spark.driver.memory=4g")
     ap.add_argument("--version", action="version", version="dynsql %s" % __version__)
@@ -79,6 +80,8 @@ def main(argv=None):
         return 2
     if args.job_run:
         return run_job_process(args.job_run)
+    if args.job_host:
+        return run_job_host(args.job_host)
     script = init = None               # read before Spark starts: a bad file fails at once
     if args.file:
         script = _read(args.file)
@@ -94,10 +97,10 @@ def main(argv=None):
         return resume_job(Client(master=args.master, conf=conf, remote=args.remote), args.resume_job)
     try:
         # the interactive shell warms Spark up while its user types; a script runs its statements at once
+        # a script starts Spark when a statement first needs it: one of DDL and INSERT INTO jobs needs none (a
+        # job host runs the jobs); the shell starts Spark once its prompt is up
         client = Client(master=args.master, conf=conf, remote=args.remote,
                         warm_up=not (args.file or args.execute))
-        if args.file or args.execute:
-            client.start()   # the shell starts Spark once its prompt is up (the JVM's start-up competes for CPU)
     except DynsqlError as e:
         print("[ERROR] " + e.render(), file=sys.stderr)
         return 2
@@ -152,6 +155,32 @@ def run_job_process(folder):
         client.close()
     print("[INFO] Job %s: %s" % (record.id, status), file=sys.stderr)
     return 0 if status in ("FINISHED", "CANCELED") else 1
+
+
+def run_job_host(folder):
+    """A job host's process (runtime/job_host.py): one SparkContext, each job handed to it re-planned from its
+    session's statements and run on a SparkSession of its own."""
+    from runtime.job_host import serve
+    from runtime.session import SparkRuntime
+    return serve(folder, _run_hosted_job, lambda master, conf: SparkRuntime(master=master, conf=conf))
+
+
+def _run_hosted_job(job_folder, spark_runtime, stop_signal, output):
+    from runtime.jobs import mark_failed, read_job
+    from runtime.session import SparkRuntime
+    from .client import Client
+    from .errors import error_text
+    record = read_job(job_folder)
+    if record is None or record.status == "DAMAGED":
+        return "FAILED"
+    client = Client(conf=record.conf, spark_runtime=SparkRuntime(parent=spark_runtime))
+    try:
+        return client.run_job(job_folder, stop_signal, output)
+    except Exception as e:   # the statements no longer plan, Spark did not start...
+        text = error_text(e, False)
+        print(text, file=output, flush=True)
+        mark_failed(job_folder, text)
+        return "FAILED"
 
 
 def resume_job(client, job_id):

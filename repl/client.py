@@ -145,9 +145,9 @@ class Client:
             self.session_statements.append(statement if isinstance(statement, str) else statement.text)
         return result
 
-    def run_job(self, job_folder):
-        """In a job's own process: replay the job's session statements, re-plan its INSERTs, run them until
-        they end. -> the job's final status."""
+    def run_job(self, job_folder, stop_signal=None, output=None):
+        """In a job's own process (or its thread of a job host): replay the job's session statements, re-plan its
+        INSERTs, run them until they end. -> the job's final status."""
         from runtime.jobs import read_job
         record = read_job(job_folder)
         for text in record.statements:
@@ -156,7 +156,7 @@ class Client:
         for text in record.inserts:
             plan = self.planner.plan(text)
             inserts.extend(plan.inserts if isinstance(plan, plans.StatementSetRun) else [plan])
-        return self.engine.jobs.run(job_folder, inserts)
+        return self.engine.jobs.run(job_folder, inserts, stop_signal, output)
 
     def close(self):
         if self._engine is not None:

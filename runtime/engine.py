@@ -96,6 +96,8 @@ class Engine:
             return self.jobs.show()
         if isinstance(plan, plans.StopJob):
             return self.jobs.stop(plan.job_id, plan.savepoint)
+        if isinstance(plan, plans.DropJob):
+            return self.jobs.drop(plan.job_id)
         raise UnsupportedError("Cannot run a %s" % type(plan).__name__)
 
     # ------------------------------------------------------------------ jobs

@@ -98,7 +98,12 @@ def spark_log_path():
 
 
 class SparkRuntime:
-    def __init__(self, master=None, conf=None, remote=None, warm_up=False):
+    def __init__(self, master=None, conf=None, remote=None, warm_up=False, parent=None):
+        """parent: a runtime whose SparkContext this one shares, on a SparkSession of its own (`newSession()`:
+        its own SQL settings and data sources), as each job of a job host runs (job_host.py)."""
+        self.parent = parent
+        if parent is not None:
+            master, conf, remote = parent.master, parent.conf, parent.remote
         self.remote = remote
         self.warm_up = warm_up      # run runtime/warm_up.py's query once the session is up (the shell)
         self.master = None if remote else (master or "local[*]")
@@ -121,6 +126,11 @@ class SparkRuntime:
 
     def _start(self):
         try:
+            if self.parent is not None:
+                self._spark = self.parent.session().newSession()
+                _register_sources(self._spark)
+                self.ready_after = time.time() - self.started_at
+                return
             with _START_LOCK:   # one SparkContext a process: the second runtime joins the first
                 active = _active_session()
                 self._owns = active is None
