@@ -9,6 +9,8 @@
   --master URL                 Spark master (default local[*]), e.g. spark://host:7077, yarn, k8s://...
   --remote URL                 a Spark Connect server, e.g. sc://host:15002
   -D key=value                 a session setting (Flink keys, spark.* keys)
+  --conf key=value             a Spark setting, as spark-submit's (--jars, --packages, --py-files too); with
+                               spark-defaults.conf ($SPARK_CONF_DIR) under them
   --resume-job ID              start a stopped or failed INSERT INTO job again from its checkpoint
 
 An INSERT INTO starts a job of its own and returns, as Flink's SQL client does (in scripts too); with
@@ -41,6 +43,13 @@ def parse_args(argv):
     ap.add_argument("--job-host", metavar="FOLDER", help=argparse.SUPPRESS)
     ap.add_argument("-D", dest="defines", action="append", default=[], metavar="KEY=VALUE",
                     help="a session setting, e.g. -D execution.runtime-mode=batch or -D spark.driver.memory=4g")
+    ap.add_argument("--conf", dest="spark_conf", action="append", default=[], metavar="KEY=VALUE",
+                    help="a Spark setting, as spark-submit's --conf (over spark-defaults.conf)")
+    ap.add_argument("--jars", metavar="JARS", help="comma-separated jars for the driver and executors (spark.jars)")
+    ap.add_argument("--packages", metavar="COORDINATES",
+                    help="comma-separated Maven coordinates of jars, group:artifact:version (spark.jars.packages)")
+    ap.add_argument("--py-files", metavar="PY_FILES",
+                    help="comma-separated .zip, .egg or .py files for the Python workers (spark.submit.pyFiles)")
     ap.add_argument("--version", action="version", version="dynsql %s" % __version__)
     return ap.parse_args(argv)
 
@@ -52,6 +61,31 @@ def _defines(items):
             raise SystemExit("dynsql: -D takes key=value, got %r" % item)
         k, v = item.split("=", 1)
         conf[k.strip()] = v.strip()
+    return conf
+
+
+SPARK_FLAGS = (("jars", "spark.jars"), ("packages", "spark.jars.packages"), ("py_files", "spark.submit.pyFiles"))
+
+
+def _spark_flags(args):
+    """The Spark settings of --conf, --jars, --packages and --py-files, as spark-submit takes them (a --jars list
+    joins a spark.jars of --conf)."""
+    conf = {}
+    for item in args.spark_conf:
+        if "=" not in item:
+            raise SystemExit("dynsql: --conf takes key=value, got %r" % item)
+        k, v = (p.strip() for p in item.split("=", 1))
+        if not k.startswith("spark."):
+            raise SystemExit("dynsql: --conf takes Spark settings (spark.*), got %r: -D sets dynsql's and Flink's"
+                             % k)
+        conf[k] = v
+    for flag, key in SPARK_FLAGS:
+        value = getattr(args, flag)
+        if value:
+            given = [p for p in (conf.get(key, "") + "," + value).split(",") if p.strip()]
+            if flag == "py_files":     # the Python workers and the job host's processes resolve them anywhere
+                given = [os.path.abspath(p) if "://" not in p else p for p in given]
+            conf[key] = ",".join(given)
     return conf
 
 
@@ -70,7 +104,7 @@ def main(argv=None):
         print("[ERROR] " + problem, file=sys.stderr)
         return 2
     try:
-        conf = _defines(args.defines)
+        conf = {**_spark_flags(args), **_defines(args.defines)}
     except SystemExit as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -100,7 +134,7 @@ def main(argv=None):
         # a script starts Spark when a statement first needs it: one of DDL and INSERT INTO jobs needs none (a
         # job host runs the jobs); the shell starts Spark once its prompt is up
         client = Client(master=args.master, conf=conf, remote=args.remote,
-                        warm_up=not (args.file or args.execute))
+                        warm_up=not (args.file or args.execute), ui=not (args.file or args.execute))
     except DynsqlError as e:
         print("[ERROR] " + e.render(), file=sys.stderr)
         return 2
@@ -117,6 +151,8 @@ def main(argv=None):
                     return code
             return run_script(client, script if args.file else args.execute, args.output)
         from .shell import run_shell
+        from runtime.session import spark_log_path
+        print("[INFO] Spark log: %s" % spark_log_path())
         # the demo tables are created in the background once the prompt is up
         return run_shell(client, init_statements=init, setup_script=demo) or 0
     finally:

@@ -2,19 +2,19 @@
 
 Data flows one way: text -> planner (plans) -> runtime (results) -> the caller renders them.
 
-The planner (and sqlglot under it) and the runtime's engine are imported on first use, and a set-up script (the demo tables'
-DDL) can be run in the background with `load_in_background`: the shell draws its prompt first, and a
-statement typed meanwhile waits for the set-up as it waits for the SparkSession.
+The planner (and sqlglot under it), the Spark runtime and the engine are imported on first use, and a set-up
+script (the demo tables' DDL) can be run in the background with `load_in_background`: the shell draws its
+prompt first, and a statement typed meanwhile waits for the set-up as it waits for the SparkSession.
 
-The client keeps the session's DDL and SET statements in order: an INSERT INTO job is a process of its own
-(`dynsql --job-run <job folder>`) that re-plans its INSERTs from them."""
+The client keeps the session's DDL and SET statements in order: an INSERT INTO job runs in a job host
+(`dynsql --job-host <host folder>`) or a process of its own (`dynsql --job-run <job folder>`), which re-plans
+its INSERTs from them."""
 
 import sys
 import threading
 
 from planner import plans
 from planner.settings import Settings
-from runtime.session import SparkRuntime
 
 # the command that runs a job given its folder (cli.py's --job-run)
 JOB_ENTRY = [sys.executable, "-m", "repl.cli", "--job-run"]
@@ -30,14 +30,19 @@ class SetupError(Exception):
 
 
 class Client:
-    def __init__(self, master=None, conf=None, settings=None, spark_runtime=None, remote=None, warm_up=False):
+    def __init__(self, master=None, conf=None, settings=None, spark_runtime=None, remote=None, warm_up=False,
+                 ui=False):
+        """conf: the session's settings (-D, --conf): its spark.* keys start Spark and, with the others, are
+        listed by `SET;`. ui: Spark's web UI on by default (the shell's)."""
         spark_conf = {}
         for k, v in (conf or {}).items():
             if k.startswith("spark."):
                 spark_conf[k] = v
-        self.settings = settings or Settings({k: v for k, v in (conf or {}).items() if not k.startswith("spark.")})
-        self.spark_runtime = spark_runtime or SparkRuntime(master=master, conf=spark_conf, remote=remote,
-                                                           warm_up=warm_up)
+        self.settings = settings or Settings(conf or {})
+        if spark_runtime is None:
+            from runtime.session import SparkRuntime
+            spark_runtime = SparkRuntime(master=master, conf=spark_conf, remote=remote, warm_up=warm_up, ui=ui)
+        self.spark_runtime = spark_runtime
         self._job_conf = conf
         self._engine = None
         self._engine_lock = threading.Lock()

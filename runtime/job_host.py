@@ -143,7 +143,8 @@ def serve(folder, run_one, make_runtime):
         pass
     jobs = {}      # job id -> (thread, its stop signal)
     idle_since = time.time()
-    print("[INFO] job host %d for %s" % (os.getpid(), registry_root), flush=True)
+    from .session import spark_log_path
+    print("[INFO] job host %d for %s; its Spark log: %s" % (os.getpid(), registry_root, spark_log_path()), flush=True)
     while True:
         if stopping.is_set():
             for _, stop in jobs.values():
@@ -151,7 +152,8 @@ def serve(folder, run_one, make_runtime):
             for thread, _ in jobs.values():
                 thread.join(120)
             return 0
-        if runtime.is_ready or runtime.status().startswith("failed"):
+        failed = runtime.status().startswith("failed")     # each job handed over fails, naming why; then it exits
+        if runtime.is_ready or failed:
             for job_id in _inbox(folder):
                 stop = threading.Event()
                 thread = threading.Thread(target=_run_hosted, name="dynsql-job-" + job_id,
@@ -163,11 +165,12 @@ def serve(folder, run_one, make_runtime):
             idle_since = time.time()
         if jobs or _inbox_waiting(folder):
             idle_since = time.time()
-        elif time.time() - idle_since > settings.get("idle", DEFAULT_IDLE_SECONDS):
+        elif failed or time.time() - idle_since > settings.get("idle", DEFAULT_IDLE_SECONDS):
             with JobLock(os.path.join(folder, "start.lock")):
                 if not _inbox_waiting(folder):
                     lock.release()      # from now on a session hands its job to a new host
-                    print("[INFO] job host %d: idle, exits" % os.getpid(), flush=True)
+                    print("[INFO] job host %d: %s, exits" % (os.getpid(), runtime.status() if failed else "idle"),
+                          flush=True)
                     runtime.stop()
                     return 0
         stopping.wait(PICK_UP_SECONDS)
