@@ -159,11 +159,13 @@ class Planner:
             return plans.ListingPlan([("current database name", "STRING")], [("default_database",)])
         if up == "JOBS":
             return plans.ShowJobs()
+        if up == "SPARK UI":
+            return plans.ShowSparkUi()
         m2 = re.match(r"CREATE\s+(TABLE|VIEW)\s+(`(?:[^`]|``)+`|[\w.]+)$", what, re.I)
         if m2:
             obj = self.catalog.require(_strip_quotes(m2.group(2)), line, col)
             return plans.ListingPlan([("result", "STRING")], [(show_create(obj),)])
-        hint = "SHOW TABLES | VIEWS | FUNCTIONS | JOBS | CREATE TABLE <name>"
+        hint = "SHOW TABLES | VIEWS | FUNCTIONS | JOBS | SPARK UI | CREATE TABLE <name>"
         if not what:
             raise SqlError("Expected what to show after SHOW", line, col, hint=hint)
         raise SqlError("Unsupported SHOW %s" % near(what), line, col, hint=hint)

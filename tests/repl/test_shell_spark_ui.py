@@ -1,11 +1,10 @@
 """The shell as a Spark user runs it, in a pseudo-terminal: its Spark log named at start, the Spark UI on (on
-loopback only) with its address on the status line, spark-defaults.conf from $SPARK_CONF_DIR under --conf,
+loopback only) with its address on the status line (tests/repl/test_toolbar.py) and from SHOW SPARK UI, spark-defaults.conf from $SPARK_CONF_DIR under --conf,
 --py-files passed to Spark, and `SET;` listing the --conf keys. What Spark took is read back from the UI's own
 REST API."""
 
 import json
 import os
-import re
 import sys
 import urllib.request
 from pathlib import Path
@@ -16,7 +15,6 @@ pexpect = pytest.importorskip("pexpect")
 
 DYNSQL = Path(sys.executable).with_name("dynsql")
 PROMPT = "Flink SQL>"
-ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 
 
 def listening_addresses(port):
@@ -56,25 +54,26 @@ def test_spark_ui_log_and_settings_as_spark_users_expect(tmp_path):
         log = child.match.group(1)
         assert log.endswith("-%d.log" % child.pid)        # this process's own
         child.expect(PROMPT, timeout=30)
-        child.expect(r"Spark UI: (http://127\.0\.0\.1:(\d+))")
+        child.send("SHOW SPARK UI;\r")       # waits for Spark (the status line shows the address as well)
+        child.expect(r"(http://127\.0\.0\.1:(\d+))\s*\|\s*(\S+)")
         url, port = child.match.group(1), int(child.match.group(2))
-        assert os.path.exists(log)
+        assert child.match.group(3) == log and os.path.exists(log)
+        child.expect(PROMPT)
         assert listening_addresses(port) and set(listening_addresses(port)) <= {
-            "0100007F", "00000000000000000000000001000000"}          # 127.0.0.1 / ::1 only
-        with urllib.request.urlopen(url + "/api/v1/applications", timeout=30) as r:
+            "0100007F", "0000000000000000FFFF00000100007F", "00000000000000000000000001000000"}   # 127.0.0.1, ::1
+        with urllib.request.urlopen(url + "/api/v1/applications", timeout=180) as r:
             [app] = json.load(r)
         assert app["name"] == "from-spark-defaults"
-        with urllib.request.urlopen(url + "/api/v1/applications/%s/environment" % app["id"], timeout=30) as r:
+        with urllib.request.urlopen(url + "/api/v1/applications/%s/environment" % app["id"], timeout=180) as r:
             spark = dict(json.load(r)["sparkProperties"])
         assert spark["spark.sql.shuffle.partitions"] == "3"          # --conf over spark-defaults.conf
         assert spark["spark.submit.pyFiles"].endswith("shipped.py")
         assert spark["spark.ui.enabled"] == "true"
 
-        child.send("SET;\r")
+        child.send("SET;\r")                   # its rows in key order
+        child.expect(r"spark\.sql\.shuffle\.partitions\s*\|\s*3\s*\|")
+        child.expect(r"spark\.submit\.pyFiles\s*\|\s*\S*shipped\.py")
         child.expect(PROMPT)
-        listing = ANSI.sub("", child.before)
-        assert re.search(r"spark\.sql\.shuffle\.partitions\s*\|\s*3\s*\|", listing), listing
-        assert re.search(r"spark\.submit\.pyFiles\s*\|\s*\S*shipped\.py", listing), listing
         child.send("QUIT;\r")
         child.expect(pexpect.EOF, timeout=60)
     finally:
