@@ -19,7 +19,7 @@ from .functions import FLINK_FUNCTIONS
 OK = "[INFO] Execute statement succeeded."
 
 SHOW_HINT = ("SHOW CATALOGS | CURRENT CATALOG | CURRENT DATABASE | DATABASES | TABLES | VIEWS | FUNCTIONS | "
-             "USER FUNCTIONS | COLUMNS FROM <table> | JOBS | CREATE TABLE <name> | CREATE VIEW <name>")
+             "USER FUNCTIONS | COLUMNS FROM <table> | JOBS | SPARK UI | CREATE TABLE <name> | CREATE VIEW <name>")
 
 
 def plan_catalog_statement(catalog, text, line, col):

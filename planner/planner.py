@@ -97,6 +97,11 @@ class Planner:
         if first == "DROP" and python_functions.is_drop_function(text):
             python_functions.drop_function(self.catalog, text, line, col)
             return plans.MessagePlan(OK)
+        if first == "DROP" and words[1:2] == ["JOB"]:
+            m = re.match(r"\s*DROP\s+JOB\s+'([^']+)'\s*$", text, re.I)
+            if not m:
+                raise SqlError("Expected DROP JOB '<job id>'", line, col, hint="SHOW JOBS lists the ids")
+            return plans.DropJob(m.group(1))
         if first == "DROP":
             return self._drop(text, line, col)
         if first == "SHOW":
@@ -200,6 +205,8 @@ class Planner:
     def _show(self, text, line, col):
         if re.fullmatch(r"\s*SHOW\s+JOBS\s*", text, re.I):
             return plans.ShowJobs()
+        if re.fullmatch(r"\s*SHOW\s+SPARK\s+UI\s*", text, re.I):
+            return plans.ShowSparkUi()
         return plan_catalog_statement(self.catalog, text, line, col)
 
     def _describe(self, text, line, col):

@@ -63,6 +63,16 @@ class ShowJobs:
 
 
 @dataclass
+class ShowSparkUi:
+    pass                      # SHOW SPARK UI: the session's Spark web UI and its Spark log
+
+
+@dataclass
+class DropJob:
+    job_id: str               # DROP JOB '<id>': a job that no longer runs, removed with its checkpoint
+
+
+@dataclass
 class StopJob:
     job_id: str
     savepoint: bool = False   # WITH SAVEPOINT: say where the job's checkpoint is

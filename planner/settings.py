@@ -34,7 +34,9 @@ KNOWN_KEYS = {
                                           "allow the SQL standard's MATCH_RECOGNIZE features that Flink refuses"),
     "table.dml-sync": ("false", ("true", "false"), "INSERT INTO waits for its job to finish"),
     "execution.savepoint.path": ("", None, "the next INSERT INTO jobs resume from this savepoint (a job's checkpoint)"),
-    "dynsql.jobs.dir": ("~/.dynsql/jobs", None, "the job registry: one folder per INSERT INTO job, shared by sessions"),
+    "dynsql.jobs.dir": ("", None, "the job registry: one folder per INSERT INTO job, shared by sessions; empty: "
+                                  "the project's .dynsql/jobs (the nearest folder up from the working folder with a "
+                                  ".dynsql folder or a .git, else the working folder)"),
     "state.backend.type": ("hashmap", ("hashmap", "rocksdb"),
                            "where streaming queries keep their state: hashmap (memory) or rocksdb (local disk, "
                            "for state bigger than memory; always for dynsql's own stateful operators)"),
@@ -167,7 +169,7 @@ class Settings:
     @property
     def jobs_dir(self):
         import os
-        return os.path.abspath(os.path.expanduser(self.get("dynsql.jobs.dir") or "~/.dynsql/jobs"))
+        return os.path.abspath(os.path.expanduser(self.get("dynsql.jobs.dir") or project_jobs_dir()))
 
     @property
     def savepoint_path(self):
@@ -219,6 +221,23 @@ _SIZE_KEYS = ("dynsql.one-pass.max-input-size", "dynsql.whole-file.max-size")
 _UNITS_BYTES = {"": 1, "b": 1, "bytes": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
                 "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40,
                 "tib": 1 << 40}
+
+
+def project_jobs_dir(start=None):
+    """The project's job registry: `.dynsql/jobs` in the nearest folder from `start` (the working folder) up
+    that has a `.dynsql` folder, else in the nearest that is a checkout (has `.git`), else in `start` itself."""
+    import os
+    start = os.path.abspath(start or os.getcwd())
+    for marker in (".dynsql", ".git"):
+        folder = start
+        while True:
+            if os.path.exists(os.path.join(folder, marker)):
+                return os.path.join(folder, ".dynsql", "jobs")
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+    return os.path.join(start, ".dynsql", "jobs")
 
 
 def parse_size_bytes(text, key=None):

@@ -9,6 +9,8 @@
   --master URL                 Spark master (default local[*]), e.g. spark://host:7077, yarn, k8s://...
   --remote URL                 a Spark Connect server, e.g. sc://host:15002
   -D key=value                 a session setting (Flink keys, spark.* keys)
+  --conf key=value             a Spark setting, as spark-submit's (--jars, --packages, --py-files too); with
+                               spark-defaults.conf ($SPARK_CONF_DIR) under them
   --resume-job ID              start a stopped or failed INSERT INTO job again from its checkpoint
 
 An INSERT INTO starts a job of its own and returns, as Flink's SQL client does (in scripts too); with
@@ -38,8 +40,16 @@ def parse_args(argv):
     ap.add_argument("--remote", help="Spark Connect server URL, e.g. sc://host:15002")
     ap.add_argument("--resume-job", metavar="ID", help="start a stopped or failed job again from its checkpoint")
     ap.add_argument("--job-run", metavar="FOLDER", help=argparse.SUPPRESS)
+    ap.add_argument("--job-host", metavar="FOLDER", help=argparse.SUPPRESS)
     ap.add_argument("-D", dest="defines", action="append", default=[], metavar="KEY=VALUE",
                     help="a session setting, e.g. -D execution.runtime-mode=batch or -D spark.driver.memory=4g")
+    ap.add_argument("--conf", dest="spark_conf", action="append", default=[], metavar="KEY=VALUE",
+                    help="a Spark setting, as spark-submit's --conf (over spark-defaults.conf)")
+    ap.add_argument("--jars", metavar="JARS", help="comma-separated jars for the driver and executors (spark.jars)")
+    ap.add_argument("--packages", metavar="COORDINATES",
+                    help="comma-separated Maven coordinates of jars, group:artifact:version (spark.jars.packages)")
+    ap.add_argument("--py-files", metavar="PY_FILES",
+                    help="comma-separated .zip, .egg or .py files for the Python workers (spark.submit.pyFiles)")
     ap.add_argument("--version", action="version", version="dynsql %s" % __version__)
     return ap.parse_args(argv)
 
@@ -51,6 +61,31 @@ def _defines(items):
             raise SystemExit("dynsql: -D takes key=value, got %r" % item)
         k, v = item.split("=", 1)
         conf[k.strip()] = v.strip()
+    return conf
+
+
+SPARK_FLAGS = (("jars", "spark.jars"), ("packages", "spark.jars.packages"), ("py_files", "spark.submit.pyFiles"))
+
+
+def _spark_flags(args):
+    """The Spark settings of --conf, --jars, --packages and --py-files, as spark-submit takes them (a --jars list
+    joins a spark.jars of --conf)."""
+    conf = {}
+    for item in args.spark_conf:
+        if "=" not in item:
+            raise SystemExit("dynsql: --conf takes key=value, got %r" % item)
+        k, v = (p.strip() for p in item.split("=", 1))
+        if not k.startswith("spark."):
+            raise SystemExit("dynsql: --conf takes Spark settings (spark.*), got %r: -D sets dynsql's and Flink's"
+                             % k)
+        conf[k] = v
+    for flag, key in SPARK_FLAGS:
+        value = getattr(args, flag)
+        if value:
+            given = [p for p in (conf.get(key, "") + "," + value).split(",") if p.strip()]
+            if flag == "py_files":     # the Python workers and the job host's processes resolve them anywhere
+                given = [os.path.abspath(p) if "://" not in p else p for p in given]
+            conf[key] = ",".join(given)
     return conf
 
 
@@ -69,7 +104,7 @@ def main(argv=None):
         print("[ERROR] " + problem, file=sys.stderr)
         return 2
     try:
-        conf = _defines(args.defines)
+        conf = {**_spark_flags(args), **_defines(args.defines)}
     except SystemExit as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -79,6 +114,8 @@ def main(argv=None):
         return 2
     if args.job_run:
         return run_job_process(args.job_run)
+    if args.job_host:
+        return run_job_host(args.job_host)
     script = init = None               # read before Spark starts: a bad file fails at once
     if args.file:
         script = _read(args.file)
@@ -94,10 +131,10 @@ def main(argv=None):
         return resume_job(Client(master=args.master, conf=conf, remote=args.remote), args.resume_job)
     try:
         # the interactive shell warms Spark up while its user types; a script runs its statements at once
+        # a script starts Spark when a statement first needs it: one of DDL and INSERT INTO jobs needs none (a
+        # job host runs the jobs); the shell starts Spark once its prompt is up
         client = Client(master=args.master, conf=conf, remote=args.remote,
-                        warm_up=not (args.file or args.execute))
-        if args.file or args.execute:
-            client.start()   # the shell starts Spark once its prompt is up (the JVM's start-up competes for CPU)
+                        warm_up=not (args.file or args.execute), ui=not (args.file or args.execute))
     except DynsqlError as e:
         print("[ERROR] " + e.render(), file=sys.stderr)
         return 2
@@ -114,6 +151,8 @@ def main(argv=None):
                     return code
             return run_script(client, script if args.file else args.execute, args.output)
         from .shell import run_shell
+        from runtime.session import spark_log_path
+        print("[INFO] Spark log: %s" % spark_log_path())
         # the demo tables are created in the background once the prompt is up
         return run_shell(client, init_statements=init, setup_script=demo) or 0
     finally:
@@ -152,6 +191,32 @@ def run_job_process(folder):
         client.close()
     print("[INFO] Job %s: %s" % (record.id, status), file=sys.stderr)
     return 0 if status in ("FINISHED", "CANCELED") else 1
+
+
+def run_job_host(folder):
+    """A job host's process (runtime/job_host.py): one SparkContext, each job handed to it re-planned from its
+    session's statements and run on a SparkSession of its own."""
+    from runtime.job_host import serve
+    from runtime.session import SparkRuntime
+    return serve(folder, _run_hosted_job, lambda master, conf: SparkRuntime(master=master, conf=conf))
+
+
+def _run_hosted_job(job_folder, spark_runtime, stop_signal, output):
+    from runtime.jobs import mark_failed, read_job
+    from runtime.session import SparkRuntime
+    from .client import Client
+    from .errors import error_text
+    record = read_job(job_folder)
+    if record is None or record.status == "DAMAGED":
+        return "FAILED"
+    client = Client(conf=record.conf, spark_runtime=SparkRuntime(parent=spark_runtime))
+    try:
+        return client.run_job(job_folder, stop_signal, output)
+    except Exception as e:   # the statements no longer plan, Spark did not start...
+        text = error_text(e, False)
+        print(text, file=output, flush=True)
+        mark_failed(job_folder, text)
+        return "FAILED"
 
 
 def resume_job(client, job_id):

@@ -2,19 +2,19 @@
 
 Data flows one way: text -> planner (plans) -> runtime (results) -> the caller renders them.
 
-The planner (and sqlglot under it) and the runtime's engine are imported on first use, and a set-up script (the demo tables'
-DDL) can be run in the background with `load_in_background`: the shell draws its prompt first, and a
-statement typed meanwhile waits for the set-up as it waits for the SparkSession.
+The planner (and sqlglot under it), the Spark runtime and the engine are imported on first use, and a set-up
+script (the demo tables' DDL) can be run in the background with `load_in_background`: the shell draws its
+prompt first, and a statement typed meanwhile waits for the set-up as it waits for the SparkSession.
 
-The client keeps the session's DDL and SET statements in order: an INSERT INTO job is a process of its own
-(`dynsql --job-run <job folder>`) that re-plans its INSERTs from them."""
+The client keeps the session's DDL and SET statements in order: an INSERT INTO job runs in a job host
+(`dynsql --job-host <host folder>`) or a process of its own (`dynsql --job-run <job folder>`), which re-plans
+its INSERTs from them."""
 
 import sys
 import threading
 
 from planner import plans
 from planner.settings import Settings
-from runtime.session import SparkRuntime
 
 # the command that runs a job given its folder (cli.py's --job-run)
 JOB_ENTRY = [sys.executable, "-m", "repl.cli", "--job-run"]
@@ -30,14 +30,19 @@ class SetupError(Exception):
 
 
 class Client:
-    def __init__(self, master=None, conf=None, settings=None, spark_runtime=None, remote=None, warm_up=False):
+    def __init__(self, master=None, conf=None, settings=None, spark_runtime=None, remote=None, warm_up=False,
+                 ui=False):
+        """conf: the session's settings (-D, --conf): its spark.* keys start Spark and, with the others, are
+        listed by `SET;`. ui: Spark's web UI on by default (the shell's)."""
         spark_conf = {}
         for k, v in (conf or {}).items():
             if k.startswith("spark."):
                 spark_conf[k] = v
-        self.settings = settings or Settings({k: v for k, v in (conf or {}).items() if not k.startswith("spark.")})
-        self.spark_runtime = spark_runtime or SparkRuntime(master=master, conf=spark_conf, remote=remote,
-                                                           warm_up=warm_up)
+        self.settings = settings or Settings(conf or {})
+        if spark_runtime is None:
+            from runtime.session import SparkRuntime
+            spark_runtime = SparkRuntime(master=master, conf=spark_conf, remote=remote, warm_up=warm_up, ui=ui)
+        self.spark_runtime = spark_runtime
         self._job_conf = conf
         self._engine = None
         self._engine_lock = threading.Lock()
@@ -156,9 +161,9 @@ class Client:
             self.session_statements.append(statement if isinstance(statement, str) else statement.text)
         return result
 
-    def run_job(self, job_folder):
-        """In a job's own process: replay the job's session statements, re-plan its INSERTs, run them until
-        they end. -> the job's final status."""
+    def run_job(self, job_folder, stop_signal=None, output=None):
+        """In a job's own process (or its thread of a job host): replay the job's session statements, re-plan its
+        INSERTs, run them until they end. -> the job's final status."""
         from runtime.jobs import read_job
         record = read_job(job_folder)
         for text in record.statements:
@@ -167,7 +172,7 @@ class Client:
         for text in record.inserts:
             plan = self.planner.plan(text)
             inserts.extend(plan.inserts if isinstance(plan, plans.StatementSetRun) else [plan])
-        return self.engine.jobs.run(job_folder, inserts)
+        return self.engine.jobs.run(job_folder, inserts, stop_signal, output)
 
     def close(self):
         if self._engine is not None:

@@ -1,6 +1,6 @@
 """The bottom toolbar of the prompt and the status line of the full-screen views.
 
-Shows the Spark session's state (starting / ready / failed), the result mode, and the running (or
+Shows the Spark session's state (starting / ready / failed) and its web UI's address, the result mode, and the running (or
 last) query with its counters: changes received, per-op counts, input rows ignore-parse-errors skipped,
 the rows the sources read (and the last micro-batch's rows per second), watermark, time of the last batch and
 how long it took. Once the shell has stopped showing a query it says how the query ended
@@ -104,8 +104,11 @@ class ShellToolbar:
         status = _client_status(self.client)
         mode = self.client.settings.get("sql-client.execution.result-mode")
         runtime_mode = self.client.settings.get("execution.runtime-mode")
-        fragments = [session_state(status, self.started_at),
-                     ("class:toolbar", " | result mode: %s | %s" % (mode, runtime_mode))]
+        fragments = [session_state(status, self.started_at)]
+        ui_url = getattr(getattr(self.client, "spark_runtime", None), "ui_url", None)
+        if status == "ready" and ui_url:
+            fragments.append(("class:toolbar", " | Spark UI: %s" % ui_url))
+        fragments.append(("class:toolbar", " | result mode: %s | %s" % (mode, runtime_mode)))
         jobs = running_jobs(self.client)
         if jobs:
             fragments.append(("class:toolbar", " | %d job%s running (%d rows written)" % (

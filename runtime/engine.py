@@ -96,7 +96,25 @@ class Engine:
             return self.jobs.show()
         if isinstance(plan, plans.StopJob):
             return self.jobs.stop(plan.job_id, plan.savepoint)
+        if isinstance(plan, plans.DropJob):
+            return self.jobs.drop(plan.job_id)
+        if isinstance(plan, plans.ShowSparkUi):
+            return self.show_spark_ui()
         raise UnsupportedError("Cannot run a %s" % type(plan).__name__)
+
+    def show_spark_ui(self):
+        """SHOW SPARK UI: the address of the session's Spark web UI (once Spark is up) and its Spark log."""
+        from .session import spark_log_path
+        self.spark
+        runtime = self.spark_runtime
+        if runtime.ui_url:
+            ui = runtime.ui_url
+        elif runtime.is_connect:
+            ui = "(the Spark Connect server's)"
+        else:
+            ui = "(off: spark.ui.enabled is false; --conf spark.ui.enabled=true turns it on)"
+        return TableResult([Column("spark ui", "STRING"), Column("spark log", "STRING")],
+                           [(ui, None if runtime.is_connect else spark_log_path())], uncut=True)
 
     # ------------------------------------------------------------------ jobs
     def submit_job(self, plan):

@@ -1,9 +1,12 @@
-"""Starting a job's process, detached from the session that submits it (quitting or killing the shell leaves
-the job running):
+"""Starting a job, detached from the session that submits it (quitting or killing the shell leaves the job
+running):
 
-- local masters, Spark standalone and Spark Connect: a process of its own on this machine (its own session,
-  its output in the job's output.log) that re-plans the job's statements and runs them. Spark standalone
-  runs Python applications in client deploy mode only, so there too the job's driver runs here, detached.
+- local masters and Spark standalone: handed to a job host (job_host.py), a long-lived process on this machine
+  whose one JVM runs several jobs, each on a SparkSession of its own; the host is started when none lives.
+  Spark standalone runs Python applications in client deploy mode only, so there too the job's driver runs
+  here, detached.
+- Spark Connect: a process of its own on this machine (its own session, its output in the job's output.log)
+  that re-plans the job's statements and runs them.
 - YARN and Kubernetes: `spark-submit --deploy-mode cluster` with dynsql's packages as --py-files; the job's
   driver runs in the cluster and must see the job registry's folder (a shared filesystem).
 
@@ -16,6 +19,7 @@ import subprocess
 import sys
 import threading
 
+from .job_host import hand_over, hosted
 from .private_files import open_private
 
 STANDALONE_NOTE = ("Spark standalone runs Python applications in client deploy mode only: the job's driver runs "
@@ -28,8 +32,13 @@ def cluster_deploy(master):
 
 
 def launch(registry, record, entry):
-    """Start the job of `record` (already in the registry). -> (pid, note for the user or None)."""
+    """Start the job of `record` (already in the registry); its record gets the pid. -> (pid, note for the user
+    or None)."""
     folder = registry.folder(record.id)
+    if hosted(record):
+        # the repl's command with --job-host in place of --job-run: a host process given its folder
+        pid = hand_over(registry, record, list(entry[:-1]) + ["--job-host"])
+        return pid, STANDALONE_NOTE if (record.master or "").startswith("spark://") else None
     if cluster_deploy(record.master):
         command = spark_submit_command(record, folder, entry)
         note = "the job's driver runs in the cluster (spark-submit --deploy-mode cluster)"
@@ -45,6 +54,7 @@ def launch(registry, record, entry):
                                    stderr=subprocess.STDOUT, start_new_session=True, env=env)
     # reap it when it ends while this session still runs (no zombie); after the session it belongs to init
     threading.Thread(target=process.wait, name="dynsql-job-reaper", daemon=True).start()
+    registry.update(record.id, pid=process.pid, job_host=None)
     return process.pid, note
 
 
@@ -63,7 +73,7 @@ def spark_submit_command(record, folder, entry):
 
 
 def resume_command(registry_root, job_id, default_root):
-    """The shell command that resumes a job from its checkpoint."""
+    """The shell command that resumes a job from its checkpoint (run in the session's working folder)."""
     command = ["dynsql"]
     if os.path.abspath(registry_root) != os.path.abspath(os.path.expanduser(default_root)):
         command += ["-D", "dynsql.jobs.dir=%s" % registry_root]

@@ -1,5 +1,5 @@
-"""The job registry: a directory (setting `dynsql.jobs.dir`, default ~/.dynsql/jobs) with one folder per
-INSERT INTO job, shared by every dynsql session of the user and by the jobs' own processes.
+"""The job registry: a directory (setting `dynsql.jobs.dir`, default the project's .dynsql/jobs) with one folder
+per INSERT INTO job, shared by the dynsql sessions of the project and by the processes that run its jobs.
 
     <root>/<job id>/job.json       what the job runs and its state (JobRecord), rewritten atomically; the value
                                    of a setting or option that names a secret masked (runtime/redaction.py)
@@ -9,6 +9,7 @@ INSERT INTO job, shared by every dynsql session of the user and by the jobs' own
     <root>/<job id>/checkpoint/N   Spark's checkpoint of the job's N-th INSERT, kept after the job ends
     <root>/<job id>/run.lock       locked by the job's process while it runs: a second one for the job exits
     <root>/<job id>/resume.lock    locked by a session while it resumes the job: one resume at a time
+    <root>/.hosts/<key>/           a job host's folder (job_host.py): a process that runs jobs in one JVM
 
 The root and each job's folder are owner-only (0700), its files 0600. The session that submits a job writes
 its record; from then on only the job's process writes it. A job whose record says it runs but whose process
@@ -64,6 +65,8 @@ class JobRecord:
     restored_from: str = None      # the savepoint (checkpoint folder) the job started from
     resume_command: str = ""
     deploy: str = "process"        # "process" (a detached local process) or "spark-submit"
+    checked: bool = False          # its INSERTs were checked against their sinks in the job's process
+    job_host: str = None           # the folder of the job host (job_host.py) that runs it; `pid` is the host's
 
     @property
     def rows_written(self):
@@ -186,6 +189,14 @@ class JobRegistry:
         if record.status not in ACTIVE or record.pid is None:
             return record
         same_host = record.host == socket.gethostname()
+        if same_host and record.job_host:
+            # a job host runs it: the host lives, and the job has not been picked up yet or its thread holds the
+            # job's run lock
+            if not (process_alive(record.pid, record.job_host) and (
+                    record.status == "INITIALIZING" or self.run_lock(record.id).held_elsewhere())):
+                record.status = "FAILED"
+                record.error = record.error or "the job host (pid %d) ended without finishing the job" % record.pid
+            return record
         if same_host and not process_alive(record.pid, record.id) and not (
                 record.jvm_pid and process_alive(record.jvm_pid)):
             record.status = "FAILED"
@@ -260,7 +271,7 @@ _FIELD_TYPES = {"id": str, "name": str, "inserts": list, "statements": list, "co
                 "remote": (str, type(None)), "cwd": str, "batch": bool, "status": str, "started": str,
                 "heartbeat": (int, float), "pid": (int, type(None)), "jvm_pid": (int, type(None)), "host": str,
                 "rows": dict, "error": (str, type(None)), "restored_from": (str, type(None)), "resume_command": str,
-                "deploy": str}
+                "deploy": str, "job_host": (str, type(None)), "checked": bool}
 _REQUIRED = ("id", "name", "inserts", "statements", "conf")
 
 

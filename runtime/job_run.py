@@ -19,30 +19,37 @@ from planner.errors import DynsqlError
 
 from .job_registry import HEARTBEAT_SECONDS
 from .session import is_connect
-from .sinks import check_insert, start_sink
+from .sinks import check_insert, sink_columns, start_sink
 from .tables import HIDDEN_SCHEMA, sources_kept_in
 
 
-def run_job(engine, registry, job_id, plans):
-    """Run the job's INSERTs until they end. -> the final status."""
-    stop_signal = threading.Event()
-    _on_sigterm(stop_signal)
+def run_job(engine, registry, job_id, plans, stop_signal=None, output=None):
+    """Run the job's INSERTs until they end. -> the final status. `stop_signal`: an Event that stops the job
+    (a job host's, at its SIGTERM), else SIGTERM of this process does; `output`: where a print sink writes
+    (else this process's standard output)."""
+    if stop_signal is None:
+        stop_signal = threading.Event()
+        _on_sigterm(stop_signal)
     # a stop requested while this process started is kept: the first look at the requests honours it
     record = registry.update(job_id, status="INITIALIZING", pid=os.getpid(), host=socket.gethostname(),
-                             heartbeat=time.time(), error=None)
+                             heartbeat=time.time(), error=None, checked=False)
     writes = []
     try:
         if len(plans) > 1:
             _prime_filesystem_source(engine.spark)
-        for index, plan in enumerate(plans):
+        results = []
+        for index, plan in enumerate(plans):      # checked against its sinks first, as a session checks them
             check_insert(plan)
+            with sources_kept_in(registry.checkpoint(job_id, index)):
+                results.append(engine.result_frame(plan.query, plan.batch))
+            sink_columns(plan, results[-1].columns)
+        registry.update(job_id, checked=True)
+        for index, (plan, result) in enumerate(zip(plans, results)):
             checkpoint = registry.checkpoint(job_id, index)
-            with sources_kept_in(checkpoint):
-                result = engine.result_frame(plan.query, plan.batch)
             counted = record.rows.get(str(index), {})
             writes.append(start_sink(engine.spark, plan, result, checkpoint,
                                      prefix="%s-%d" % (job_id, index), rows=counted.get("rows", 0),
-                                     last_batch=counted.get("batch", -1)))
+                                     last_batch=counted.get("batch", -1), output=output))
         registry.update(job_id, status="RUNNING", heartbeat=time.time(), jvm_pid=_jvm_pid(engine.spark))
         status, error = _watch(registry, job_id, writes, stop_signal)
     except DynsqlError as e:
@@ -60,6 +67,7 @@ def run_job(engine, registry, job_id, plans):
 
 def _watch(registry, job_id, writes, stop_signal):
     """-> (final status, error text or None)."""
+    beat = time.time()
     while True:
         for w in writes:
             w.poll()
@@ -76,8 +84,13 @@ def _watch(registry, job_id, writes, stop_signal):
             for w in writes:
                 _wait_finished(w)
             return ("FINISHED" if request and request.get("savepoint") else "CANCELED"), None
-        registry.update(job_id, heartbeat=time.time(), rows=_rows(writes, None))
-        stop_signal.wait(HEARTBEAT_SECONDS)
+        if time.time() - beat >= HEARTBEAT_SECONDS:
+            registry.update(job_id, heartbeat=time.time(), rows=_rows(writes, None))
+            beat = time.time()
+        stop_signal.wait(STOP_CHECK_SECONDS)
+
+
+STOP_CHECK_SECONDS = 0.2     # how soon a STOP JOB is seen
 
 
 def _wait_finished(write, timeout=60):

@@ -2,7 +2,8 @@
 then started detached, job_launch.py), list every session's jobs (SHOW JOBS), stop one (STOP JOB [WITH
 SAVEPOINT]), wait for one (`table.dml-sync`), resume one from its checkpoint, run one (in its own process).
 
-A job is a folder of the registry (job_registry.py, setting `dynsql.jobs.dir`); quitting the session leaves
+A job is a folder of the registry (job_registry.py, setting `dynsql.jobs.dir`, by default the project's
+.dynsql/jobs); DROP JOB removes one that no longer runs; quitting the session leaves
 its jobs running. `SET 'execution.savepoint.path' = '<checkpoint>'` before an INSERT starts the new job from
 a copy of that checkpoint, as Flink restores a savepoint."""
 
@@ -15,14 +16,15 @@ import time
 import uuid
 
 from planner.errors import RuntimeFailure, SqlError
+from planner.settings import project_jobs_dir
 
+from .job_host import withdraw
 from .job_launch import launch, resume_command
 from .job_registry import ACTIVE, DAMAGED, JobRecord, JobRegistry, process_alive
 from .results import Column, MessageResult, TableResult
 from .sinks import check_insert, sink_columns
 from .sinks.filesystem import ROWS
 
-DEFAULT_JOBS_DIR = "~/.dynsql/jobs"
 SHOW_JOBS_COLUMNS = [Column("job id", "STRING"), Column("job name", "STRING"), Column("status", "STRING"),
                      Column("rows written", "BIGINT"), Column("start time", "STRING"), Column("checkpoint", "STRING"),
                      Column("resume with", "STRING"), Column("error", "STRING")]
@@ -40,7 +42,7 @@ class SessionJobs:
     @property
     def registry(self):
         settings = self.engine.settings
-        return JobRegistry(settings.jobs_dir if settings is not None else DEFAULT_JOBS_DIR)
+        return JobRegistry(settings.jobs_dir if settings is not None else project_jobs_dir())
 
     @property
     def jobs(self):
@@ -57,12 +59,16 @@ class SessionJobs:
         """Check every INSERT of a job against its sink, then start the job. -> its id, a note or None."""
         if self.entry is None:
             raise RuntimeFailure("This session cannot start jobs (no job command)")
+        runtime = self.engine.spark_runtime
+        # a job host checks the INSERTs against their sinks itself when this session's Spark is not up yet (a
+        # script of DDL and INSERTs then needs no JVM of its own): the INSERT waits for that verdict
+        checked_here = runtime.is_ready or not _hosted(runtime)
         for plan in plans:
             check_insert(plan)
-            result = self.engine.result_frame(plan.query, plan.batch)
-            sink_columns(plan, result.columns)
+            if checked_here:
+                result = self.engine.result_frame(plan.query, plan.batch)
+                sink_columns(plan, result.columns)
         registry = self.registry
-        runtime = self.engine.spark_runtime
         names = ",".join(p.target_path or "default_catalog.default_database.%s" % p.target.name for p in plans)
         name = (self.engine.settings.get("pipeline.name") if self.engine.settings is not None else None) \
             or "insert-into_" + names
@@ -70,18 +76,31 @@ class SessionJobs:
                            statements=list(session_statements), conf=self.conf, master=runtime.master,
                            remote=runtime.remote, cwd=os.getcwd(), batch=any(p.batch for p in plans),
                            started=now_text(), host=socket.gethostname(), heartbeat=time.time())
-        record.resume_command = resume_command(registry.root, record.id, DEFAULT_JOBS_DIR)
+        record.resume_command = resume_command(registry.root, record.id, project_jobs_dir())
         savepoint = self.engine.settings.savepoint_path if self.engine.settings is not None else None
         source = _savepoint_folder(savepoint) if savepoint else None
         registry.create(record)
         if source:
             record.restored_from = _restore(source, registry.checkpoint(record.id))
-        pid, note = launch(registry, record, self.entry)
-        record.pid = pid
-        registry.update(record.id, pid=pid, restored_from=record.restored_from)
+            registry.update(record.id, restored_from=record.restored_from)
+        record.pid, note = launch(registry, record, self.entry)
+        if not checked_here:
+            self._wait_checked(registry, record.id)
         self.started.append(record.id)
         self._cache = (0.0, {})
         return record.id, note
+
+    def _wait_checked(self, registry, job_id):
+        """Wait until the job host has checked the job's INSERTs; when they fail their check, the job never ran:
+        its folder is removed and the INSERT fails with the check's error."""
+        while True:
+            record = registry.get(job_id)
+            if record is None or record.checked or record.status not in ("INITIALIZING", "FAILED"):
+                return
+            if record.status == "FAILED":
+                shutil.rmtree(registry.folder(job_id), ignore_errors=True)
+                raise CheckFailed(record.error or "the job could not start")
+            time.sleep(0.05)
 
     def resume(self, job_id):
         """Start a job that is not running again, from its checkpoint. -> (record, note)."""
@@ -98,10 +117,9 @@ class SessionJobs:
                     job_id, record.status if record.status in ACTIVE else "still running in another process"),
                                hint="STOP JOB '%s' stops it" % job_id)
             registry.clear_stop_request(job_id)     # an old request must not stop the resumed job
-            registry.update(job_id, status="INITIALIZING", error=None, pid=None, started=now_text(),
-                            host=socket.gethostname(), heartbeat=time.time())
+            record = registry.update(job_id, status="INITIALIZING", error=None, pid=None, started=now_text(),
+                                     host=socket.gethostname(), heartbeat=time.time())
             pid, note = launch(registry, record, self.entry)
-            registry.update(job_id, pid=pid)
         self.started.append(job_id)
         return registry.get(job_id), note
 
@@ -125,6 +143,9 @@ class SessionJobs:
         if record.status not in ACTIVE:
             raise SqlError("Could not stop job %s: it is %s, not running" % (job_id, record.status),
                            hint=("resume it with: %s" % record.resume_command) if record.status == "FAILED" else None)
+        if record.job_host and record.status == "INITIALIZING" and withdraw(record.job_host, job_id):
+            # its host had not picked it up: it never ran
+            registry.update(job_id, status="CANCELED", heartbeat=time.time())
         registry.request_stop(job_id, savepoint)
         record = self.wait(job_id, timeout)
         if record.status in ACTIVE:
@@ -134,6 +155,20 @@ class SessionJobs:
         if savepoint:
             return TableResult([Column("savepoint path", "STRING")], [(registry.checkpoint(job_id),)], uncut=True)
         return MessageResult("[INFO] The specified job is stopped.")
+
+    def drop(self, job_id):
+        """DROP JOB: remove a job that no longer runs from the registry, with its checkpoint and output."""
+        registry = self.registry
+        record = registry.get(job_id)
+        if record is None:
+            raise SqlError("Could not drop job %s: no such job" % job_id, hint="SHOW JOBS lists the ids")
+        if record.status in ACTIVE or (record.status == DAMAGED and record.pid is not None) or \
+                registry.run_lock(job_id).held_elsewhere():
+            raise SqlError("Could not drop job %s: it is still running" % job_id,
+                           hint="STOP JOB '%s' stops it first" % job_id)
+        shutil.rmtree(registry.folder(job_id))
+        self._cache = (0.0, {})
+        return MessageResult("[INFO] The specified job is dropped.")
 
     def _stop_damaged(self, record, savepoint, timeout):
         """STOP JOB of a job whose record is damaged: its process, found by its command line, is asked to stop
@@ -167,11 +202,26 @@ class SessionJobs:
                 return record
             time.sleep(0.3)
 
-    def run(self, job_folder, plans):
-        """Run the job of `job_folder` here (the job's own process calls this). -> its final status."""
+    def run(self, job_folder, plans, stop_signal=None, output=None):
+        """Run the job of `job_folder` here (the job's own process or its job host calls this). -> its final
+        status (job_run.run_job)."""
         from .job_run import run_job
         folder = os.path.abspath(job_folder)
-        return run_job(self.engine, JobRegistry(os.path.dirname(folder)), os.path.basename(folder), plans)
+        return run_job(self.engine, JobRegistry(os.path.dirname(folder)), os.path.basename(folder), plans,
+                       stop_signal, output)
+
+
+class CheckFailed(SqlError):
+    """An INSERT's check, as the job host ran it: its text is rendered already (position and hint)."""
+
+    def render(self):
+        return self.message
+
+
+def _hosted(runtime):
+    from .job_host import hosted
+    return hosted(JobRecord(id="", name="", inserts=[], statements=[], conf={}, master=runtime.master,
+                            remote=runtime.remote))
 
 
 EXIT_WAIT_SECONDS = 60     # a job that has just failed or stopped: its process may still be closing its session

@@ -98,12 +98,23 @@ def spark_log_path():
 
 
 class SparkRuntime:
-    def __init__(self, master=None, conf=None, remote=None, warm_up=False):
+    def __init__(self, master=None, conf=None, remote=None, warm_up=False, parent=None, ui=False):
+        """parent: a runtime whose SparkContext this one shares, on a SparkSession of its own (`newSession()`:
+        its own SQL settings and data sources), as each job of a job host runs (job_host.py). ui: Spark's web UI
+        on unless the settings say otherwise (the shell's). The settings: dynsql's defaults, then
+        spark-defaults.conf ($SPARK_CONF_DIR, else Spark's conf folder), then `conf` (-D, --conf)."""
+        self.parent = parent
+        if parent is not None:
+            master, conf, remote = parent.master, parent.conf, parent.remote
         self.remote = remote
         self.warm_up = warm_up      # run runtime/warm_up.py's query once the session is up (the shell)
         self.master = None if remote else (master or "local[*]")
         self.conf = dict(DEFAULT_CONF)
+        if ui:
+            self.conf["spark.ui.enabled"] = "true"
+        self.conf.update(spark_defaults() if parent is None else {})
         self.conf.update(conf or {})
+        self.ui_url = None          # Spark's web UI, once the session is up with it on
         self._spark = None
         self._error = None
         self._ready = threading.Event()
@@ -121,6 +132,11 @@ class SparkRuntime:
 
     def _start(self):
         try:
+            if self.parent is not None:
+                self._spark = self.parent.session().newSession()
+                _register_sources(self._spark)
+                self.ready_after = time.time() - self.started_at
+                return
             with _START_LOCK:   # one SparkContext a process: the second runtime joins the first
                 active = _active_session()
                 self._owns = active is None
@@ -132,6 +148,7 @@ class SparkRuntime:
                     self._spark = _create_connect_session(self.remote, self.conf)
                 else:
                     self._spark = _create_session(self.master, self.conf)
+                    self.ui_url = self._spark.sparkContext.uiWebUrl
             self.ready_after = time.time() - self.started_at
             if self.warm_up and self._owns and not self.remote and is_local(self.master):
                 from .warm_up import start_warm_up
@@ -177,6 +194,36 @@ class SparkRuntime:
                 self._spark.stop()
             except Exception:
                 pass
+
+
+def spark_defaults(environ=os.environ):
+    """The settings of spark-defaults.conf in $SPARK_CONF_DIR, else in $SPARK_HOME/conf (else pyspark's own conf
+    folder), as spark-submit reads it: `key value`, `key=value` or `key: value` a line, # comments. {} when
+    there is no such file."""
+    folder = environ.get("SPARK_CONF_DIR")
+    if not folder:
+        home = environ.get("SPARK_HOME")
+        if not home:
+            import importlib.util
+            spec = importlib.util.find_spec("pyspark")     # found, not imported
+            home = os.path.dirname(spec.origin) if spec and spec.origin else None
+        folder = os.path.join(home, "conf") if home else None
+    path = os.path.join(folder, "spark-defaults.conf") if folder else None
+    settings = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, TypeError):
+        return settings
+    import re
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith(("#", "!")):
+            continue
+        m = re.match(r"([^\s=:]+)\s*[\s=:]\s*(.*)$", line)
+        if m and m.group(1).startswith("spark."):      # spark-submit ignores any other key
+            settings[m.group(1)] = m.group(2).strip()
+    return settings
 
 
 REACH_TIMEOUT_S = 10
@@ -284,7 +331,10 @@ def _on_loopback(master):
 
 
 def _create_session(master, conf):
-    conf = {**listen_settings(master, conf), **conf}
+    listen = listen_settings(master, conf)
+    if listen == LOOPBACK and "SPARK_LOCAL_IP" not in os.environ:
+        os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"      # where Spark's web UI listens (else every address)
+    conf = {**listen, **conf}
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("PYARROW_IGNORE_TIMEZONE", "1")
     # Python workers on this machine (local executors, the Python data sources' planning, transformWithState's

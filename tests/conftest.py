@@ -59,6 +59,8 @@ def _stop_jobs(c):
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests' own helper modules
+# the job hosts the tests' INSERT INTO jobs start (runtime/job_host.py) exit soon after their last job
+os.environ.setdefault("DYNSQL_JOB_HOST_IDLE_TIMEOUT", "10 s")
 
 
 @pytest.fixture(scope="session")

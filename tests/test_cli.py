@@ -2,6 +2,7 @@
 runs are few and each checks several things: -f stops at the first error, -e, --output
 tableau|jsonl|csv, -D, --demo from another folder; --version, --help and a bad -D need no Spark."""
 
+import csv
 import json
 import os
 import subprocess
@@ -26,8 +27,18 @@ def test_version_help_and_a_bad_define(tmp_path):
     assert out.returncode == 0 and out.stdout.strip() == "dynsql %s" % __version__
     out = dynsql("--help", cwd=tmp_path)
     assert out.returncode == 0
-    for flag in ("-f", "-i", "-e", "--output", "--demo", "--master", "--remote", "--resume-job", "-D", "--version"):
+    for flag in ("-f", "-i", "-e", "--output", "--demo", "--master", "--remote", "--resume-job", "-D", "--version",
+                 "--conf", "--jars", "--packages", "--py-files"):
         assert flag in out.stdout
+    out = dynsql("--conf", "pipeline.name=x", "-e", "SELECT 1;", cwd=tmp_path)
+    assert out.returncode == 2 and "--conf takes Spark settings (spark.*), got 'pipeline.name'" in out.stderr
+    # spark-submit's flags are Spark settings, listed by SET; (which needs no Spark)
+    out = dynsql("--jars", "a.jar,b.jar", "--packages", "org.x:y:1.0", "--py-files", "m.py", "--conf",
+                 "spark.jars=c.jar", "--output", "csv", "-e", "SET;", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    listed = dict(csv.reader(out.stdout.splitlines()[1:]))
+    assert listed["spark.jars"] == "c.jar,a.jar,b.jar" and listed["spark.jars.packages"] == "org.x:y:1.0"
+    assert listed["spark.submit.pyFiles"] == str(tmp_path / "m.py")
     out = dynsql("-D", "no-equals-sign", "-e", "SELECT 1;", cwd=tmp_path)
     assert out.returncode != 0 and "key=value" in out.stderr and out.stdout == ""
     out = dynsql("--output", "xml", "-e", "SELECT 1;", cwd=tmp_path)

@@ -148,8 +148,9 @@ class DatagenStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return {"row": 0, "done": False}
 
     def latestOffset(self, start=None, limit=None):
-        if self.started is None:
-            self.started = time.time()
+        if self.started is None:   # a resumed read goes on at the pace, not first waiting for what it read
+            done = start["row"] if start and self.spec.rows_per_second > 0 else 0
+            self.started = time.time() - done / (self.spec.rows_per_second or 1)
         n = int((time.time() - self.started) * self.spec.rows_per_second) + 1
         if self.spec.number_of_rows is not None:
             n = min(n, self.spec.number_of_rows)

@@ -339,8 +339,8 @@ class SplitPlanner:
         files = len(self.files)
         if self.spec.rows_per_second:
             # paced: one file at a time, as many records as the clock allows
-            if self.started is None:
-                self.started = time.time()
+            if self.started is None:   # a resumed read goes on at the pace, not first waiting for what it read
+                self.started = time.time() - start["read"] / self.spec.rows_per_second
             budget = int((time.time() - self.started) * self.spec.rows_per_second) + 1 - read
             candidates = continuing + new
             if candidates and budget <= 0:

@@ -137,14 +137,15 @@ def sink_frame(df, plan, result_columns, hidden=False):
     return project(df, sink_projection(plan, result_columns), hidden)
 
 
-def start_sink(spark, plan, result, checkpoint, prefix, rows=0, last_batch=-1):
+def start_sink(spark, plan, result, checkpoint, prefix, rows=0, last_batch=-1, output=None):
     """Start writing `result` (an Engine ResultFrame) into the plan's sink table -> a SinkWrite (write.py).
     `checkpoint`: the folder Spark keeps the write's progress in (resumed when it holds one); `prefix`: what
-    names this write's files; `rows`, `last_batch`: what an earlier run of the write counted."""
+    names this write's files; `rows`, `last_batch`: what an earlier run of the write counted; `output`: where the
+    print sink writes (the job's output.log in a job host; else standard output or error)."""
     conn = plan.target.options["connector"]
     if conn == "print":
         from .print_sink import start_print
-        return start_print(spark, plan, result, checkpoint, rows)
+        return start_print(spark, plan, result, checkpoint, rows, output)
     if conn == "blackhole":
         from .write import start_noop
         return start_noop(spark, plan, result, checkpoint, rows, last_batch)

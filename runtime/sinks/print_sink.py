@@ -43,10 +43,10 @@ class PrintWrite(SinkWrite):
         self.stream.stop()
 
 
-def start_print(spark, plan, result, checkpoint, rows=0):
+def start_print(spark, plan, result, checkpoint, rows=0, output=None):
     options = plan.target.options
     prefix = (options["print-identifier"] + "> ") if options.get("print-identifier") else ""
-    out = sys.stderr if options.get("standard-error", "false").lower() == "true" else sys.stdout
+    out = output or (sys.stderr if options.get("standard-error", "false").lower() == "true" else sys.stdout)
     stream = ChangeStream(result.columns, description=plan.text)
     df, names = result.df, [c.name for c in result.columns]
     if result.kind == "append":   # the sink's types (an INT printed into a DOUBLE: 1.0)

@@ -48,3 +48,17 @@ def test_a_query_the_shell_stopped_showing_says_how_it_ended():
     text = stream_counters(stream, now=ended_at + 600, ended=("stopped", ended_at))
     assert text.endswith("| stopped after 48 s") and "running" not in text
     assert stream_counters(stream, ended=("finished", stream.started_at + 3)).endswith("finished after 3 s")
+
+
+def test_the_status_line_names_the_spark_ui_once_spark_is_up():
+    """The shell's Client (its Spark not started: nothing starts here) with the address its runtime records
+    once Spark is up."""
+    from repl.client import Client
+    from repl.toolbar import ShellToolbar
+    client = Client(ui=True)
+    assert client.spark_runtime.conf["spark.ui.enabled"] == "true"
+    toolbar = ShellToolbar(client)
+    assert "Spark UI" not in "".join(text for _, text in toolbar())     # not up yet
+    client.spark_runtime.ui_url = "http://127.0.0.1:4040"
+    client.status = lambda: "ready"
+    assert "Spark: ready | Spark UI: http://127.0.0.1:4040 | result mode" in "".join(text for _, text in toolbar())
