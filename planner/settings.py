@@ -38,6 +38,13 @@ KNOWN_KEYS = {
                                        "a streaming SELECT over bounded files of at most this size, whose result is "
                                        "insert-only, reads its input in one pass (one Spark batch job) instead of "
                                        "micro-batches; 0: always micro-batches"),
+    "dynsql.one-pass.enabled": ("true", ("true", "false"),
+                                "false: a streaming SELECT always runs on micro-batches, showing its -U/+U as rows "
+                                "flow (a one pass shows the final rows at the end of the input)"),
+    "dynsql.physical.force": ("auto", ("auto", "general", "one-pass", "fast"),
+                              "force the execution choices, to compare paths on the same rows: general (no fast "
+                              "path), one-pass (one pass wherever it applies, general operators), fast (every fast "
+                              "path wherever it applies, whatever the sizes); auto: by the inputs' sizes"),
     "dynsql.whole-file.max-size": ("64 mb", None,
                                    "a MATCH_RECOGNIZE, a grouped aggregate or a TUMBLE, HOP or CUMULATE aggregate "
                                    "read as one batch (batch mode, one pass) straight over one file of at most this "
@@ -136,6 +143,14 @@ class Settings:
     @property
     def one_pass_max_bytes(self):
         return parse_size_bytes(self.get("dynsql.one-pass.max-input-size"))
+
+    @property
+    def one_pass_enabled(self):
+        return self.get("dynsql.one-pass.enabled") == "true"
+
+    @property
+    def physical_force(self):
+        return self.get("dynsql.physical.force")
 
     @property
     def whole_file_max_bytes(self):

@@ -181,7 +181,7 @@ def as_of_plan(client, plan, sql=AS_OF % ("", "")):
             shown = explained(client, sql)
             assert ("MapInArrow" in shown) == ("lookup" in plan) and ("Window" in shown) == (plan == "window")
             assert ("FileProbeLookup" in shown) == (plan == "lookup") == \
-                ("pieces: the temporal join's lookup reads" in shown)
+                ("probe rows: file" in shown)
         yield
     finally:
         client.execute("RESET 'spark.sql.autoBroadcastJoinThreshold'")

@@ -166,12 +166,7 @@ def event_time_column(node, ctx, column):
 def feeds_event_time(node, ctx):
     """Some operator above `node` works on event time (its output must then carry Spark's watermark on its
     rowtime column: `eventTimeColumnName`)."""
-    parent = ctx.parent(node)
-    while parent is not None:
-        if getattr(parent, "event_time", False):
-            return True
-        parent = ctx.parent(parent)
-    return False
+    return ctx.chosen(node).event_time_above
 
 
 def output_rowtime(node):
