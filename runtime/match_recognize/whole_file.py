@@ -11,6 +11,7 @@ order NULLs and NaNs alike there)."""
 
 from planner.types import base_name
 
+from ..lateness import late_array
 from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of
 from .batch import LATE, SEQ, WM, _ArrowMatch
 from .output_schema import spark_schema
@@ -73,8 +74,7 @@ class _WholeFileMatch:
         for table in read_whole_file(self.read_spec, self.schema_json, self.names,
                                      (SEQ, WM) if self.late_rows else (SEQ,)):
             if self.late_rows:         # as batch.prepare marks them
-                late = pc.fill_null(pc.less_equal(table.column(spec.rowtime), table.column(WM)), False)
-                table = table.append_column(LATE, late)
+                table = table.append_column(LATE, late_array(table.column(spec.rowtime), table.column(WM)))
             table = table.select(out + [SEQ])
             kept.append(table.filter(pa.array(key_shares(table, spec.partition_by, self.tasks) == share)))
         if not kept:

@@ -143,8 +143,8 @@ def event_time_columns(df, rowtime):
     per-row lateness from __wm); __seq is kept."""
     from pyspark.sql import functions as F
     rt = F.col("`%s`" % rowtime.replace("`", "``"))
-    late = F.coalesce(F.col("__wm").isNotNull() & (rt <= F.col("__wm")), F.lit(False))
-    return df.withColumn("__t", F.unix_micros(rt)).withColumn("__late", late)
+    from ..lateness import late_column
+    return df.withColumn("__t", F.unix_micros(rt)).withColumn("__late", late_column(rt))
 
 
 def watermark_delay_ms(node):
