@@ -1,7 +1,9 @@
 """The plan on Spark: each node translated by the translator registered for its type, inputs first.
 
 A translator is `fn(node, inputs, ctx) -> Stream`: `inputs` are its inputs' Streams, already translated;
-it chooses Spark's native operator or dynsql's own processor for its node, wherever the node sits.
+it runs the execution choice the physical plan made for its node (`ctx.chosen(node)`, runtime/physical: Spark's
+native operator or dynsql's own processor, a whole-file read, ...), never looks at a parent node and never runs
+a Spark job.
 A `Stream` is a DataFrame with one column per field of the node (named after it) and the hidden columns
 the runtime keeps alongside:
   __seq  BIGINT     the order of the rows (arrival order at the sources; an operator's own order after it)
