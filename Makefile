@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: postgres demo-jdbc run test test-plan conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java
+.PHONY: postgres demo-jdbc run test test-plan test-paths conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -37,9 +37,17 @@ demo-jdbc: java postgres $(STAMP)
 test: java postgres $(STAMP)
 	$(BIN)/python -m pytest -q tests
 
-# the planner alone (no Spark, seconds): plan fixtures (tests/plans), refusals, changelog modes, statements
+# the planner alone (no Spark, seconds): plan fixtures (tests/plans), refusals, changelog modes, statements,
+# the physical choices (tests/plans/physical)
 test-plan: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_plans.py tests/planner_tests
+
+# every .sqltest file and conformance case on each physical path (runtime/physical), the same rows expected:
+# general (no fast path), one-pass (one pass wherever it applies), fast (every fast path, whatever the sizes)
+test-paths: java $(STAMP)
+	for path in general one-pass fast; do \
+	  DYNSQL_PHYSICAL=$$path $(BIN)/python -m pytest -q tests/test_sql_files.py tests/test_conformance_cases.py || exit 1; \
+	done
 
 conformance: java $(STAMP)
 	$(BIN)/python ../shared/conformance/run.py --dynsql $(CURDIR)/$(BIN)/dynsql

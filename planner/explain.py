@@ -3,14 +3,21 @@ has a sibling after it, `+- ` for the last), with each node's changelog mode for
 
 
 def render(root, with_modes=True):
+    def line(node):
+        detail = node.explain_detail()
+        if with_modes:
+            detail = (detail + ", " if detail else "") + str(node.mode)
+        return "%s(%s)" % (node.explain_name(), detail)
+    return render_tree(root, line)
+
+
+def render_tree(root, line):
+    """The tree under `root` (nodes with `inputs`), one line a node: `line(node)` after its branch marks."""
     lines = []
     stack = [(root, "", "")]
     while stack:
         node, prefix, child_prefix = stack.pop()
-        detail = node.explain_detail()
-        if with_modes:
-            detail = (detail + ", " if detail else "") + str(node.mode)
-        lines.append("%s%s(%s)" % (prefix, node.explain_name(), detail))
+        lines.append(prefix + line(node))
         n = len(node.inputs)
         for i in reversed(range(n)):
             last = i == n - 1

@@ -48,6 +48,13 @@ KNOWN_KEYS = {
                                                    "the table result mode keeps at most this many rows: the "
                                                    "oldest go when more come (as Flink's client)"),
     "pipeline.name": ("", None, "the name of the next INSERT INTO jobs (SHOW JOBS); empty: insert-into_<sinks>"),
+    "dynsql.one-pass.enabled": ("true", ("true", "false"),
+                                "false: a streaming SELECT always runs on micro-batches, showing its -U/+U as rows "
+                                "flow (a one pass shows the final rows at the end of the input)"),
+    "dynsql.physical.force": ("auto", ("auto", "general", "one-pass", "fast"),
+                              "force the execution choices, to compare paths on the same rows: general (no fast "
+                              "path), one-pass (one pass wherever it applies, general operators), fast (every fast "
+                              "path wherever it applies, whatever the sizes); auto: by the inputs' sizes"),
     "dynsql.whole-file.max-size": ("64 mb", None,
                                    "a MATCH_RECOGNIZE, a grouped aggregate or a TUMBLE, HOP or CUMULATE aggregate "
                                    "read as one batch (batch mode, one pass) straight over one file of at most this "
@@ -186,6 +193,14 @@ class Settings:
     @property
     def one_pass_max_bytes(self):
         return parse_size_bytes(self.get("dynsql.one-pass.max-input-size"))
+
+    @property
+    def one_pass_enabled(self):
+        return self.get("dynsql.one-pass.enabled") == "true"
+
+    @property
+    def physical_force(self):
+        return self.get("dynsql.physical.force")
 
     @property
     def whole_file_max_bytes(self):

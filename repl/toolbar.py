@@ -34,6 +34,8 @@ def stream_counters(stream, now=None, ended=None):
     now = time.time() if now is None else now
     stats = stream.stats
     parts = [change_summary(stats)]
+    if getattr(stream, "note", None):       # how it runs, where that changes what it shows (a one pass)
+        parts.append(stream.note)
     if stats.late_rows:
         parts.append("%d late row%s dropped" % (stats.late_rows, "" if stats.late_rows == 1 else "s"))
     if stats.skipped_rows or stats.nulled_rows or stats.changed_files:

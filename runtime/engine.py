@@ -49,6 +49,7 @@ class ResultFrame:
     end_of_input: bool = False
     parse_errors: object = None   # connectors.parse_errors.QueryParseErrors of the tables it reads
     state_store: str = None       # a streaming query's state store provider class (state_backend.py)
+    physical: object = None       # its PhysicalPlan (runtime/physical)
 
 
 class Engine:
@@ -136,33 +137,72 @@ class Engine:
         return MessageResult("\n".join(lines + ["[INFO] Complete execution of the SQL update statement."]))
 
     # ------------------------------------------------------------------ queries
-    def _translate(self, query, batch, one_pass=False):
-        """one_pass: a streaming query read in one pass (runtime/one_pass.py): batch frames, streaming lateness."""
-        from .one_pass import drops_late_rows
+    def physical_plan(self, query, batch):
+        """The query's physical plan (runtime/physical): every execution choice, made once."""
+        from .physical import EngineFacts, plan_physical
+        return plan_physical(query, batch, self.settings, EngineFacts(
+            broadcast_bytes=self._broadcast_bytes(),
+            state_ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0))
+
+    def _broadcast_bytes(self):
+        """Spark's broadcast limit (`spark.sql.autoBroadcastJoinThreshold`), -1 for never."""
+        from planner.settings import parse_size_bytes
+        try:
+            return parse_size_bytes(self.spark.conf.get("spark.sql.autoBroadcastJoinThreshold"))
+        except Exception:       # -1 (Spark's "never broadcast") or a size Spark reads and dynsql does not
+            return -1
+
+    def _translate(self, query, physical, versions=None):
+        """The plan translated on the choices of `physical`; `versions`: the as-of lookups' collected versions."""
+        from .physical.nodes import MICRO_BATCHES
         from .translate import TranslateContext, translate, uses_event_time
         if query.python_functions:
             from .python_functions.registration import register_python_functions
             files = (self.settings.get("python.files") or "") if self.settings is not None else ""
             register_python_functions(self.spark, query.python_functions,
                                       [p.strip() for p in files.split(",") if p.strip()])
-        streaming = not batch and not one_pass
+        streaming = physical.execution == MICRO_BATCHES
         ctx = TranslateContext(self.spark, streaming=streaming,
                                ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0,
                                event_time=streaming and uses_event_time(query.root),
-                               late_rows=one_pass and drops_late_rows(query),
-                               whole_file_bytes=self.settings.whole_file_max_bytes
-                               if self.settings is not None else 0,
+                               late_rows=physical.late_rows, physical=physical, versions=versions or {},
                                line=query.line, column=query.column)
         return translate(query.root, ctx), ctx
 
-    def result_frame(self, query, batch, one_pass=False):
+    def _collect_versions(self, ctx, physical):
+        """The versions of each in-memory as-of lookup (a Spark job each, run here, never while translating);
+        a lookup whose versions do not fit takes the window plan (said in its physical node)."""
+        from .operators.as_of_lookup import collect_versions
+        from .physical.nodes import AS_OF_WINDOWS
+        force = self.settings.physical_force if self.settings is not None else "auto"
+        limit = None if force == "fast" else self._broadcast_bytes()
+        versions = {}
+        for key, frame in ctx.lookup_versions.items():
+            try:
+                table, why = collect_versions(frame, limit)
+            except Exception:   # reading them failed: the window plan reports it when the query runs
+                table, why = None, "reading the versions failed"
+            if table is None:
+                node = physical.nodes[key]
+                node.choice = AS_OF_WINDOWS
+                node.because.append(why)
+            else:
+                versions[key] = table
+        return versions
+
+    def result_frame(self, query, batch, physical=None):
         """The query's result as a DataFrame and how to read it (`ResultFrame`): what the shell's result
         stream and an INSERT INTO job's sink both start from. The plan (planner.query_plan.QueryPlan) is
-        translated node by node (runtime/translate.py)."""
+        planned physically (runtime/physical) and translated node by node (runtime/translate.py)."""
         from planner.plan.scan import TableScan
         from .connectors.parse_errors import collecting
+        physical = physical or self.physical_plan(query, batch)
         with collecting() as parse_errors:
-            stream, ctx = self._translate(query, batch, one_pass)
+            stream, ctx = self._translate(query, physical)
+        if ctx.lookup_versions:         # the in-memory as-of lookups' versions, then the plan with them
+            versions = self._collect_versions(ctx, physical)
+            with collecting() as parse_errors:
+                stream, ctx = self._translate(query, physical, versions)
         df = stream.df
         types = {f.name: f for f in df.schema.fields}
         columns = [Column(f.name, f.type_text() or flink_type_of(types[f.name].dataType, types[f.name].nullable))
@@ -178,19 +218,15 @@ class Engine:
                            bounded=all(is_bounded(n.table) for n in scans),
                            paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time,
                            parse_errors=parse_errors,
-                           state_store=(chosen or state_store_provider(df, backend)) if streaming else None)
-
-    def _one_pass(self, query, batch):
-        from .one_pass import reads_in_one_pass
-        return not batch and reads_in_one_pass(query, self.settings)
+                           state_store=(chosen or state_store_provider(df, backend)) if streaming else None,
+                           physical=physical)
 
     def run_query(self, query, batch):
-        one_pass = self._one_pass(query, batch)
-        result = self.result_frame(query, batch, one_pass)
+        result = self.result_frame(query, batch)
         names = [c.name for c in result.columns]
-        if one_pass:
+        if result.physical.one_pass:
             from .one_pass import OnePassRun
-            stream = ChangeStream(result.columns, description=query.text)
+            stream = ChangeStream(result.columns, description=query.text, note=result.physical.status_note())
             return OnePassRun(self.spark, result.df, names, stream, result.parse_errors).start().stream
         if not result.streaming:
             try:
@@ -223,12 +259,10 @@ class Engine:
         q = plan.query
         lines = ["== Optimized Physical Plan ==" if plan.changelog_mode else "== Physical Plan =="]
         lines += q.explain(with_modes=plan.changelog_mode)
-        one_pass = self._one_pass(q, plan.batch)
-        stream, ctx = self._translate(q, plan.batch, one_pass)
-        execution = (["one pass: the bounded input is read by one Spark batch job (dynsql.one-pass.max-input-size)"]
-                     if one_pass else []) + ctx.notes
-        if execution:
-            lines += ["", "== Execution =="] + execution
+        from .physical.explain import explain_physical
+        physical_plan = self.physical_plan(q, plan.batch)
+        stream, _ = self._translate(q, physical_plan)      # no Spark job: the lookups hold no versions yet
+        lines += ["", "== Execution Plan =="] + explain_physical(physical_plan)
         try:
             physical = stream.df._jdf.queryExecution().simpleString()
         except Exception:      # Spark Connect has no JVM handle: the dynsql plan alone

@@ -71,9 +71,10 @@ class ChangeStream:
     """A running query's changes. The runtime calls `publish`/`finish`/`fail` from Spark's threads;
     the shell calls `poll` (never blocks longer than asked) and `stop` (Ctrl-C, Q)."""
 
-    def __init__(self, columns, description="", stopper=None):
+    def __init__(self, columns, description="", stopper=None, note=None):
         self.columns = list(columns)
         self.description = description
+        self.note = note        # how the query runs, where the user should know it (a one pass: final rows only)
         self.stats = ChangeStats()
         self._queue = queue.Queue()
         self._stopper = stopper

@@ -1,7 +1,9 @@
 """The plan on Spark: each node translated by the translator registered for its type, inputs first.
 
 A translator is `fn(node, inputs, ctx) -> Stream`: `inputs` are its inputs' Streams, already translated;
-it chooses Spark's native operator or dynsql's own processor for its node, wherever the node sits.
+it runs the execution choice the physical plan made for its node (`ctx.chosen(node)`, runtime/physical: Spark's
+native operator or dynsql's own processor, a whole-file read, ...), never looks at a parent node and never runs
+a Spark job.
 A `Stream` is a DataFrame with one column per field of the node (named after it) and the hidden columns
 the runtime keeps alongside:
   __seq  BIGINT     the order of the rows (arrival order at the sources; an operator's own order after it)
@@ -58,26 +60,17 @@ class TranslateContext:
     # a streaming query read in one pass (runtime/one_pass.py) with operators that drop late rows: batch frames,
     # but those operators drop the rows streaming finds late (by `__wm`), as they do in streaming
     late_rows: bool = False
-    # a MATCH_RECOGNIZE or an aggregate read as one batch straight over one file at most this large reads it in
-    # every task (runtime/whole_file.py)
-    whole_file_bytes: int = 0
-    notes: list = field(default_factory=list)     # how operators run, for EXPLAIN's Execution section
-    parents: dict = field(default_factory=dict)   # id(node) -> parent node
+    physical: object = None         # the PhysicalPlan (runtime/physical): each node's execution choice
+    # the in-memory as-of lookups' versions, collected by the engine before the query runs (never while
+    # translating): id(TemporalJoin) -> pyarrow Table
+    versions: dict = field(default_factory=dict)
+    lookup_versions: dict = field(default_factory=dict)     # id(TemporalJoin) -> the versions frame to collect
     line: int = None
     column: int = None
 
-    def parent(self, node):
-        return self.parents.get(id(node))
-
-    def only_calcs_above(self, node):
-        """Nothing but Calcs between `node` and the sink: a native update-mode operator may produce the
-        result (Spark lets no other operator consume an update-mode output)."""
-        from planner.plan.calc import Calc
-        from planner.plan.sink import CollectSink, TableSink
-        p = self.parent(node)
-        while isinstance(p, Calc):
-            p = self.parent(p)
-        return isinstance(p, (CollectSink, TableSink))
+    def chosen(self, node):
+        """The physical node of `node`: its choice, and what the nodes above it ask of it."""
+        return self.physical.of(node)
 
 
 def q(name):
@@ -91,9 +84,6 @@ def uses_event_time(root):
 def translate(root, ctx):
     """The plan under the sink `root` -> the Stream its sink reads."""
     load_translators()
-    for n in root.walk():
-        for c in n.inputs:
-            ctx.parents[id(c)] = n
     done = {}
     for n in post_order(root.inputs[0]):
         fn = TRANSLATORS.get(type(n))

@@ -4,7 +4,8 @@ runtime/one_pass.py) that then computes the keys falling to its task, without a 
 
 Spark's plan for them reads the file into Spark's rows, shuffles them by key and hands them on: every row
 crosses from the Python reader into the JVM, through the shuffle's files, and (MATCH_RECOGNIZE) back to a
-Python worker. For a file of at most `dynsql.whole-file.max-size` (64 MB) each of `tasks` Spark tasks instead
+Python worker. For a file of at most `dynsql.whole-file.max-size` (64 MB; the physical plan decides:
+runtime/physical/rules.py) each of `tasks` Spark tasks instead
 reads the whole file itself, with the source's own reader (connectors/split_reader.py, in the task's Python
 worker: the same rows, `__seq` and `__wm` as the scan), keeps the rows whose key falls to it and computes them
 with Arrow; only the results reach the JVM. What this trades is reading: every task parses the whole file,
@@ -14,18 +15,16 @@ A key's share is a hash of its values' text (CRC-32 of their repr), the same in 
 the scan gives the same way is read so: a filesystem table's one unpaced file, not partitioned, not a changelog
 format, no parse errors skipped, and only its physical columns."""
 
-import os
 import zlib
 
 from planner.plan.calc import Calc
 from planner.plan.scan import TableScan
 
 
-def small_file_under(node, needed, max_bytes):
-    """The TableScan under `node` (the node itself, or under projections that only pick and rename fields) when
-    its file can be read whole in every task and the `needed` fields of `node` are columns of the file, with
-    {needed field: the file's column}; else None."""
-    from .tables import one_unpaced_file
+def file_columns_under(node, needed):
+    """(the TableScan under `node` (the node itself, or under projections that only pick and rename fields),
+    {needed field: the file's column}) when the `needed` fields of `node` are physical columns of a scan; else
+    None. Whether the file is one small file is the physical plan's choice (runtime/physical/rules.py)."""
     names = {n: n for n in needed}
     while isinstance(node, Calc):
         if node.condition is not None or any(e.field is None for e, _ in node.projections):
@@ -33,23 +32,10 @@ def small_file_under(node, needed, max_bytes):
         picked = dict((name, e.field) for e, name in node.projections)
         names = {n: picked[f] for n, f in names.items()}
         node = node.input
-    if max_bytes <= 0 or not isinstance(node, TableScan) or not one_unpaced_file(node):
-        return None
-    o = node.table.options
-    if os.path.getsize(o["path"]) > max_bytes or \
-            any(k.endswith("ignore-parse-errors") and v.lower() == "true" for k, v in o.items()):
+    if not isinstance(node, TableScan):
         return None
     physical = {c.name for c in node.table.physical_columns}
     return (node, names) if all(f in physical for f in names.values()) else None
-
-
-def note(ctx, operator, scan, tasks, what, pieces=False):
-    """Say in EXPLAIN's Execution section that `operator` reads `scan`'s file in each of its `tasks` tasks (or,
-    `pieces`, in pieces across them)."""
-    path = scan.table.options["path"]
-    how = ("reads %s in pieces across its %d tasks" if pieces else "reads %s in each of %d tasks") % (path, tasks)
-    ctx.notes.append("%s: %s %s, %s (dynsql.whole-file.max-size)" % ("pieces" if pieces else "whole file", operator,
-                                                                      how, what))
 
 
 def run_in_tasks(spark, fn, schema, tasks):

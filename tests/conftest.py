@@ -25,12 +25,18 @@ def spark(spark_runtime):
     return spark_runtime.session()
 
 
+# every client of the run on one physical path: DYNSQL_PHYSICAL=general|one-pass|fast (make test-paths runs the
+# .sqltest files and the conformance cases on each, with the same rows expected); unset: as the statistics choose
+FORCED_PATH = os.environ.get("DYNSQL_PHYSICAL")
+FORCED = {"dynsql.physical.force": FORCED_PATH} if FORCED_PATH else {}
+
+
 @pytest.fixture
 def client(spark_runtime, tmp_path_factory):
     """A client on the shared session; its INSERT INTO jobs go to a registry of their own, and those still
     running at the end of the test are stopped. Its streaming queries run on micro-batches, the operators the
     tests are about, even where a bounded file would be read in one pass (`one_pass_client`: as by default)."""
-    c = _client(spark_runtime, tmp_path_factory, {"dynsql.one-pass.max-input-size": "0"})
+    c = _client(spark_runtime, tmp_path_factory, {"dynsql.one-pass.max-input-size": "0", **FORCED})
     yield c
     _stop_jobs(c)
 
@@ -39,7 +45,7 @@ def client(spark_runtime, tmp_path_factory):
 def one_pass_client(spark_runtime, tmp_path_factory):
     """A client with dynsql's default settings: a streaming query over one small bounded file is read in one
     pass (runtime/one_pass.py)."""
-    c = _client(spark_runtime, tmp_path_factory, {})
+    c = _client(spark_runtime, tmp_path_factory, dict(FORCED))
     yield c
     _stop_jobs(c)
 

@@ -14,6 +14,9 @@ A .sqltest file is a sequence of blocks, each opened by a `=== ` header line:
                               that 'execution.runtime-mode'; `=== expect` holds for both (a batch result's
                               rows are its final table, compared with the changelog applied)
 
+The same expected rows hold on every physical path (`dynsql.physical.force`): a few files run forced here,
+all of them under `make test-paths` (DYNSQL_PHYSICAL=general|one-pass|fast).
+
 Blocks run in order on one client (one catalog and one set of settings per file). A streaming
 result is drained by iterating its ChangeStream; a batch result's rows count as +I. The check applies
 both changelogs to multisets (as ../shared/conformance/compare.py does): the final rows must be equal,
@@ -161,6 +164,21 @@ CASES = [c for p in FILES for c in file_modes(p)]
 def test_sql_file(path, mode, client, tmp_path):
     if mode is not None:
         client.settings.set("execution.runtime-mode", mode)
+    with open(path, encoding="utf-8") as f:
+        run_sqltest(client, f.read(), str(tmp_path))
+
+
+# the same rows on each physical path (runtime/physical, `dynsql.physical.force`): a few files here, every file
+# on every path under `make test-paths` (DYNSQL_PHYSICAL, tests/conftest.py). `fast`: one pass, the whole-file
+# reads and the as-of lookup wherever they apply; `general`: dynsql's own operators, no fast path
+FORCED_PATHS = [("temporal_join_compositions", "fast"), ("grouping_sets", "general")]
+
+
+@pytest.mark.parametrize("name,force", FORCED_PATHS, ids=["%s-%s" % c for c in FORCED_PATHS])
+def test_sql_file_on_a_forced_path(name, force, client, tmp_path):
+    path = os.path.join(SQL_DIR, name + ".sqltest")
+    client.settings.set("execution.runtime-mode", "streaming")
+    client.settings.set("dynsql.physical.force", force)
     with open(path, encoding="utf-8") as f:
         run_sqltest(client, f.read(), str(tmp_path))
 

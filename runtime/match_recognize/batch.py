@@ -23,7 +23,8 @@ def prepare(df, spec, partitions=None):
     matcher."""
     rt = spec.rowtime
     if rt is not None and WM in df.columns:
-        df = df.withColumn(LATE, F.coalesce(F.col(rt) <= F.col(WM), F.lit(False)))
+        from ..lateness import late_column
+        df = df.withColumn(LATE, late_column(F.col(rt)))
     if SEQ not in df.columns:
         df = df.withColumn(SEQ, F.monotonically_increasing_id())
     keys = [F.col(p) for p in spec.partition_by]

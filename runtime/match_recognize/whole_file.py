@@ -11,22 +11,26 @@ order NULLs and NaNs alike there)."""
 
 from planner.types import base_name
 
-from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of, small_file_under
+from ..lateness import late_array
+from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of
 from .batch import LATE, SEQ, WM, _ArrowMatch
 from .output_schema import spark_schema
 
 FLOATING = ("FLOAT", "DOUBLE", "REAL")
 
 
-def reads_whole_file(node, spec, columns, max_bytes):
-    """(the TableScan, {column: the file's column}) when the match over `node` (its input) can read its file in
-    every task; else None. `columns`: what it reads."""
+def whole_file_fields(node):
+    """The input columns the Match `node` reads when it can match from its file read in every task; else None
+    (whether it does is the physical plan's choice: runtime/physical/rules.py)."""
+    from .matcher import columns_read
+    spec = node.spec
     if not spec.partition_by or not spec.ordered_by_rowtime():
         return None
+    columns = columns_read(spec, node.input_columns)
     types = dict(columns)
     if not all(k.ascending and base_name(types[k.column]) not in FLOATING for k in spec.order_by):
         return None
-    return small_file_under(node, [n for n, _ in columns], max_bytes)
+    return [n for n, _ in columns]
 
 
 def match_whole_file(spark, read_spec, schema_json, names, spec, columns, tasks, late_rows=False):
@@ -70,8 +74,7 @@ class _WholeFileMatch:
         for table in read_whole_file(self.read_spec, self.schema_json, self.names,
                                      (SEQ, WM) if self.late_rows else (SEQ,)):
             if self.late_rows:         # as batch.prepare marks them
-                late = pc.fill_null(pc.less_equal(table.column(spec.rowtime), table.column(WM)), False)
-                table = table.append_column(LATE, late)
+                table = table.append_column(LATE, late_array(table.column(spec.rowtime), table.column(WM)))
             table = table.select(out + [SEQ])
             kept.append(table.filter(pa.array(key_shares(table, spec.partition_by, self.tasks) == share)))
         if not kept:

@@ -24,12 +24,13 @@ from ..translate import q
 VERSION, PROBE = 0, 1
 
 
-def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, probe_file=None, ctx=None):
+def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, chosen, ctx):
     """The joined rows (node's fields, __op, __seq) of the probe frame `ldf` and the versions' frame `rdf` (the
     deduplication's insert-only input). `probe_keys` / `version_keys`: each side's key columns, never NULL, and
-    `__knull` (a key field is NULL), named as `key` says. probe_file: (the TableScan, {left field: the file's
-    column}) when the probe rows are one small file's (runtime/whole_file.py): a lookup then reads them in its
-    tasks (as_of_lookup.FileProbeLookup), and they never enter the JVM (and says so in `ctx`'s notes)."""
+    `__knull` (a key field is NULL), named as `key` says. `chosen`: the node's physical choice, the lookup
+    (AS_OF_LOOKUP; its probe_file: (the TableScan, {left field: the file's column}) when the probe rows are one
+    small file's: the lookup then reads them in its tasks, as_of_lookup.FileProbeLookup, and they never enter
+    the JVM) or the window plan."""
 
     def side(df, keys, kind, time, values):
         return df.select(*keys, F.lit(kind).cast("tinyint").alias("__side"),
@@ -41,7 +42,7 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, probe_file=None, c
     probe = side(ldf, probe_keys, PROBE, node.left_time, [F.col(q(n)).alias(c) for n, c in zip(lnames, left)])
     versions = side(rdf, version_keys, VERSION, node.right_time, [F.col(q(n)).alias(c) for n, c in zip(rnames, right)])
     versions = versions.filter(~F.col("__knull"))
-    looked_up = _looked_up(node, probe, versions, key[:-1], left, right, probe_file, ctx)
+    looked_up = _looked_up(node, probe, versions, key[:-1], left, right, chosen, ctx)
     if looked_up is not None:
         return looked_up
     versions = _newest_versions(versions, key)
@@ -72,33 +73,39 @@ def _newest_versions(versions, key):
     return versions.filter(F.col("__seq") == F.col("__last")).drop("__newest", "__last")
 
 
-def _looked_up(node, probe, versions, key, left, right, probe_file, ctx):
-    """The joined rows by as_of_lookup.py when the versions fit in memory, else None (the window plan)."""
+def _looked_up(node, probe, versions, key, left, right, chosen, ctx):
+    """The joined rows by as_of_lookup.py when the physical plan chose the lookup, else None (the window plan).
+    The versions frame is left in `ctx.lookup_versions` for the engine to collect before the query runs; until
+    then (EXPLAIN) the lookup holds none."""
     from pyspark.sql.pandas.types import to_arrow_schema
-    from .as_of_lookup import AsOfLookup, FileProbeLookup, versions_in_memory
-    try:
-        table = versions_in_memory(versions, key, right)
-    except Exception:           # reading the versions failed: the window plan reports it when the query runs
+    from ..physical.nodes import AS_OF_LOOKUP, AS_OF_WINDOWS
+    from .as_of_lookup import AsOfLookup, FileProbeLookup, lookup_takes, no_versions
+    if chosen.choice != AS_OF_LOOKUP:
         return None
-    if table is None:
+    frame = versions.select(*key, "__t", "__seq", *right)
+    if not lookup_takes(frame, key, right):
+        chosen.choice = AS_OF_WINDOWS
+        chosen.because.append("a key or value type the lookup does not take (floating-point, nested)")
         return None
+    ctx.lookup_versions[id(node)] = frame
+    table = ctx.versions.get(id(node))
     spark = probe.sparkSession
     fields = [st.StructField(n, f.dataType, True) for n, f in
               zip(node.field_names, [probe.schema[c] for c in left] + [versions.schema[c] for c in right])]
     schema = st.StructType(fields + [st.StructField("__op", st.ByteType()), st.StructField("__seq", st.LongType())])
     try:
-        lookup = AsOfLookup(table, key, right, left, to_arrow_schema(
+        lookup = AsOfLookup(table if table is not None else no_versions(frame), key, right, left, to_arrow_schema(
             schema, timezone=spark.conf.get("spark.sql.session.timeZone")), node.kind == "INNER")
     except OverflowError:
+        chosen.choice = AS_OF_WINDOWS
+        chosen.because.append("the versions' keys and times do not fit one int64 code")
         return None
-    if probe_file is None:
+    if chosen.probe_file is None:
         return probe.mapInArrow(lookup, schema)
     from ..tables import parallelism, read_spec
-    from ..whole_file import note, run_in_tasks
-    scan, file_columns = probe_file
+    from ..whole_file import run_in_tasks
+    scan, file_columns = chosen.probe_file
     tasks = parallelism(spark)
-    if ctx is not None:
-        note(ctx, "the temporal join's lookup", scan, tasks, "each looking up the versions of its rows", pieces=True)
     columns = {**dict(zip(key, (file_columns[k] for k in node.left_keys))),
                **{c: file_columns[n] for n, c in zip(node.left.field_names, left)},
                "__time": file_columns[node.left_time]}

@@ -16,8 +16,6 @@ bounds it)."""
 import numpy as np
 from pyspark.sql import types as st
 
-from planner.errors import DynsqlError
-from planner.settings import parse_size_bytes
 
 MAX_VERSIONS = 1_000_000          # more: the window plan, whatever their size in bytes
 KEY_TYPES = (st.ByteType, st.ShortType, st.IntegerType, st.LongType, st.StringType, st.BooleanType,
@@ -25,21 +23,31 @@ KEY_TYPES = (st.ByteType, st.ShortType, st.IntegerType, st.LongType, st.StringTy
 VALUE_TYPES = KEY_TYPES + (st.FloatType, st.DoubleType)
 
 
-def versions_in_memory(versions, key, values):
-    """The versions frame (key columns, __t, __seq, the `values` columns) as a pyarrow Table when a lookup can
-    join them, else None (too many or too large for the broadcast limit, a type the lookup does not take)."""
-    spark = versions.sparkSession
+def lookup_takes(versions, key, values):
+    """Whether a lookup can join the versions frame's `key` and `values` columns (by their types alone)."""
     types = {f.name: f.dataType for f in versions.schema.fields}
-    if not all(type(types[k]) in KEY_TYPES for k in key) or not all(type(types[v]) in VALUE_TYPES for v in values):
-        return None
-    try:
-        limit = parse_size_bytes(spark.conf.get("spark.sql.autoBroadcastJoinThreshold"))
-    except DynsqlError:             # -1 (Spark's "never broadcast") or a size Spark reads and dynsql does not
-        return None
-    table = versions.select(*key, "__t", "__seq", *values).limit(MAX_VERSIONS + 1).toArrow()
-    if table.num_rows > MAX_VERSIONS or table.nbytes > limit:
-        return None
-    return table
+    return all(type(types[k]) in KEY_TYPES for k in key) and all(type(types[v]) in VALUE_TYPES for v in values)
+
+
+def collect_versions(frame, limit):
+    """The versions frame (key columns, __t, __seq, the values) as a pyarrow Table, a Spark job the engine runs
+    before the query (never while translating); None when they are too many or too large for `limit` bytes
+    (Spark's broadcast limit: the engine then plans the window plan instead), with the reason."""
+    table = frame.limit(MAX_VERSIONS + 1).toArrow()
+    if table.num_rows > MAX_VERSIONS:
+        return None, "more than %d versions" % MAX_VERSIONS
+    if limit is not None and 0 <= limit < table.nbytes:
+        return None, "the versions take %d bytes in memory > spark.sql.autoBroadcastJoinThreshold" % table.nbytes
+    return table, None
+
+
+def no_versions(frame):
+    """An empty Table of the versions frame's columns: the lookup EXPLAIN plans (the versions are collected only
+    when the query runs)."""
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_schema
+    schema = to_arrow_schema(frame.schema, timezone=frame.sparkSession.conf.get("spark.sql.session.timeZone"))
+    return pa.Table.from_batches([], schema=schema)
 
 
 class AsOfLookup:

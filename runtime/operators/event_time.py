@@ -143,8 +143,8 @@ def event_time_columns(df, rowtime):
     per-row lateness from __wm); __seq is kept."""
     from pyspark.sql import functions as F
     rt = F.col("`%s`" % rowtime.replace("`", "``"))
-    late = F.coalesce(F.col("__wm").isNotNull() & (rt <= F.col("__wm")), F.lit(False))
-    return df.withColumn("__t", F.unix_micros(rt)).withColumn("__late", late)
+    from ..lateness import late_column
+    return df.withColumn("__t", F.unix_micros(rt)).withColumn("__late", late_column(rt))
 
 
 def watermark_delay_ms(node):
@@ -166,12 +166,7 @@ def event_time_column(node, ctx, column):
 def feeds_event_time(node, ctx):
     """Some operator above `node` works on event time (its output must then carry Spark's watermark on its
     rowtime column: `eventTimeColumnName`)."""
-    parent = ctx.parent(node)
-    while parent is not None:
-        if getattr(parent, "event_time", False):
-            return True
-        parent = ctx.parent(parent)
-    return False
+    return ctx.chosen(node).event_time_above
 
 
 def output_rowtime(node):

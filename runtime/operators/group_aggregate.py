@@ -15,7 +15,8 @@ from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
 from .collecting_aggregates import FUNCTIONS as COLLECTING, collecting_expression
 from .keyed_state import KeyedChangelogProcessor, update_pair, weight
-from .whole_file_aggregate import aggregate_whole_file, aggregates_whole_file
+from ..physical.nodes import NATIVE_UPDATE_AGGREGATE, WHOLE_FILE
+from .whole_file_aggregate import aggregate_whole_file
 
 
 class AggregateState:
@@ -206,16 +207,14 @@ NATIVE_STREAMING_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP",
 @translates(GroupAggregate)
 def translate_group_aggregate(node, inputs, ctx):
     s = inputs[0]
+    chosen = ctx.chosen(node)
     if not ctx.streaming:
-        whole_file = aggregates_whole_file(node, ctx)
-        out = aggregate_whole_file(ctx, *whole_file, node) if whole_file is not None else \
+        out = aggregate_whole_file(ctx, *chosen.file, node) if chosen.choice == WHOLE_FILE else \
             native_aggregate(s.df, node.keys, node.calls)
         out = out.select(*[F.col(q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),
                          F.lit(None).cast("timestamp").alias("__wm"))
         return Stream(conform(out, node.fields))
-    native = (not s.changelog and node.input.insert_only and not ctx.ttl_ms and ctx.only_calcs_above(node)
-              and all(c.function in NATIVE_STREAMING_FUNCTIONS and not c.distinct for c in node.calls))
-    if native:
+    if chosen.choice == NATIVE_UPDATE_AGGREGATE:
         out = native_aggregate(s.df, node.keys, node.calls)
         keys = ["__key%d" % i for i in range(len(node.keys))]
         out = out.select(*[F.col(q(n)) for n in node.field_names],

@@ -73,6 +73,7 @@ from planner.plan.join import Join  # noqa: E402
 from ..translate import Stream, conform, q, translates  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
 from .row_condition import RowCondition  # noqa: E402
+from ..physical.nodes import SPARK_JOIN  # noqa: E402
 
 
 def _renamed(node, side, stream):
@@ -84,9 +85,7 @@ def _renamed(node, side, stream):
 @translates(Join)
 def translate_join(node, inputs, ctx):
     left, right = inputs
-    native = not ctx.streaming or (node.kind == "INNER" and not left.changelog and not right.changelog
-                                   and ctx.only_calcs_above(node))
-    if native:
+    if ctx.chosen(node).choice == SPARK_JOIN:
         return native_join(node, left, right, ctx)
     paired = node.condition is not None and node.kind != "INNER"
     condition = RowCondition(node.condition, node.field_names).check(node.position) if paired else None

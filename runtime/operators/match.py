@@ -15,9 +15,9 @@ from planner.plan.match import Match
 from ..match_recognize.batch import match_batch
 from ..match_recognize.matcher import columns_read
 from ..match_recognize.stream import match_stream
-from ..match_recognize.whole_file import match_whole_file, reads_whole_file
+from ..match_recognize.whole_file import match_whole_file
+from ..physical.nodes import WHOLE_FILE
 from ..translate import Stream, conform, q, translates
-from ..whole_file import note
 from .event_time import event_time_column, output_rowtime, watermark_delay_ms
 
 
@@ -28,14 +28,12 @@ def translate_match(node, inputs, ctx):
     columns = columns_read(spec, node.input_columns)
     names = [n for n, _ in columns]
     if not ctx.streaming:
-        whole_file = reads_whole_file(node.input, spec, columns, ctx.whole_file_bytes)
-        if whole_file is not None:
+        chosen = ctx.chosen(node)
+        if chosen.choice == WHOLE_FILE:
             from ..tables import parallelism, read_spec
-            scan, file_columns = whole_file
-            tasks = parallelism(ctx.spark)
+            scan, file_columns = chosen.file
             out = match_whole_file(ctx.spark, *read_spec(ctx.spark, scan.table), file_columns, spec, columns,
-                                   tasks=tasks, late_rows=ctx.late_rows)
-            note(ctx, "MATCH_RECOGNIZE", scan, tasks, "each matching the partitions that fall to it")
+                                   tasks=parallelism(ctx.spark), late_rows=ctx.late_rows)
         else:
             df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"),
                              *([F.col("__wm")] if ctx.late_rows else []))

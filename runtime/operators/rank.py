@@ -147,15 +147,8 @@ def _rank_shown(node, ctx):
     """The rank number reaches the result (else a row moving between ranks is not an update)."""
     if node.rank_field is None:
         return False
-    parent = ctx.parent(node)
-    if isinstance(parent, Calc):
-        used = set()
-        for e, _ in parent.projections:
-            used.update(e.refs)
-        if parent.condition is not None:
-            used.update(parent.condition.refs)
-        return node.rank_field in used
-    return True
+    read = ctx.chosen(node).fields_read_above      # (a Calc right above it reads these; None: all)
+    return read is None or node.rank_field in read
 
 
 def ranked_stream(node, stream, ctx, partition, order, function, limit, rank_field, shown):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from planner.plan.scan import TableScan
 
+from ..physical.nodes import READ_IN_PIECES
 from ..translate import Stream, translates
 
 
@@ -26,7 +27,7 @@ def translate_table_scan(node, inputs, ctx):
                   watermark_extra_ms=getattr(node, "watermark_extra_ms", 0))
     # a batch frame whose operators drop no late rows reads no `__wm`: a large file may be read in pieces
     df = table_frame(ctx.spark, ref, ctx.streaming, event_time=ctx.event_time,
-                     cut_files=not ctx.streaming and not ctx.late_rows)
+                     cut_files=ctx.chosen(node).choice == READ_IN_PIECES)
     names = node.field_names
     if node.changelog_source and not ctx.streaming:
         df = materialize_changelog(df, names, node.table.primary_key)

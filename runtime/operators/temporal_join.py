@@ -198,11 +198,9 @@ def translate_temporal_join(node, inputs, ctx):
             [_any_null(cols).alias("__knull")]
     if ctx.streaming:
         joined = _joined_on_micro_batches(node, ctx, left, right, ldf, rdf, key_columns, keys, newest_only)
-    else:                         # one pass (runtime/one_pass.py): the whole input at once
-        from ..whole_file import small_file_under
-        probe_file = small_file_under(node.left, node.left.field_names, ctx.whole_file_bytes)
+    else:                         # read as one batch (a one pass, batch mode): the whole input at once
         joined = as_of_join(node, ldf, rdf, key_columns(node.left_keys), key_columns(node.right_keys),
-                            keys + ["__knull"], probe_file, ctx)
+                            keys + ["__knull"], ctx.chosen(node), ctx)
     joined = _with_condition(node, joined)
     hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
     out = joined.select(*[F.col(q(n)) for n in node.field_names], *hidden)

@@ -15,7 +15,7 @@ point: Arrow and Spark group NaN and -0.0 each their own way); a grouped aggrega
 batch aggregate without keys gives a row). Everything else, SESSION windows and windows read from the input's
 window_start / window_end included, runs on Spark's aggregate (group_aggregate.py, window.py)."""
 
-from ..whole_file import key_shares, note, read_whole_file, run_in_tasks, shares_of, small_file_under
+from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of
 
 INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 ORDERED = INTEGERS + ("VARCHAR", "CHAR", "DATE", "TIMESTAMP", "TIMESTAMP_LTZ")
@@ -24,10 +24,11 @@ ASSIGNED = ("TUMBLE", "HOP", "CUMULATE")
 START, END, WM = "__start_ms", "__end_ms", "__wm"
 
 
-def aggregates_whole_file(node, ctx, window=None):
-    """(the TableScan, {field: the file's column}) when the aggregate `node` (a GroupAggregate, or with `window`
-    a WindowAggregate's window spec) can read its file in every task; else None."""
-    if ctx.streaming or not (node.keys or window):
+def whole_file_fields(node, window=None):
+    """The input fields the aggregate `node` (a GroupAggregate, or with `window` a WindowAggregate's window spec)
+    reads when it can compute from its file read in every task; else None (whether it does is the physical
+    plan's choice: runtime/physical/rules.py)."""
+    if not (node.keys or window):
         return None
     if window is not None and (window.kind not in ASSIGNED or node.time_field is None
                                or window.time_zone not in (None, "UTC")):       # local windows: window.py
@@ -35,9 +36,8 @@ def aggregates_whole_file(node, ctx, window=None):
     types = {f.name: f.type.name for f in node.input.fields}
     if any(types[k] not in KEY_TYPES for k in node.keys) or not all(_in_arrow(c, types) for c in node.calls):
         return None
-    needed = list(dict.fromkeys(list(node.keys) + [a for c in node.calls for a in c.args] +
-                                ([node.time_field] if window is not None else [])))
-    return small_file_under(node.input, needed, ctx.whole_file_bytes)
+    return list(dict.fromkeys(list(node.keys) + [a for c in node.calls for a in c.args] +
+                              ([node.time_field] if window is not None else [])))
 
 
 def _in_arrow(call, types):
@@ -52,7 +52,7 @@ def _in_arrow(call, types):
 def aggregate_whole_file(ctx, scan, file_columns, node, window=None):
     """-> a DataFrame of node.keys, one column per call (COUNT and SUM as BIGINT, MIN and MAX in their argument's
     type) and, with `window`, `__start_ms` and `__end_ms` (epoch milliseconds), computed by Spark tasks (one a
-    core) each reading the file and aggregating its share of the keys; said in `ctx`'s notes for EXPLAIN. A one
+    core) each reading the file and aggregating its share of the keys. A one
     pass (ctx.late_rows) drops the late (row, window) pairs (see the module)."""
     from pyspark.sql import types as st
     from ..tables import parallelism, read_spec, source_schema
@@ -71,8 +71,6 @@ def aggregate_whole_file(ctx, scan, file_columns, node, window=None):
     fn = _WholeFileAggregate(spec_json, schema_json, file_columns, list(node.keys),
                              [(c.function, c.args[0] if c.args else None, c.name) for c in node.calls],
                              windows, ctx.late_rows, tasks)
-    note(ctx, "the window aggregate" if window is not None else "the aggregate", scan, tasks,
-         "each aggregating the keys that fall to it")
     return run_in_tasks(spark, fn, schema, tasks)
 
 

@@ -24,9 +24,10 @@ from planner.errors import UnsupportedError
 from planner.plan.fields import PROCTIME
 from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
 
+from ..physical.nodes import WHOLE_FILE
 from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column
-from .whole_file_aggregate import aggregate_whole_file, aggregates_whole_file
+from .whole_file_aggregate import aggregate_whole_file
 
 WATERMARK_DELAY_KEY = "spark.watermarkDelayMs"   # Spark's EventTimeWatermark.delayKey
 WINDOW = "__window"
@@ -222,10 +223,10 @@ def _finish(node, grouped, ctx):
 
 @translates(WindowAggregate)
 def translate_window_aggregate(node, inputs, ctx):
-    whole_file = aggregates_whole_file(node, ctx, node.spec)
-    if whole_file is None:
+    chosen = ctx.chosen(node)
+    if chosen.choice != WHOLE_FILE:
         return Stream(_finish(node, _aggregate(node, inputs[0], ctx), ctx))
-    grouped = aggregate_whole_file(ctx, *whole_file, node, node.spec)
+    grouped = aggregate_whole_file(ctx, *chosen.file, node, node.spec)
     window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
                       F.timestamp_millis(F.col("__end_ms")).alias("end")).alias(WINDOW)
     return Stream(_finish(node, grouped.select(*[F.col(q(k)) for k in node.keys],
@@ -241,9 +242,7 @@ def translate_group_window_aggregate(node, inputs, ctx):
     out = _finish(node, grouped, ctx)
     if not (ctx.streaming and node.updating):
         return Stream(out)
-    if not ctx.only_calcs_above(node):
-        raise UnsupportedError("A group window with early or late firing can only be followed by projections "
-                               "and filters", *node.position)
+    # (only projections follow it: the physical plan refuses anything else, runtime/physical/rules.py)
     keys = ["__key%d" % i for i in range(len(node.upsert_key))]
     out = out.select(*[F.col(q(n)) for n in node.field_names],
                      *[F.col(q(k)).alias(kc) for k, kc in zip(node.upsert_key, keys)], F.lit(True).alias("__visible"))

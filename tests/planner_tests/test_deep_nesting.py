@@ -64,9 +64,11 @@ def test_merged_conditions_are_the_conjunction_of_every_level(planner):
 
 # ---------------------------------------------------------------------- long conditions
 def planned(planner, text):
+    """A 4,000-conjunct condition's plan: in a few seconds of CPU (sqlglot's parse alone takes about 1 s of them;
+    quadratic work would take minutes; calls_to_plan below checks the growth itself, whatever the CPU)."""
     started = time.process_time()
     plan = planner.plan(text)
-    assert time.process_time() - started < 2.0
+    assert time.process_time() - started < 5.0
     return plan.query.root
 
 

@@ -1,0 +1,66 @@
+"""Physical nodes: each logical node with the execution choice made for it (rules.py), the statistics behind
+the choice, and what the nodes above it ask of it. The translators read these; EXPLAIN prints them."""
+
+from dataclasses import dataclass, field
+
+# how the query as a whole runs
+BATCH = "batch"                         # batch mode: final rows
+MICRO_BATCHES = "micro-batches"         # Spark Structured Streaming
+ONE_PASS = "one pass"                   # a streaming query over bounded files as one Spark batch job
+
+# a node's choice
+NATIVE_UPDATE_AGGREGATE = "Spark's update-mode aggregate"
+KEYED_AGGREGATE = "dynsql's keyed aggregate"
+SPARK_AGGREGATE = "Spark's aggregate"
+WHOLE_FILE = "whole-file read"          # each task reads the whole file and computes its share of the keys
+SPARK_WINDOW_AGGREGATE = "Spark's window aggregate"
+STREAMING_MATCHER = "dynsql's streaming matcher"
+BATCH_MATCHER = "dynsql's batch matcher"
+TEMPORAL_JOIN_PROCESSOR = "dynsql's temporal join"
+AS_OF_LOOKUP = "in-memory as-of lookup"
+AS_OF_WINDOWS = "as-of join on Spark's window functions"
+SPARK_JOIN = "Spark's join"
+KEYED_JOIN = "dynsql's keyed join"
+READ_IN_MICRO_BATCHES = "read in micro-batches"
+READ_IN_PIECES = "read in pieces"
+READ_TOP_TO_BOTTOM = "read top to bottom"     # one split a file: its per-row watermark `__wm` as streaming's
+
+
+@dataclass
+class PhysicalNode:
+    logical: object
+    inputs: list = field(default_factory=list)
+    choice: str = None
+    because: list = field(default_factory=list)     # the statistics and settings that chose it
+    stats: object = None                             # a scan's ScanStatistics
+    file: tuple = None                               # WHOLE_FILE: (the TableScan, {field: the file's column})
+    probe_file: tuple = None                         # AS_OF_LOOKUP whose probe rows are read from one file
+    # what the nodes above ask of this one (decided top-down: a translator never looks at its parent)
+    only_projections_above: bool = False             # nothing but Calcs between this node and the sink
+    event_time_above: bool = False                   # an event-time operator above reads its rowtime
+    fields_read_above: frozenset = None              # a Calc right above reads these fields (None: all)
+
+
+@dataclass
+class PhysicalPlan:
+    root: PhysicalNode
+    execution: str
+    because: list = field(default_factory=list)
+    late_rows: bool = False          # ONE_PASS: operators drop the rows streaming finds late (by `__wm`)
+    hides_updates: bool = False      # ONE_PASS over an updating operator: final rows only, no -U/+U
+    nodes: dict = field(default_factory=dict)        # id(logical node) -> PhysicalNode
+
+    def of(self, logical):
+        return self.nodes[id(logical)]
+
+    @property
+    def one_pass(self):
+        return self.execution == ONE_PASS
+
+    def status_note(self):
+        """What the result view's status line says of a one pass (None otherwise)."""
+        if not self.one_pass:
+            return None
+        if self.hides_updates:
+            return "one pass: final rows only, no -U/+U (SET 'dynsql.one-pass.enabled' = 'false' to see them)"
+        return "one pass: rows shown at the end of the input (SET 'dynsql.one-pass.enabled' = 'false')"

@@ -1,0 +1,282 @@
+"""The physical planning pass: `plan_physical(query, batch, settings, facts)` -> PhysicalPlan. Every execution
+choice dynsql makes is made here, once, from the scans' statistics (statistics.py), the session's settings and
+what the engine knows of Spark (EngineFacts):
+
+- how the query runs: batch mode; micro-batches; or, for a streaming SELECT over bounded files whose result one
+  Spark batch job gives as micro-batches would (see runtime/one_pass.py), one pass, up to
+  `dynsql.one-pass.max-input-size` in all, unless `dynsql.one-pass.enabled` is false;
+- a grouped aggregate: Spark's update-mode aggregate (insert-only input, functions whose result does not depend
+  on the rows' order, only projections above) or dynsql's keyed aggregate; read as one batch: Spark's aggregate,
+  or each task reading the whole file (up to `dynsql.whole-file.max-size`) and computing its share of the keys;
+- a window aggregate and MATCH_RECOGNIZE read as one batch: the whole-file read, or Spark's plan;
+- an event-time temporal join read as one batch: the in-memory as-of lookup when the versions' files fit under
+  Spark's broadcast limit (`spark.sql.autoBroadcastJoinThreshold`), else the as-of join on window functions;
+- a regular join: Spark's join (insert-only inputs, only projections above) or dynsql's keyed join;
+- a scan: micro-batches; in pieces a core; or top to bottom (one split a file) where a one pass decides
+  lateness by the per-row watermark `__wm`.
+
+`dynsql.physical.force` overrides the size limits to test every path on the same rows: `general` takes no fast
+path (micro-batches, dynsql's own operators, Spark's shuffles, the window plan), `one-pass` reads in one pass
+wherever its semantics allow with the general operators inside, `fast` takes every fast path wherever its
+semantics allow, whatever the sizes; `auto` (the default) decides by the statistics."""
+
+from dataclasses import dataclass
+
+from planner.errors import UnsupportedError
+from planner.plan.aggregate import GroupAggregate
+from planner.plan.calc import Calc
+from planner.plan.expand import Expand
+from planner.plan.fields import PROCTIME
+from planner.plan.join import Join
+from planner.plan.match import Match
+from planner.plan.node import post_order
+from planner.plan.scan import TableScan
+from planner.plan.sink import CollectSink, TableSink
+from planner.plan.temporal_join import TemporalJoin, versioned_view
+from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
+
+from . import nodes as P
+from .statistics import scan_statistics, size_text
+
+
+@dataclass
+class EngineFacts:
+    """What the engine knows of Spark that a choice depends on."""
+    broadcast_bytes: int = 10 << 20     # spark.sql.autoBroadcastJoinThreshold (-1: never)
+    state_ttl_ms: int = 0
+
+
+def plan_physical(query, batch, settings=None, facts=None, statistics=scan_statistics):
+    """The physical plan of `query` (a planner QueryPlan; `batch`: batch mode)."""
+    return _Planner(query, batch, settings, facts or EngineFacts(), statistics).plan()
+
+
+class _Planner:
+    def __init__(self, query, batch, settings, facts, statistics):
+        self.query, self.batch, self.settings, self.facts = query, batch, settings, facts
+        self.force = settings.physical_force if settings is not None else "auto"
+        self.stats = {id(n): statistics(n) for n in query.root.walk() if isinstance(n, TableScan)}
+
+    def plan(self):
+        root = self.query.root
+        nodes = {}
+        for n in post_order(root):
+            nodes[id(n)] = P.PhysicalNode(n, [nodes[id(c)] for c in n.inputs])
+        self._above(root, nodes)
+        execution, because = self._execution()
+        plan = P.PhysicalPlan(nodes[id(root)], execution, because, nodes=nodes)
+        if plan.one_pass:
+            plan.late_rows = any(isinstance(n, (WindowAggregate, GroupWindowAggregate, Match)) for n in root.walk())
+            plan.hides_updates = any(isinstance(n, GroupAggregate) for n in root.walk())
+        one_batch = execution != P.MICRO_BATCHES
+        for n in post_order(root):
+            self._choose(nodes[id(n)], one_batch, plan)
+        return plan
+
+    # ------------------------------------------------------------------ what the nodes above ask
+    def _above(self, root, nodes):
+        """Top-down: each node's only_projections_above, event_time_above and fields_read_above."""
+        stack = [(root, True, False)]
+        while stack:
+            n, projections_only, event_time = stack.pop()
+            for c in n.inputs:
+                p = nodes[id(c)]
+                p.only_projections_above = projections_only and isinstance(n, (Calc, CollectSink, TableSink))
+                p.event_time_above = event_time or bool(getattr(n, "event_time", False))
+                if isinstance(n, Calc):
+                    used = set()
+                    for e, _ in n.projections:
+                        used.update(e.refs)
+                    if n.condition is not None:
+                        used.update(n.condition.refs)
+                    p.fields_read_above = frozenset(used)
+                stack.append((c, p.only_projections_above, p.event_time_above))
+
+    # ------------------------------------------------------------------ micro-batches or one pass
+    def _execution(self):
+        if self.batch:
+            return P.BATCH, ["execution.runtime-mode = batch"]
+        s = self.settings
+        if s is not None and not s.one_pass_enabled:
+            return P.MICRO_BATCHES, ["dynsql.one-pass.enabled = false"]
+        if self.force == "general":
+            return P.MICRO_BATCHES, ["dynsql.physical.force = general"]
+        scans = []
+        if not self._in_one_pass(self.query.root, scans, False):
+            return P.MICRO_BATCHES, ["an input or an operator that a single batch job would not give streaming's rows"]
+        total = sum(self.stats[id(c)].bytes for c in scans)
+        limit = s.one_pass_max_bytes if s is not None else 0
+        if self.force in ("one-pass", "fast"):
+            return P.ONE_PASS, ["%s in %d file%s, dynsql.physical.force = %s" % (
+                size_text(total), len(scans), "" if len(scans) == 1 else "s", self.force)]
+        if limit <= 0 or total > limit:
+            return P.MICRO_BATCHES, ["%s in all > dynsql.one-pass.max-input-size %s" % (size_text(total),
+                                                                                        size_text(limit))]
+        return P.ONE_PASS, ["%s in %d file%s <= dynsql.one-pass.max-input-size %s" % (
+            size_text(total), len(scans), "" if len(scans) == 1 else "s", size_text(limit))]
+
+    def _in_one_pass(self, node, scans, stateful_above):
+        """Whether `node` and the nodes below it keep their streaming results in one pass (runtime/one_pass.py
+        says why); collects the scans. `stateful_above`: a node other than a projection or the sink is above."""
+        if isinstance(node, TemporalJoin):
+            return not stateful_above and node.insert_only and self._temporal_join_in_one_pass(node, scans)
+        if isinstance(node, GroupAggregate):
+            return not stateful_above and self._group_aggregate_in_one_pass(node, scans)
+        if not (node.insert_only or isinstance(node, (Calc, CollectSink))) or not self._keeps_streaming(node):
+            return False
+        if isinstance(node, TableScan):
+            scans.append(node)
+        above = stateful_above or not isinstance(node, (Calc, CollectSink))
+        return all(self._in_one_pass(c, scans, above) for c in node.inputs)
+
+    def _keeps_streaming(self, node):
+        if isinstance(node, (CollectSink, Calc, Expand)):
+            return True
+        if isinstance(node, TableScan):
+            return self._one_bounded_file(node)
+        if isinstance(node, (WindowTableFunction, WindowAggregate)):
+            return node.spec.kind != "SESSION" and node.time_kind != PROCTIME
+        if isinstance(node, GroupWindowAggregate):
+            return node.spec.kind != "SESSION" and node.time_kind != PROCTIME and not node.updating
+        if isinstance(node, Match):
+            return node.event_time
+        return False
+
+    def _temporal_join_in_one_pass(self, join, scans):
+        deduplication, _ = versioned_view(join.right)
+        return deduplication is not None and self._first_micro_batch_reads_all((join.left, deduplication.input),
+                                                                               scans)
+
+    def _group_aggregate_in_one_pass(self, aggregate, scans):
+        from ..operators.group_aggregate import NATIVE_STREAMING_FUNCTIONS
+        if not aggregate.keys or any(c.function not in NATIVE_STREAMING_FUNCTIONS or c.distinct
+                                     for c in aggregate.calls):
+            return False
+        return self._first_micro_batch_reads_all((aggregate.input,), scans)
+
+    def _first_micro_batch_reads_all(self, inputs, scans):
+        mine = []
+        for node in inputs:
+            while isinstance(node, (Calc, Expand)) and node.insert_only:     # (an Expand: GROUPING SETS)
+                node = node.input
+            if not (isinstance(node, TableScan) and node.insert_only and self._one_bounded_file(node)):
+                return False
+            mine.append(node)
+        scans.extend(mine)
+        return all(self.stats[id(s)].whole_first_micro_batch for s in mine)
+
+    def _one_bounded_file(self, scan):
+        """One unpaced, unwatched file, insert-only, whose rowtime (if any) is a physical column (a computed
+        rowtime has no per-row `__wm`)."""
+        stats = self.stats[id(scan)]
+        if not (stats.one_file and stats.bounded):
+            return False
+        table = scan.table
+        if any(c.is_proctime for c in table.columns):
+            return False
+        wm = table.watermark
+        return wm is None or not any(c.name == wm.column and c.computed is not None for c in table.columns)
+
+    # ------------------------------------------------------------------ each node's choice
+    def _choose(self, p, one_batch, plan):
+        n = p.logical
+        if isinstance(n, TableScan):
+            p.stats = self.stats[id(n)]
+            p.because = [p.stats.describe()]
+            p.choice = (P.READ_IN_MICRO_BATCHES if not one_batch else
+                        P.READ_TOP_TO_BOTTOM if plan.late_rows else P.READ_IN_PIECES)
+        elif isinstance(n, GroupAggregate):
+            self._group_aggregate(p, one_batch)
+        elif isinstance(n, WindowAggregate):
+            p.choice = P.SPARK_WINDOW_AGGREGATE
+            if one_batch:
+                from ..operators.whole_file_aggregate import whole_file_fields
+                self._whole_file(p, n.input, whole_file_fields(n, n.spec))
+        elif isinstance(n, GroupWindowAggregate):
+            p.choice = P.SPARK_WINDOW_AGGREGATE
+            if not one_batch and n.updating and not p.only_projections_above:
+                raise UnsupportedError("A group window with early or late firing can only be followed by "
+                                       "projections and filters", *n.position)
+        elif isinstance(n, Match):
+            p.choice = P.STREAMING_MATCHER if not one_batch else P.BATCH_MATCHER
+            if one_batch:
+                from ..match_recognize.whole_file import whole_file_fields
+                self._whole_file(p, n.input, whole_file_fields(n))
+        elif isinstance(n, TemporalJoin):
+            self._temporal_join(p, one_batch)
+        elif isinstance(n, Join):
+            native = one_batch or (n.kind == "INNER" and n.inputs[0].insert_only and n.inputs[1].insert_only
+                                   and p.only_projections_above)
+            if native and not one_batch and self.force == "general":
+                native, p.because = False, ["dynsql.physical.force = general"]
+            p.choice = P.SPARK_JOIN if native else P.KEYED_JOIN
+
+    def _group_aggregate(self, p, one_batch):
+        from ..operators.accumulators import FUNCTIONS
+        from ..operators.group_aggregate import NATIVE_STREAMING_FUNCTIONS
+        n = p.logical
+        if one_batch:
+            p.choice = P.SPARK_AGGREGATE
+            from ..operators.whole_file_aggregate import whole_file_fields
+            self._whole_file(p, n.input, whole_file_fields(n))
+            return
+        native = (n.input.insert_only and not self.facts.state_ttl_ms and p.only_projections_above
+                  and all(c.function in NATIVE_STREAMING_FUNCTIONS and not c.distinct for c in n.calls))
+        if native and self.force == "general":
+            if all(c.function in FUNCTIONS for c in n.calls):
+                p.choice, p.because = P.KEYED_AGGREGATE, ["dynsql.physical.force = general"]
+                return
+        p.choice = P.NATIVE_UPDATE_AGGREGATE if native else P.KEYED_AGGREGATE
+
+    def _temporal_join(self, p, one_batch):
+        n = p.logical
+        if not one_batch:
+            p.choice = P.TEMPORAL_JOIN_PROCESSOR
+            return
+        p.choice = P.AS_OF_WINDOWS
+        if self.force in ("general", "one-pass"):
+            p.because = ["dynsql.physical.force = %s" % self.force]
+            return
+        deduplication, _ = versioned_view(n.right)
+        source = deduplication.input if deduplication is not None else n.right
+        scans = [m for m in source.walk() if isinstance(m, TableScan)]
+        if not scans or any(self.stats[id(s)].bytes is None for s in scans):
+            p.because = ["the versions are not files"]
+            return
+        total = sum(self.stats[id(s)].bytes for s in scans)
+        limit = self.facts.broadcast_bytes
+        if self.force != "fast" and (limit < 0 or total > limit):
+            p.because = ["versions %s > spark.sql.autoBroadcastJoinThreshold %s" % (
+                size_text(total), "-1" if limit < 0 else size_text(limit))]
+            return
+        p.choice = P.AS_OF_LOOKUP
+        p.because = ["versions %s%s" % (size_text(total), ", dynsql.physical.force = fast" if self.force == "fast"
+                                         else " <= spark.sql.autoBroadcastJoinThreshold %s" % size_text(limit))]
+        probe = P.PhysicalNode(None)
+        self._whole_file(probe, n.left, n.left.field_names)
+        if probe.file is not None:
+            p.probe_file = probe.file
+            p.because.append("probe rows: " + probe.because[0])
+
+    def _whole_file(self, p, input_node, needed):
+        """Make `p` a WHOLE_FILE read of the file under `input_node` when `needed` (its fields the operator
+        reads; None: the operator cannot compute from a file) are that file's columns and its size allows."""
+        from ..whole_file import file_columns_under
+        if needed is None:
+            return
+        found = file_columns_under(input_node, needed)
+        if found is None:
+            return
+        stats = self.stats[id(found[0])]
+        if not stats.one_file or stats.ignores_parse_errors:
+            return
+        if self.force in ("general", "one-pass"):
+            p.because = ["dynsql.physical.force = %s" % self.force]
+            return
+        limit = self.settings.whole_file_max_bytes if self.settings is not None else 0
+        if self.force != "fast" and (limit <= 0 or stats.bytes > limit):
+            p.because = ["file %s > dynsql.whole-file.max-size %s" % (size_text(stats.bytes), size_text(limit))]
+            return
+        p.choice, p.file = P.WHOLE_FILE, found
+        p.because = ["file %s%s" % (size_text(stats.bytes), ", dynsql.physical.force = fast" if self.force == "fast"
+                                     else " <= dynsql.whole-file.max-size %s" % size_text(limit))]

@@ -1,0 +1,57 @@
+"""The physical choices, without Spark: tests/plans/physical/*.sql, each DDL (and SET) statements and one query,
+then `-- physical:` and the Execution Plan EXPLAIN prints for it (runtime/physical: how the query runs, each
+node's choice and the statistics behind it). `${DATA}` is tests/plans/physical/data, small files whose sizes the
+statistics read. `python tests/planner_tests/test_physical_plans.py FILE` prints what a file plans to."""
+
+import glob
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PHYSICAL_DIR = os.path.join(os.path.dirname(HERE), "plans", "physical")
+DATA = os.path.join(PHYSICAL_DIR, "data")
+FILES = sorted(glob.glob(os.path.join(PHYSICAL_DIR, "*.sql")))
+
+
+def physical_plan_of(sql):
+    """The Execution Plan lines of the file's last statement (the others applied first)."""
+    from planner.planner import Planner
+    from planner.settings import parse_size_bytes
+    from runtime.physical import EngineFacts, plan_physical
+    from runtime.physical.explain import explain_physical
+    planner = Planner()
+    statements = planner.split(sql.replace("${DATA}", DATA))
+    for s in statements[:-1]:
+        planner.plan(s)
+    query = planner.plan(statements[-1]).query
+    broadcast = planner.settings.get("spark.sql.autoBroadcastJoinThreshold")
+    facts = EngineFacts(broadcast_bytes=-1 if broadcast == "-1" else parse_size_bytes(broadcast or "10mb"))
+    return explain_physical(plan_physical(query, query.batch, planner.settings, facts))
+
+
+def read_case(path):
+    with open(path, encoding="utf-8") as f:
+        sql, _, expected = f.read().partition("-- physical:")
+    return sql, [ln[3:] for ln in expected.splitlines() if ln.startswith("-- ")]
+
+
+def test_there_are_physical_plan_files():
+    assert len(FILES) >= 8
+
+
+@pytest.mark.parametrize("path", FILES, ids=[os.path.basename(p)[:-4] for p in FILES])
+def test_physical_plan(path):
+    sql, expected = read_case(path)
+    assert expected, "%s has no '-- physical:' lines" % path
+    lines = physical_plan_of(sql)
+    assert lines == expected, "expected:\n%s\nplanned:\n%s" % ("\n".join(expected), "\n".join(lines))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+    for p in sys.argv[1:]:
+        sql, _ = read_case(p)
+        print("-- physical:")
+        print("\n".join("-- " + ln for ln in physical_plan_of(sql)))

@@ -1,0 +1,14 @@
+-- An event-time temporal join in one pass: the in-memory as-of lookup, its probe rows read from the file.
+CREATE TABLE rates (currency STRING, rate DECIMAL(10, 2), ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'filesystem', 'path' = '${DATA}/rates.csv', 'format' = 'csv');
+CREATE VIEW versioned_rates AS SELECT currency, rate, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY currency ORDER BY ts DESC) AS rn FROM rates) WHERE rn = 1;
+CREATE TABLE orders (id STRING, price DECIMAL(10, 2), currency STRING, ots TIMESTAMP(3), WATERMARK FOR ots AS ots) WITH ('connector' = 'filesystem', 'path' = '${DATA}/orders.csv', 'format' = 'csv');
+SELECT o.id, o.price * r.rate AS converted FROM orders AS o JOIN versioned_rates FOR SYSTEM_TIME AS OF o.ots AS r ON o.currency = r.currency;
+-- physical:
+-- one pass (153 B in 2 files <= dynsql.one-pass.max-input-size 64.0 MB)
+-- one pass: rows shown at the end of the input (SET 'dynsql.one-pass.enabled' = 'false')
+-- Sink
+-- +- Calc
+--    +- TemporalJoin: in-memory as-of lookup (versions 87 B <= spark.sql.autoBroadcastJoinThreshold 10.0 MB; probe rows: file 66 B <= dynsql.whole-file.max-size 64.0 MB)
+--       :- TableSourceScan(orders): read in pieces (filesystem: 1 file, 66 B, bounded, whole in the first micro-batch)
+--       +- Deduplicate
+--          +- TableSourceScan(rates): read in pieces (filesystem: 1 file, 87 B, bounded, whole in the first micro-batch)
