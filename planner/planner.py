@@ -14,7 +14,7 @@ from .catalog import Catalog, TableDef, ViewDef
 from .connectors import check_table_options
 from .ddl import parse_create_table
 from .errors import DynsqlError, SqlError, UnsupportedError
-from .functions import FLINK_FUNCTIONS
+from .expr.functions.registry import FLINK_FUNCTIONS
 from .parse import deep_stack, near, parse_sql
 from .query_plan import plan_query
 from .settings import KNOWN_KEYS, Settings

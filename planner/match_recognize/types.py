@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from planner.errors import SqlError, UnsupportedError
-from planner.bind import types as binder_types
+from ..expr import inference as binder_types
 from planner.literals import number_type
 from planner.match_recognize.expressions import SEMANTICS_MARKERS, FlinkDialect, call_args, func_name
 

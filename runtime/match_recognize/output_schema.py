@@ -3,7 +3,7 @@
 from decimal import ROUND_HALF_UP, Decimal
 
 from planner.match_recognize.types import output_columns, parse_type_text
-from planner.types import parse_type, to_spark
+from planner.expr.types import parse_type, to_spark
 
 
 def spark_schema(spec, input_columns):

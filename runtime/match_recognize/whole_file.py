@@ -9,7 +9,7 @@ the whole file in order, as in the one pass's scan). Only the matches reach the 
 conditions on the file, the ORDER BY is ascending, rowtime first, on no floating-point column (Arrow and Spark
 order NULLs and NaNs alike there)."""
 
-from planner.types import base_name
+from planner.expr.types import base_name
 
 from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of, small_file_under
 from .batch import LATE, SEQ, WM, _ArrowMatch

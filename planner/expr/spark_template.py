@@ -11,7 +11,7 @@ import re
 import sqlglot
 from sqlglot import exp
 
-from .expr.operands_once import fill
+from .operands_once import fill
 
 
 @functools.lru_cache(maxsize=None)

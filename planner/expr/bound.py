@@ -40,7 +40,7 @@ class Expr:
         """The Spark SQL text (written from the Spark tree, or from `tree`, the first time it is read)."""
         spark = self.spark
         if not isinstance(spark, str):
-            from planner.parse import deep_stack       # a deeply nested expression writes itself recursively
+            from ..parse import deep_stack       # a deeply nested expression writes itself recursively
             spark = deep_stack(_written, spark, self.tree)
             object.__setattr__(self, "spark", spark)
         return spark
@@ -50,7 +50,7 @@ class Expr:
         if self.explain is not None:
             return self.explain
         if self.tree is not None:
-            from planner.bind.expressions import explain_text
+            from .translate import explain_text
             return explain_text(self.tree)
         return self.sql
 
@@ -69,7 +69,7 @@ class Expr:
 
 def _written(spark, tree):
     if spark is None:
-        from planner.bind.expressions import to_spark
+        from .translate import to_spark
         spark = to_spark(tree)
     return spark.sql(dialect="spark", copy=False)     # the Spark tree is this Expr's own
 

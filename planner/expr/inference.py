@@ -9,10 +9,10 @@ import re
 
 from sqlglot import exp
 
-from ..functions_collections import RETURN_TYPES as COLLECTION_TYPES
-from ..functions_json import RETURN_TYPES as JSON_TYPES
+from .functions.collections import RETURN_TYPES as COLLECTION_TYPES
+from .functions.json import RETURN_TYPES as JSON_TYPES
 from ..literals import number_type
-from ..types import FlinkType, parse_type
+from .types import FlinkType, parse_type
 from .time_zones import to_timestamp_ltz_type
 
 _INT_PRECISION = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}

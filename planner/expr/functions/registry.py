@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from .errors import SqlError, UnsupportedError
-from .literals import integer_literal
+from ...errors import SqlError, UnsupportedError
+from ...literals import integer_literal
 
 
 @dataclass(frozen=True)
@@ -315,14 +315,14 @@ def map_parsed(node):
     rewrite = _PARSED.get(type(node))
     return rewrite(node) if rewrite is not None else node
 
-from . import functions_collections  # noqa: E402  (Flink's ARRAY_* / MAP_* functions, in their own module)
+from . import collections as functions_collections  # noqa: E402  (Flink's ARRAY_* / MAP_* functions, in their own module)
 functions_collections.register(FLINK_FUNCTIONS, FunctionMapping)
-from . import functions_json  # noqa: E402  (Flink's JSON functions, in their own module)
+from . import json as functions_json  # noqa: E402  (Flink's JSON functions, in their own module)
 functions_json.register(FLINK_FUNCTIONS, FunctionMapping)
 
 # Flink's semantics where Spark's functions differ, and the functions Spark has under other names: one module
 # an area, registered here
-from . import flink_builtins, functions_math, functions_string  # noqa: E402
+from . import flink_builtins, math as functions_math, strings as functions_string  # noqa: E402
 
 for _area in (functions_string, functions_math):
     FLINK_FUNCTIONS.update(_area.functions(FunctionMapping))

@@ -14,8 +14,8 @@ Not here: JSON_ARRAYAGG and JSON_OBJECTAGG (refused by name), JSON_QUERY's RETUR
 import sqlglot
 from sqlglot import exp
 
-from .dialect_json import JsonOption
-from .errors import SqlError, UnsupportedError
+from ...dialect_json import JsonOption
+from ...errors import SqlError, UnsupportedError
 
 
 # ---------------------------------------------------------------------- sqlglot's nodes -> Flink's calls
@@ -88,8 +88,8 @@ def _returning(options):
     opt = options.get("RETURNING")
     if opt is None:
         return None
-    from .dialect import Flink
-    from .types import parse_type
+    from ...dialect import Flink
+    from ..types import parse_type
     text = opt.args["to"].sql(dialect=Flink).upper().replace("TEXT", "STRING")
     return parse_type(text)
 
@@ -106,7 +106,7 @@ def _json_value(args):
                      _text(error_default), exp.Literal.string(kind))
     if ftype is None or kind in ("STRING", "VARCHAR", "CHAR"):
         return call
-    from .bind.binder import spark_type_sql
+    from ..types import spark_type_sql
     return _template("CAST(__a0 AS %s)" % spark_type_sql(ftype), call)
 
 
@@ -208,7 +208,7 @@ REWRITES = {
 
 # ---------------------------------------------------------------------- Flink's result types
 def _t(text, nullable=True):
-    from .bind.types import t
+    from ..inference import t
     return t(text, nullable)
 
 
@@ -227,7 +227,7 @@ def _value_type(types, args):
         return _t("STRING")
     if ftype.name not in ("CHAR", "VARCHAR", "BOOLEAN", "INT", "DOUBLE"):      # Flink's choice
         raise SqlError("Unsupported type '%s' for RETURNING in JSON_VALUE()." % ftype.text(with_null=False))
-    from .bind.types import nullable
+    from ..inference import nullable
     return nullable(ftype, True)
 
 
@@ -269,6 +269,6 @@ def register(functions, mapping_class):
     """Put the JSON functions into FLINK_FUNCTIONS (functions.py calls this once, at import)."""
     for name, (bounds, rewrite) in REWRITES.items():
         functions[name] = mapping_class("json", rewrite=rewrite, args=bounds)
-    from .functions import FLINK_UNMAPPED
+    from .registry import FLINK_UNMAPPED
     FLINK_UNMAPPED.difference_update(REWRITES)
     FLINK_UNMAPPED.update({"JSON_ARRAYAGG", "JSON_OBJECTAGG"})      # refused by name

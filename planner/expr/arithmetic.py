@@ -20,7 +20,7 @@ from functools import lru_cache
 import sqlglot
 from sqlglot import exp
 
-from ..expr.operands_once import fill
+from .operands_once import fill
 
 INTEGRAL_BITS = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
 _INT_DIGITS = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
