@@ -34,7 +34,7 @@ def match_whole_file(spark, read_spec, schema_json, names, spec, columns, tasks,
     (`read_spec`, `schema_json`: runtime.tables.read_spec; `names`: {column: the file's column}) and matching its
     share of the keys. late_rows: drop the rows streaming finds late (a one pass: rowtime <= `__wm`, which the
     reader computes over the whole file in order, as the one pass's scan does), as batch.py does."""
-    schema = spark_schema(spec, columns)
+    schema = spark_schema(spec)
     tz = spark.conf.get("spark.sql.session.timeZone")
     fn = _WholeFileMatch(read_spec, schema_json, names, _ArrowMatch(spec, columns, schema, tz, None), tasks,
                          late_rows)
