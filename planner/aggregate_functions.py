@@ -16,7 +16,7 @@ from sqlglot import exp
 
 from .errors import SqlError, UnsupportedError
 from .flink_builtins import NAMES as FLINK_NAMES
-from .types import FlinkType, parse_type
+from .expr.types import FlinkType, parse_type
 
 NEW = ("ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "APPROX_COUNT_DISTINCT")
 

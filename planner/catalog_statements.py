@@ -14,7 +14,7 @@ from .catalog import TableDef, ViewDef, split_name
 from .catalog_store import make_catalog
 from .ddl import _Cursor, _options
 from .errors import SqlError
-from .functions import FLINK_FUNCTIONS
+from .expr.functions.registry import FLINK_FUNCTIONS
 
 OK = "[INFO] Execute statement succeeded."
 

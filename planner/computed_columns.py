@@ -8,7 +8,7 @@ import re
 import sqlglot
 from sqlglot import exp
 
-from .types import base_name
+from .expr.types import base_name
 
 _INT_PRECISION = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
 _STRING_FUNCS = {"UPPER", "LOWER", "CONCAT", "CONCAT_WS", "SUBSTRING", "SUBSTR", "TRIM", "LTRIM", "RTRIM",
@@ -112,7 +112,7 @@ def _infer(e, types):
 
 def _cast_text(e):
     from .dialect import Flink
-    from .types import parse_type
+    from .expr.types import parse_type
     text = e.to.sql(dialect=Flink).upper().replace("TEXT", "STRING")
     try:
         return parse_type(text).text()

@@ -175,7 +175,7 @@ def _is_time(text):
 def _check_nexmark_schema(table, line, column):
     """The nexmark source fills its physical columns by position: they must be Nexmark's four, with its types
     (names are free, as in Nexmark's source; VARCHAR(n) or STRING, TIMESTAMP(p) or TIMESTAMP_LTZ(p))."""
-    from .types import parse_type
+    from .expr.types import parse_type
     physical = table.physical_columns
     want = ", ".join(name for name, _ in _NEXMARK_SCHEMA)
     if len(physical) != len(_NEXMARK_SCHEMA):

@@ -15,7 +15,7 @@ from .errors import SqlError
 from .literals import interval_ms as _interval_ms
 from .parse import parse_sql, tokenize
 from .reserved_words import RESERVED, reserved_word_error
-from .types import parse_type
+from .expr.types import parse_type
 
 
 class _Cursor:

@@ -117,7 +117,7 @@ def _all_or_none(table, keys, line, column):
 
 
 def _check_type(table, col, line, column):
-    from .types import parse_type
+    from .expr.types import parse_type
     t = parse_type(col.type)
     ok = t.name in _SUPPORTED_TYPES
     if ok and t.name == "ARRAY":

@@ -7,7 +7,7 @@ connector does not offer, a connector that offers none, a declared type the key'
 The runtime reads the values (runtime/connectors/split_reader.py: the split's file)."""
 
 from .errors import SqlError
-from .types import parse_type
+from .expr.types import parse_type
 
 # key -> Flink type of the value, in the order Flink lists them
 FILESYSTEM_METADATA = {

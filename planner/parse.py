@@ -31,7 +31,7 @@ from sqlglot.tokens import TokenType
 from .dialect import Flink, quoted, shorten
 from .errors import SqlError
 from .reserved_words import check_reserved_identifiers
-from .types import type_params
+from .expr.types import type_params
 
 MAX_NESTING = 2000                 # levels of nesting a statement may have (its error names the limit)
 _RECURSION_LIMIT = MAX_NESTING * 60 + 20000

@@ -18,7 +18,7 @@ from .catalog import ColumnDef
 from .create_table_like import merge_like
 from .ddl import check_table_definition, parse_create_table_statement
 from .errors import DynsqlError, SqlError, UnsupportedError
-from .functions import FLINK_FUNCTIONS
+from .expr.functions.registry import FLINK_FUNCTIONS
 from .parse import deep_stack, near, parse_sql
 from .python_functions import statements as python_functions
 from .query_plan import plan_query

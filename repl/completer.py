@@ -38,7 +38,7 @@ _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 def load_function_names():
     """Function names from the planner's mapping table; empty until the planner has one."""
     try:
-        from planner.functions import FLINK_FUNCTIONS
+        from planner.expr.functions.registry import FLINK_FUNCTIONS
     except ImportError:
         return ()
     return tuple(sorted(n for n in FLINK_FUNCTIONS if not n.startswith("$")))   # not internal calls ($IS_JSON)

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from wcwidth import wcswidth
 
-from planner.types import base_name
+from planner.expr.types import base_name
 from runtime.results import ChangeStream, MessageResult, TableResult
 from runtime.values_text import timestamp_text, value_text
 

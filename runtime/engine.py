@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from planner import plans
 from planner.errors import DynsqlError, RuntimeFailure, UnsupportedError
-from planner.types import from_spark as flink_type_of
+from planner.expr.types import from_spark as flink_type_of
 
 from . import jobs
 from .errors import from_spark

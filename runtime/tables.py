@@ -18,7 +18,7 @@ from pyspark.sql import types as st
 from planner.errors import RuntimeFailure, UnsupportedError
 from planner.metadata_columns import FILESYSTEM_METADATA, metadata_columns
 from planner.settings import parse_duration_ms
-from planner.types import parse_type, to_spark
+from planner.expr.types import parse_type, to_spark
 
 from .connectors import nexmark, splits
 from .connectors.filesystem import END_OF_INPUT, HIDDEN_COLUMNS

@@ -121,7 +121,7 @@ def conform(df, fields):
     """Cast each field column whose Spark type differs from the Flink type the planner gave it (Spark's
     SUM of an INT is a BIGINT, its AVG a DOUBLE, its decimal arithmetic other precisions; Flink's are
     the result's types). Fields of unknown or nested types are left as Spark typed them."""
-    from planner.types import to_spark
+    from planner.expr.types import to_spark
     casts = {}
     schema = {f.name: f.dataType for f in df.schema.fields}
     for f in fields:

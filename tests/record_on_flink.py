@@ -92,7 +92,7 @@ def write_case(case_dir, files, setup, query, batch):
 
 def cell(value, flink_type):
     """A conformance JSON value (../shared/conformance/README.md) -> the tableau's text of it."""
-    from planner.types import parse_type
+    from planner.expr.types import parse_type
     flink_type = re.sub(r"\s*\*(ROWTIME|PROCTIME)\*", "", flink_type or "")    # a time attribute's mark
     return _cell(value, parse_type(flink_type) if flink_type else None, top=True)
 

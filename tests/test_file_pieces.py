@@ -25,7 +25,7 @@ def spec_of(path, fmt="csv", options=None):
 
 def schema_json():
     from pyspark.sql import types as st
-    from planner.types import parse_type, to_spark
+    from planner.expr.types import parse_type, to_spark
     from runtime.tables import HIDDEN_SCHEMA
     return st.StructType([st.StructField(n, to_spark(parse_type(t))) for n, t in COLUMNS] + HIDDEN_SCHEMA).json()
 

@@ -4,7 +4,7 @@
 import datetime as dt
 from decimal import Decimal
 
-from planner.types import parse_type
+from planner.expr.types import parse_type
 from runtime.sinks.flink_text import csv_line, describe, java_float_text, json_line
 
 UTC = dt.timezone.utc

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import pytest
 
-from planner.functions import FLINK_FUNCTIONS
+from planner.expr.functions.registry import FLINK_FUNCTIONS
 
 NOT_SCALAR = {"aggregate", "window", "window-tvf", "group-window", "match_recognize"}
 SCALAR = sorted(n for n, m in FLINK_FUNCTIONS.items() if m.category not in NOT_SCALAR)

@@ -3,7 +3,7 @@ sees rows that a crash could still withdraw (Flink's FileSink keeps them pending
 
 import os
 
-from planner.types import parse_type
+from planner.expr.types import parse_type
 from runtime.sinks.filesystem import FileBatchWriter, pending_folder, publish_committed, start_from_checkpoint, \
     table_files
 from runtime.sinks.flink_text import describe

@@ -28,7 +28,7 @@ def stream_reader(path, state_dir, columns=CLICKS, rows_per_batch=None, rowtime_
     spec = dict(path=str(path), format="csv", columns=columns, options={}, rowtime_index=rowtime_index,
                 delay_ms=delay_ms, rows_per_batch=rows_per_batch, state_dir=str(state_dir), **extra)
     from pyspark.sql import types as st
-    from planner.types import parse_type, to_spark
+    from planner.expr.types import parse_type, to_spark
     from runtime.tables import HIDDEN_SCHEMA
     schema = st.StructType([st.StructField(n, to_spark(parse_type(t))) for n, t in columns] + HIDDEN_SCHEMA)
     return FilesystemStreamReader(TableSpec(json.dumps(spec)), schema.json())

@@ -8,12 +8,13 @@ from sqlglot import exp
 from ..errors import SqlError, UnsupportedError
 from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
-from ..plan.expr import Expr
+from ..expr.bound import Expr
 from ..plan.fields import Field, unique_names
 from ..plan.scan import Values
 from ..plan.union import Union
-from . import types as typing
-from .expressions import ExpressionBinder, cast_to, finish
+from ..expr import inference as typing
+from .expressions import ExpressionBinder
+from ..expr.translate import cast_to, finish
 from .scope import Scope, ScopeEntry
 
 
@@ -124,25 +125,3 @@ class QueryBinder:
         types = [typing.least_restrictive([r[i].type for r in rows]) for i in range(width)]
         fields = [Field(n, t) for n, t in zip(unique_names(names), types)]
         return Values(rows, fields, position=self.ctx.pos(tree))
-
-
-def spark_type_sql(flink_type):
-    """A Flink type as Spark SQL names it in a CAST."""
-    n = flink_type.name
-    if n in ("CHAR", "VARCHAR"):
-        return "STRING"
-    if n == "DECIMAL":
-        return "DECIMAL(%d, %d)" % flink_type.params
-    if n in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        return "TIMESTAMP"
-    if n == "INT":
-        return "INT"
-    if n == "ARRAY":
-        return "ARRAY<%s>" % spark_type_sql(flink_type.children[0])
-    if n == "MAP":
-        return "MAP<%s, %s>" % (spark_type_sql(flink_type.children[0]), spark_type_sql(flink_type.children[1]))
-    if n == "ROW":
-        return "STRUCT<%s>" % ", ".join("`%s`: %s" % (fn, spark_type_sql(ft)) for fn, ft in flink_type.children)
-    if n in ("BINARY", "VARBINARY"):
-        return "BINARY"
-    return n

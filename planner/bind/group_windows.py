@@ -10,13 +10,13 @@ from sqlglot import exp
 from ..ddl import interval_ms
 from ..errors import SqlError
 from ..plan.calc import Calc
-from ..plan.expr import Expr
+from ..expr.bound import Expr
 from ..plan.fields import PROCTIME, ROWTIME
 from ..plan.scan import TableScan
 from ..plan.window import GroupWindowAggregate
 from ..plan.window_spec import WindowSpec
 from .expressions import ExpressionBinder
-from .time_zones import window_time_zone
+from ..expr.time_zones import window_time_zone
 
 KINDS = ("TUMBLE", "HOP", "SESSION")
 _PROPERTIES = {"_START": "start", "_END": "end", "_ROWTIME": "rowtime", "_PROCTIME": "proctime"}

@@ -16,8 +16,8 @@ from sqlglot import exp
 from ..errors import SqlError, UnsupportedError
 from ..plan.calc import Calc
 from ..plan.expand import Expand
-from ..plan.expr import Expr, quote
-from ..types import parse_type
+from ..expr.bound import Expr, quote
+from ..expr.types import parse_type
 
 GROUPING_CALLS = (exp.Grouping, exp.GroupingId)
 _SET_SYNTAX = (exp.GroupingSets, exp.Rollup, exp.Cube)

@@ -58,8 +58,8 @@ def _is_jdbc(table):
 
 def _lookup_keys(condition, left_names, right_names):
     """[(right field, left expression text)] of the ON conjuncts `<left-only expression> = <right field>`."""
-    from .conditions import conjuncts, field_of
-    from .expressions import explain_text
+    from ..expr.conditions import conjuncts, field_of
+    from ..expr.translate import explain_text
     keys = []
     for c in conjuncts(condition.tree):
         while isinstance(c, exp.Paren):

@@ -6,7 +6,7 @@ its time attributes (the rules run on the input first: an interval join keeps it
 Updating input is not refused here: the inference pass refuses it with Flink's message, before Flink's
 ORDER BY check would (as Flink reports it)."""
 
-from ..match_recognize import output_columns, parse_match_recognize, validate
+from ..match_recognize import parse_match_recognize, validate
 from ..plan.changelog import INSERT_ONLY_KINDS
 from ..plan.fields import PROCTIME, ROWTIME
 from ..plan.match import Match, output_fields
@@ -23,7 +23,7 @@ def bind_match_recognize(binder, node, scope, clause, rel):
     rowtime, proctime = _time_attributes(node, spec)
     extensions = str(ctx.settings.get("dynsql.match-recognize.extensions")).lower() == "true"
     validate(spec, columns, rowtime, extensions=extensions, proctime=proctime)
-    fields = output_fields(spec, output_columns(spec, columns))
+    fields = output_fields(spec, spec.output_columns)
     match = Match(node, spec, columns, fields, position=(spec.line, spec.column))
     alias = clause.args.get("alias")
     qualifier = alias.name if alias is not None and alias.name else None

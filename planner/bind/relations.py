@@ -119,7 +119,7 @@ def table_scan(binder, table, alias=None, rel=None):
 
 def _physical_fields(table):
     from ..plan.fields import Field
-    from ..types import parse_type
+    from ..expr.types import parse_type
     return [Field(c.name, parse_type(c.type)) for c in table.columns if c.is_physical]
 
 
@@ -144,7 +144,7 @@ def _column_aliases(binder, node, scope, alias):
         raise SqlError("List of column aliases must have the same degree as the table; the table has %d columns"
                        % len(node.fields), *binder.ctx.pos(alias))
     from ..plan.calc import Calc
-    from ..plan.expr import Expr
+    from ..expr.bound import Expr
     from .binder import output_scope
     names = [c.name for c in cols]
     calc = Calc(node, [(Expr.of_field(f), n) for f, n in zip(node.fields, names)])
@@ -212,7 +212,7 @@ def joined_scope(join, lscope, rscope):
 def add_join_condition(join, condition):
     """Add a condition (an Expr over the join's output fields) to a join: each `left = right` conjunct of
     plain fields becomes a key pair, the rest the join's remaining condition."""
-    from .conditions import conjuncts, field_equality, rebuild_and
+    from ..expr.conditions import conjuncts, field_equality, rebuild_and
     nleft = len(join.left.fields)
     out_names = join.field_names
     rest = list(conjuncts(join.condition.tree)) if join.condition is not None else []

@@ -10,17 +10,18 @@ from ..errors import SqlError, UnsupportedError
 from ..literals import number_type
 from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
-from ..plan.expr import AggCall, Expr
+from ..expr.bound import AggCall, Expr
 from ..plan.fields import ROWTIME, PROCTIME, unique_names
 from ..plan.join import Join
 from ..plan.over import Frame, Over, WindowCall
 from ..plan.scan import Values
 from ..plan.sort import Sort
 from . import grouping_sets
-from . import types as typing
+from ..expr import inference as typing
 from .binder import output_scope
-from .conditions import conjuncts, is_flat_and, rebuild_and, referenced
-from .expressions import ExpressionBinder, field_ref, finish, is_aggregate_call
+from ..expr.conditions import conjuncts, is_flat_and, rebuild_and, referenced
+from .expressions import ExpressionBinder, field_ref, is_aggregate_call
+from ..expr.translate import finish
 from .relations import add_join_condition, bind_from
 from .scope import Scope, ScopeEntry
 

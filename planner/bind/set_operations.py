@@ -14,12 +14,13 @@ from sqlglot import exp
 from ..errors import SqlError
 from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
-from ..plan.expr import AggCall, Expr
+from ..expr.bound import AggCall, Expr
 from ..plan.replicate_rows import ReplicateRows
 from ..plan.semi_join import SemiJoin
 from ..plan.union import Union
-from . import types as typing
-from .expressions import cast_to, field_ref, finish
+from ..expr import inference as typing
+from ..expr.translate import cast_to, finish
+from .expressions import field_ref
 
 
 def bind_set_operation(qb, tree):

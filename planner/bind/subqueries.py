@@ -17,12 +17,13 @@ from sqlglot import exp
 from ..errors import SqlError, UnsupportedError
 from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
-from ..plan.expr import AggCall, Expr
+from ..expr.bound import AggCall, Expr
 from ..plan.join import Join
 from ..plan.semi_join import SemiJoin
-from . import types as typing
-from .conditions import conjuncts, field_equality
-from .expressions import ExpressionBinder, column_parts, finish
+from ..expr import inference as typing
+from ..expr.conditions import conjuncts, field_equality
+from .expressions import ExpressionBinder, column_parts
+from ..expr.translate import finish
 from .scope import Scope, ScopeEntry
 
 SQ = "$sq"          # the qualifier of a subquery's columns in a join condition

@@ -15,7 +15,7 @@ from ..plan.fields import PROCTIME, ROWTIME
 from ..plan.window import WindowTableFunction
 from ..plan.window_spec import WindowSpec
 from .scope import Scope, ScopeEntry
-from .time_zones import window_time_zone
+from ..expr.time_zones import window_time_zone
 
 WINDOW_FUNCTIONS = ("TUMBLE", "HOP", "CUMULATE", "SESSION")
 # positional parameters after DATA and TIMECOL, in Flink's order; the trailing ones are optional

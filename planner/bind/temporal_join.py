@@ -71,7 +71,7 @@ def bind_temporal_join(binder, left, lscope, join):
                             % (table.alias_or_name, key[0]))
     missing = [k for k in key if k not in node.right_keys]
     if missing:
-        from .conditions import conjuncts
+        from ..expr.conditions import conjuncts
         shown = " AND ".join(c.sql(dialect="spark").replace("`", "") for c in conjuncts(on))
         raise SqlError("Temporal table's primary key [%s] must be included in the equivalence condition of temporal "
                        "join, but current temporal join condition is [%s]." % (", ".join(key), shown), *ctx.pos(on))

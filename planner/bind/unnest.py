@@ -8,7 +8,7 @@ from sqlglot import exp
 
 from ..errors import SqlError, UnsupportedError
 from ..plan.calc import Calc
-from ..plan.expr import Expr
+from ..expr.bound import Expr
 from ..plan.fields import unique_names
 from ..plan.scan import Values
 from ..plan.unnest import Unnest, collection_kind, element_types

@@ -136,6 +136,7 @@ class MatchRecognizeSpec:
     rowtime: Optional[str] = None                       # the event-time attribute ORDER BY starts with
     proctime: Optional[str] = None                      # the processing-time attribute ORDER BY starts with
     input_columns: list = field(default_factory=list)   # [(name, flink type text)] validated against
+    output_columns: list = field(default_factory=list)  # [(name, flink type text)] of the result (types.py)
 
     def ordered_by_rowtime(self):
         """ORDER BY starts with the event-time attribute: the rows are matched in event-time order."""

@@ -4,7 +4,8 @@ Types are Flink type texts as Flink's SQL client prints them (`BIGINT`, `BIGINT 
 `TIMESTAMP(3) *ROWTIME*`): AVG of a BIGINT is a BIGINT, COUNT is `BIGINT NOT NULL`, a measure that
 reads the event-time attribute (START_ROW.rowtime, FIRST(rowtime), MATCH_ROWTIME()) keeps *ROWTIME*.
 Scalar functions usable inside MEASURES/DEFINE are listed in SCALAR_FUNCTIONS (the runtime evaluator
-implements exactly these)."""
+implements exactly these); their types are the expression layer's (planner/expr: the function registry's
+return-type rules, Flink's arithmetic and common types), as in SELECT."""
 
 import re
 from dataclasses import dataclass
@@ -12,21 +13,17 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from planner.errors import SqlError, UnsupportedError
-from planner.bind import types as binder_types
+from planner.expr import inference as binder_types
 from planner.literals import number_type
 from planner.match_recognize.expressions import SEMANTICS_MARKERS, FlinkDialect, call_args, func_name
 
 _NUM_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4, "DECIMAL": 5, "FLOAT": 6, "DOUBLE": 7}
 
-# name -> result rule: 'arg' (type of first argument), 'double', 'int', 'bigint', 'string', 'boolean',
-# 'common' (common type of the arguments)
+# the scalar functions the runtime evaluator implements (runtime/match_recognize); typed by the registry
 SCALAR_FUNCTIONS = {
-    "ABS": "arg", "CEIL": "arg", "CEILING": "arg", "FLOOR": "arg", "ROUND": "arg", "MOD": "arg", "SIGN": "arg",
-    "POWER": "double", "POW": "double", "SQRT": "double", "LN": "double", "LOG10": "double", "EXP": "double",
-    "UPPER": "string", "LOWER": "string", "CONCAT": "string", "SUBSTRING": "string", "SUBSTR": "string",
-    "TRIM": "string", "CHAR_LENGTH": "int", "CHARACTER_LENGTH": "int", "LENGTH": "int",
-    "COALESCE": "common", "IFNULL": "common", "NULLIF": "arg", "GREATEST": "common", "LEAST": "common",
-    "TIMESTAMPDIFF": "int",
+    "ABS", "CEIL", "CEILING", "FLOOR", "ROUND", "MOD", "SIGN", "POWER", "POW", "SQRT", "LN", "LOG10", "EXP",
+    "UPPER", "LOWER", "CONCAT", "SUBSTRING", "SUBSTR", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH",
+    "COALESCE", "IFNULL", "NULLIF", "GREATEST", "LEAST", "TIMESTAMPDIFF",
 }
 
 
@@ -299,17 +296,27 @@ def infer(node, scope):
     if isinstance(node, exp.Pow):
         return TypeInfo("DOUBLE", True)
     if name in SCALAR_FUNCTIONS:
-        ts = [infer(a, scope) for a in args]
-        rule = SCALAR_FUNCTIONS[name]
-        nullable = any(t.nullable for t in ts) if ts else True
-        if rule == "arg":
-            return TypeInfo(ts[0].base, nullable)
-        if rule == "common":
-            return TypeInfo(common_type(ts).base, nullable)
-        return TypeInfo({"double": "DOUBLE", "int": "INT", "bigint": "BIGINT", "string": "STRING",
-                         "boolean": "BOOLEAN"}[rule], nullable)
+        out = _registry_type(node, name, args, scope)
+        if out is not None:
+            return out
     raise UnsupportedError("Function %s is not supported inside MATCH_RECOGNIZE"
                            % (name or node.sql(dialect=FlinkDialect)))
+
+
+def _registry_type(node, name, args, scope):
+    """The call's type by the function registry's rule (as the binder types it in SELECT), or None."""
+    rule = binder_types.return_type_rule(binder_types.function_name(node), node)
+    if rule is None:
+        return None
+    types = {id(a): infer(a, scope) for a in args}
+
+    def typeof(a):
+        info = types.get(id(a)) or infer(a, scope)
+        if info.name == "NULL":
+            return binder_types.FlinkType("NULL")
+        return _flink_type(info)
+    out = rule(node, args, typeof)
+    return TypeInfo(out.text(with_null=False), out.nullable) if out is not None else None
 
 
 def output_columns(spec, input_columns):

@@ -19,7 +19,7 @@ from planner.match_recognize.pattern import can_match_empty, flat_elements, unwr
 from planner.match_recognize.subsets import check_subsets
 from planner.match_recognize.spec import (Alternation, Anchor, Concat, Exclusion, Group, Permute, Quantified, Var,
                                           pattern_to_text)
-from planner.match_recognize.types import TypeScope, infer
+from planner.match_recognize.types import TypeScope, infer, output_columns
 
 EXTENSIONS_HINT = "SET 'dynsql.match-recognize.extensions' = 'true'; enables the SQL standard's form"
 
@@ -56,6 +56,7 @@ def validate(spec, input_columns, rowtime, extensions=False, proctime=None):
         if spec.rows_per_match == "ALL":
             raise UnsupportedError("All rows per match mode is not supported yet.", spec.line, spec.column,
                                    EXTENSIONS_HINT)
+    spec.output_columns = output_columns(spec, input_columns)      # typed once, here: the runtime reads them
     return spec
 
 

@@ -7,7 +7,7 @@ GROUPING_ID of all the keys in order is `$e`). A set repeated in the list (Flink
 (a))` gives each group twice) gets its own `$e`: the repetition's number above those bits. Changes pass through
 as they are: a retraction is expanded as its row was. Nothing here runs Spark."""
 
-from ..types import parse_type
+from ..expr.types import parse_type
 from .fields import Field
 from .node import PlanNode
 from .window import window_of

@@ -6,7 +6,7 @@ event-time attribute, 'proctime' for a processing-time one), never text inside i
 
 from dataclasses import dataclass, replace
 
-from ..types import FlinkType, parse_type
+from ..expr.types import FlinkType, parse_type
 
 ROWTIME, PROCTIME = "rowtime", "proctime"
 

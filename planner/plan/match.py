@@ -10,7 +10,7 @@ It does not run anything: runtime/operators/match.py does."""
 from ..match_recognize.expressions import SEMANTICS_MARKERS, call_args, func_name
 from ..match_recognize.spec import pattern_to_text
 from ..match_recognize.types import parse_type_text
-from ..types import parse_type
+from ..expr.types import parse_type
 from .changelog import InsertOnlyInOut
 from .fields import PROCTIME, ROWTIME, Field
 from .node import PlanNode

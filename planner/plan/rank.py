@@ -1,7 +1,7 @@
 """Ranking per partition: Top-N (`Rank`) and deduplication (`Deduplicate`), as Flink plans
 `ROW_NUMBER() / RANK() / DENSE_RANK() OVER (PARTITION BY .. ORDER BY ..)` filtered by the rank."""
 
-from ..types import parse_type
+from ..expr.types import parse_type
 from .changelog import ALL_KINDS, INSERT_ONLY_KINDS
 from .fields import ROWTIME, Field
 from .node import PlanNode

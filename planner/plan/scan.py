@@ -1,7 +1,7 @@
 """Leaves of the plan: a catalog table's scan, and literal rows (VALUES, a SELECT without FROM)."""
 
 from ..connectors import CHANGELOG_FORMATS
-from ..types import parse_type
+from ..expr.types import parse_type
 from .changelog import ALL_KINDS, INSERT_ONLY_KINDS
 from .fields import PROCTIME, ROWTIME, Field
 from .node import PlanNode

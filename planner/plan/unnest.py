@@ -35,7 +35,7 @@ def element_types(ftype, ordinality):
     else:
         cols = [("EXPR$0", ftype.children[0])]
     if ordinality:
-        from ..types import parse_type
+        from ..expr.types import parse_type
         cols.append(("ORDINALITY", parse_type("INT NOT NULL")))
     return cols
 

@@ -11,7 +11,7 @@ group window with early / late firing, which updates its result. Nothing here ru
 
 from dataclasses import dataclass, replace
 
-from ..types import parse_type
+from ..expr.types import parse_type
 from .changelog import INSERT_ONLY_KINDS, UPDATE, INSERT
 from .fields import PROCTIME, ROWTIME, Field, unique_names
 from .join import JOIN_TYPES, Join, joined_fields

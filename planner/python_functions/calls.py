@@ -13,8 +13,8 @@ rows for one input row), unnested as `CROSS JOIN UNNEST` / `LEFT JOIN UNNEST .. 
 from sqlglot import exp
 
 from ..errors import SqlError, UnsupportedError
-from ..functions import FLINK_FUNCTIONS
-from ..types import parse_type
+from ..expr.functions.registry import FLINK_FUNCTIONS
+from ..expr.types import parse_type
 from . import in_catalog
 
 _NUMERIC = {"TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL", "FLOAT", "DOUBLE"}
@@ -48,7 +48,7 @@ def python_function_call(node, ctx):
 def _checked_arguments(fn, args, position):
     if fn.input_types is None:
         return args
-    from ..bind.expressions import cast_to, typer
+    from ..expr.translate import cast_to, typer
     if len(args) != len(fn.input_types):
         raise SqlError("Invalid number of arguments to function '%s'. Was expecting %d argument%s, got %d"
                        % (fn.name, len(fn.input_types), "" if len(fn.input_types) == 1 else "s", len(args)), *position)

@@ -7,7 +7,7 @@ import sys
 from dataclasses import asdict, dataclass
 
 from ..errors import SqlError
-from ..types import parse_type
+from ..expr.types import parse_type
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ Calc reads is a plain input field, or the upper Calc only passes fields through.
 
 from sqlglot import exp
 
-from ..bind.conditions import conjoin, rebuild_and
-from ..bind.expressions import finish
+from ..expr.conditions import conjoin, rebuild_and
+from ..expr.translate import finish
 from ..plan.calc import Calc
 
 

@@ -12,8 +12,8 @@ refuses them next to event-time attributes, and dynsql does not run processing-t
 
 from sqlglot import exp
 
-from ..bind.conditions import conjuncts, field_of, rebuild_and
-from ..bind.expressions import finish
+from ..expr.conditions import conjuncts, field_of, rebuild_and
+from ..expr.translate import finish
 from ..errors import UnsupportedError
 from ..plan.fields import PROCTIME, ROWTIME
 from ..plan.interval_join import IntervalJoin

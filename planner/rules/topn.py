@@ -11,9 +11,9 @@ attribute, it is an OverAggregate instead (planner/rules/over_aggregate.py), as 
 
 from sqlglot import exp
 
-from ..bind.conditions import conjuncts, field_of, rebuild_and
+from ..expr.conditions import conjuncts, field_of, rebuild_and
 from ..plan.calc import Calc
-from ..plan.expr import Expr
+from ..expr.bound import Expr
 from ..plan.fields import PROCTIME, ROWTIME
 from ..plan.over import RANKING, Over
 from ..plan.rank import Deduplicate, Rank
@@ -113,10 +113,10 @@ def _rank(over, bound, ctx):
 
 def _with_rank_one(dedup, rank_name):
     """A deduplication's rank field is always 1 (Flink: a Calc adding `1:BIGINT AS rn`)."""
-    from ..types import parse_type
+    from ..expr.types import parse_type
     projections = [(Expr.of_field(f), f.name) for f in dedup.fields]
     from sqlglot import exp
-    from ..bind.expressions import cast_to, finish
+    from ..expr.translate import cast_to, finish
     one = finish(cast_to(exp.Literal.number(1), parse_type("BIGINT NOT NULL")))
     projections.append((one, rank_name))
     return Calc(dedup, projections)

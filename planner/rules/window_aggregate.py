@@ -12,7 +12,7 @@ window_time); it is in RULES too, where it finds nothing left to do."""
 from ..errors import SqlError
 from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
-from ..plan.expr import Expr
+from ..expr.bound import Expr
 from ..plan.window import WindowAggregate, WindowTableFunction, window_of
 
 

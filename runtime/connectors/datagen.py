@@ -15,7 +15,7 @@ from decimal import Decimal
 from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
-from planner.types import parse_type
+from planner.expr.types import parse_type
 
 
 class DatagenSpec:

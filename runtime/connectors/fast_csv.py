@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 from pyarrow import csv as pacsv
 
-from planner.types import parse_type
+from planner.expr.types import parse_type
 
 from .formats import FIELD_SIZE_LIMIT
 

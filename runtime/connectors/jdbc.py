@@ -14,7 +14,7 @@ import os
 import re
 
 from planner.errors import RuntimeFailure, SqlError
-from planner.types import parse_type, to_spark
+from planner.expr.types import parse_type, to_spark
 
 DRIVER = "org.postgresql.Driver"
 

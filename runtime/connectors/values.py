@@ -10,7 +10,7 @@ from decimal import Context, Decimal, InvalidOperation, ROUND_HALF_UP
 
 _WIDE = Context(prec=80)
 
-from planner.types import parse_type
+from planner.expr.types import parse_type
 
 
 class BadValue(ValueError):

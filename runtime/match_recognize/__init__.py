@@ -9,7 +9,7 @@ The plan's Match node runs them (runtime/operators/match.py).
 
 Input DataFrame: the table's columns plus `__seq` (BIGINT, arrival order) and `__wm` (TIMESTAMP, the
 watermark just before the row arrived, NULL if none); in streaming with `withWatermark` applied and the
-end-of-input sentinel dropped right after it. Output: output_columns(spec, input_columns).
+end-of-input sentinel dropped right after it. Output: the planner's spec.output_columns.
 
 Semantics: a pattern Flink accepts runs Flink's CEP automaton (flink_automaton.py), whatever the
 extensions setting, so Flink's queries give Flink's rows; a pattern only the standard allows runs the

@@ -6,7 +6,7 @@ before the row arrived; NULL when none). Spark does the heavy lifting natively: 
 (partition key, rowtime, further ORDER BY keys, __seq); one `mapInArrow` pass then walks each key's
 rows in order through the pure-Python matcher. Late rows are skipped and counted in the accumulator
 passed as `late_rows` (a pyspark Accumulator; the caller reads `.value` after an action).
-The result's schema is output_columns(spec, input_columns)."""
+The result's schema is the planner's (spec.output_columns)."""
 
 import sys
 
@@ -46,7 +46,7 @@ def prepare(df, spec, partitions=None):
 
 def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
     """Batch MATCH_RECOGNIZE: one output row per match (or per row for ALL ROWS PER MATCH)."""
-    schema = spark_schema(spec, input_columns)
+    schema = spark_schema(spec)
     tz = df.sparkSession.conf.get("spark.sql.session.timeZone")
     names = [n for n, _ in input_columns]
     prepared = prepare(df.select(*names, *[c for c in (SEQ, WM) if c in df.columns]), spec, partitions)

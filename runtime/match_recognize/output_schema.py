@@ -2,14 +2,16 @@
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from planner.match_recognize.types import output_columns, parse_type_text
-from planner.types import parse_type, to_spark
+from planner.match_recognize.types import parse_type_text
+from planner.expr.types import parse_type, to_spark
 
 
-def spark_schema(spec, input_columns):
+def spark_schema(spec):
+    """The result's StructType, from the types the planner gave its columns (`spec.output_columns`, set by
+    planner/match_recognize's validate): the runtime does not derive them again."""
     from pyspark.sql import types as st
     fields = []
-    for name, text in output_columns(spec, input_columns):
+    for name, text in spec.output_columns:
         info = parse_type_text(text)
         base = "STRING" if info.name == "NULL" else info.base
         fields.append(st.StructField(name, to_spark(parse_type(base)), info.nullable))

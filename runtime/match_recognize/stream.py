@@ -56,7 +56,7 @@ def match_stream(df, spec, input_columns, rowtime=None, event_time_column=None, 
         df = df.withColumn("__t", F.lit(None).cast("long")).withColumn("__late", F.lit(False))
     layout = StreamColumns(input_columns, spec.partition_by, spec.rowtime if by_time else None)
     df = df.select(*layout.spark_columns())
-    schema = st.StructType(list(spark_schema(spec, input_columns).fields) + [st.StructField("__seq", st.LongType())])
+    schema = st.StructType(list(spark_schema(spec).fields) + [st.StructField("__seq", st.LongType())])
     processor = MatchProcessor(spec, input_columns, [f.name for f in schema.fields])
     processor.watermark_delay_us = watermark_delay_ms * 1000
     processor.packed_in = df.sparkSession.conf.get("spark.sql.session.timeZone")
@@ -112,7 +112,7 @@ class MatchProcessor(StatefulProcessor):
                                     self.spec.rowtime if self.by_time else None)
         self.further = [(self.names.index(k.column), k.ascending) for k in self.spec.order_by[1:]]
         self.partition_index = [self.names.index(p) for p in self.spec.partition_by]
-        schema = st.StructType(list(spark_schema(self.spec, self.input_columns).fields)
+        schema = st.StructType(list(spark_schema(self.spec).fields)
                                + [st.StructField("__seq", st.LongType())])
         self.output_types = ArrowWriter(schema).schema.types
 

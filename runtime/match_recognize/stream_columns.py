@@ -21,7 +21,7 @@ DataFrame of Arrow-backed columns (`output_frame`), which Spark's worker convert
 NULL, no nanosecond timestamps)."""
 
 from planner.match_recognize.types import parse_type_text
-from planner.types import parse_type, to_spark
+from planner.expr.types import parse_type, to_spark
 from runtime.match_recognize.column_block import ColumnBlock
 from runtime.match_recognize.output_schema import exact_array, wrap_integer
 from runtime.translate import q

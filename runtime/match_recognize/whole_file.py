@@ -9,7 +9,7 @@ the whole file in order, as in the one pass's scan). Only the matches reach the 
 conditions on the file, the ORDER BY is ascending, rowtime first, on no floating-point column (Arrow and Spark
 order NULLs and NaNs alike there)."""
 
-from planner.types import base_name
+from planner.expr.types import base_name
 
 from ..lateness import late_array
 from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of
@@ -38,7 +38,7 @@ def match_whole_file(spark, read_spec, schema_json, names, spec, columns, tasks,
     (`read_spec`, `schema_json`: runtime.tables.read_spec; `names`: {column: the file's column}) and matching its
     share of the keys. late_rows: drop the rows streaming finds late (a one pass: rowtime <= `__wm`, which the
     reader computes over the whole file in order, as the one pass's scan does), as batch.py does."""
-    schema = spark_schema(spec, columns)
+    schema = spark_schema(spec)
     tz = spark.conf.get("spark.sql.session.timeZone")
     fn = _WholeFileMatch(read_spec, schema_json, names, _ArrowMatch(spec, columns, schema, tz, None), tasks,
                          late_rows)

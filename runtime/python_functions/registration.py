@@ -5,7 +5,7 @@ its module shipped first (shipping.py). A function is registered again only when
 
 import warnings
 
-from planner.types import parse_type, to_spark
+from planner.expr.types import parse_type, to_spark
 
 from ..errors import from_spark
 from .batches import batch_function

@@ -15,7 +15,7 @@ import re
 from planner.errors import SqlError, UnsupportedError
 from planner.infer import refused_changes
 from planner.plan.changelog import INSERT_ONLY_KINDS
-from planner.types import parse_type, to_spark
+from planner.expr.types import parse_type, to_spark
 
 SINK_CONNECTORS = ("print", "blackhole", "filesystem", "jdbc")
 FILE_FORMATS = ("csv", "json", "parquet")

@@ -191,7 +191,7 @@ def _remove(path):
 
 def start_files(spark, plan, result, checkpoint, prefix):
     """Start writing `result` into the plan's filesystem table -> a SinkWrite."""
-    from planner.types import parse_type
+    from planner.expr.types import parse_type
     target = plan.target
     path = os.path.abspath(target.options["path"])
     os.makedirs(path, exist_ok=True)

@@ -59,10 +59,10 @@ def internal_class_names():
 
     import planner.catalog
     import planner.dialect
-    import planner.types
+    import planner.expr.types
     names = {n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)}
     for module in (sqlglot.expressions, sqlglot.errors, sqlglot.tokens, planner.catalog, planner.dialect,
-                   planner.types):
+                   planner.expr.types):
         names |= {n for n, v in vars(module).items() if inspect.isclass(v)}
     return names
 

@@ -108,7 +108,7 @@ def test_a_crash_in_dynsql_code_names_the_file_and_line():
     contexts = _Contexts(scripts)
 
     def crash(planner, text):
-        from planner.types import parse_type
+        from planner.expr.types import parse_type
         parse_type(None)                       # a TypeError inside planner/types.py
 
     outcome = run_case(contexts, make_case(scripts, "x", 0), plan=crash)

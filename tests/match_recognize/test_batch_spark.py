@@ -16,7 +16,7 @@ CASES = [c for c in (Case(p) for p in case_dirs()) if c.expected is not None]
 
 def case_frame(spark, case):
     from pyspark.sql import types as st
-    from planner.types import parse_type, to_spark
+    from planner.expr.types import parse_type, to_spark
     rows = case.rows()
     wms = case.watermarks(rows)
     fields = [st.StructField(n, to_spark(parse_type(t))) for n, t in case.columns]

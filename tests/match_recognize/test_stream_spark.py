@@ -50,7 +50,7 @@ def write_chunks(case, folder, per_file=3):
 def run_stream(spark, case, folder, spec):
     from pyspark.sql import functions as F
     from pyspark.sql import types as st
-    from planner.types import parse_type, to_spark
+    from planner.expr.types import parse_type, to_spark
     fields = [st.StructField(n, to_spark(parse_type(t))) for n, t in case.columns]
     fields += [st.StructField("__seq", st.LongType()), st.StructField("__wm", st.TimestampType())]
     src = (spark.readStream.schema(st.StructType(fields)).option("maxFilesPerTrigger", 1).parquet(folder)

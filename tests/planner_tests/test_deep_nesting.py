@@ -148,3 +148,33 @@ def test_a_long_condition_is_planned_once(planner, shape, alone):
     added = calls_to_plan(planner, shape(1000)) - calls_to_plan(planner, shape(100))
     once = calls_to_plan(planner, alone(1000)) - calls_to_plan(planner, alone(100))
     assert added < 1.2 * once
+
+
+# ---------------------------------------------------------------------- nested arithmetic (make fuzz hung here)
+NESTED_CALLS = 30
+
+
+@pytest.mark.parametrize("inner,outer", [
+    ("price", "ABS(%s)"),                                    # BIGINT: MIN_VALUE stays MIN_VALUE
+    ("CAST(price AS INT)", "ABS(%s)"),                       # INT: computed in BIGINT, its low 32 bits kept
+    ("price", "-(%s + 1)"),                                  # BIGINT + that wraps, and negation
+    ("price", "(%s) / 2"),                                   # BIGINT division (MIN_VALUE / -1)
+    ("CAST(price AS DECIMAL(10, 2))", "TRUNCATE(%s, 1)"),    # a function template that reads its argument twice
+])
+def test_thirty_nested_arithmetic_calls_plan_in_well_under_a_second(planner, inner, outer):
+    """Flink's arithmetic on Spark reads an operand more than once (`if(x < 0, -x, x)`); each operand is written
+    once all the same (planner/expr/operands_once.py), so the Spark SQL grows linearly with the depth, not
+    exponentially (30 levels of ABS were 3^30 copies of the column)."""
+    def query(levels):
+        e = inner
+        for _ in range(levels):
+            e = outer % e
+        return "SELECT %s FROM Ticker" % e
+
+    def spark_sql(levels):
+        return planner.plan(query(levels)).query.root.inputs[0].projections[0][0].sql
+
+    started = time.process_time()
+    deep = spark_sql(NESTED_CALLS)
+    assert time.process_time() - started < 0.5
+    assert len(deep) < 2 * NESTED_CALLS * len(spark_sql(2))

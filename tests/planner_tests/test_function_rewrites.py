@@ -6,7 +6,7 @@ import sqlglot
 
 from planner.dialect import Flink
 from planner.errors import SqlError
-from planner.functions import FLINK_FUNCTIONS, FLINK_UNMAPPED, map_anonymous, map_parsed
+from planner.expr.functions.registry import FLINK_FUNCTIONS, FLINK_UNMAPPED, map_anonymous, map_parsed
 from sqlglot import exp
 
 

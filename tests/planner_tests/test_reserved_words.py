@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from planner.bind.similar_to import similar_regex
+from planner.expr.similar_to import similar_regex
 from planner.ddl import parse_create_table
 from planner.errors import SqlError
 from planner.parse import parse_sql

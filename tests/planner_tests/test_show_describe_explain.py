@@ -3,7 +3,7 @@
 import pytest
 
 from planner.errors import SqlError
-from planner.functions import FLINK_FUNCTIONS
+from planner.expr.functions.registry import FLINK_FUNCTIONS
 from planner.planner import Planner
 
 DDL = """CREATE TABLE orders (

@@ -5,7 +5,7 @@ import pytest
 from pyspark.sql import types as st
 
 from planner.errors import SqlError
-from planner.types import base_name, from_spark, parse_type, to_spark
+from planner.expr.types import base_name, from_spark, parse_type, to_spark
 
 CASES = [
     # Flink text, canonical text, Spark type

@@ -11,6 +11,8 @@ import re
 import sqlglot
 from sqlglot import exp
 
+from .operands_once import fill
+
 
 @functools.lru_cache(maxsize=None)
 def _parsed(text):
@@ -23,16 +25,19 @@ def _parsed(text):
 
 
 def spark_template(text, args):
+    """The template's tree with the arguments in their places; an argument the text reads more than once is
+    evaluated once (`operands_once.fill`)."""
     tree = _parsed(text).copy()
+    places = []
     for node in list(tree.find_all(exp.Column)):
         m = re.fullmatch(r"__arg(\d+)", node.name)
         if m and not node.table:
-            arg = args[int(m.group(1))].copy()
-            if node is tree:
-                return arg
-            node.replace(exp.Paren(this=arg) if not isinstance(arg, (exp.Column, exp.Literal, exp.Paren,
-                                                                         exp.Func)) else arg)
-    return tree
+            places.append((node, int(m.group(1))))
+    return fill(tree, places, dict(enumerate(args)), wrap=_in_place)
+
+
+def _in_place(arg):
+    return exp.Paren(this=arg) if not isinstance(arg, (exp.Column, exp.Literal, exp.Paren, exp.Func)) else arg
 
 
 def template(text):

@@ -10,9 +10,9 @@ import re
 
 from sqlglot import exp
 
-from .catalog import DATABASE
-from .errors import UnsupportedError
-from .spark_template import spark_template, template
+from ...catalog import DATABASE
+from ...errors import UnsupportedError
+from ..spark_template import spark_template, template
 
 # INITCAP: Flink upper-cases an ASCII letter that starts a word and lower-cases the other ASCII letters; a
 # word is a run of ASCII letters and digits (anything else, non-ASCII letters too, separates words).
@@ -102,7 +102,7 @@ def _regexp_extract_all(node):
 
 def _hash_code(args):
     """Java's String.hashCode: h = 31 * h + c over the UTF-16 characters, in 32-bit arithmetic."""
-    from .functions_math import flink_type
+    from .math import flink_type
     ft = flink_type(args[0])
     if ft is None or ft.name not in ("CHAR", "VARCHAR", "STRING"):
         raise UnsupportedError("HASH_CODE of a %s is not supported yet (only of strings)"
@@ -113,7 +113,7 @@ def _hash_code(args):
 
 
 def _printf(args):
-    from .functions_math import flink_type
+    from .math import flink_type
     for a in args[1:]:
         ft = flink_type(a)
         if ft is not None and ft.name == "DECIMAL":

@@ -1,15 +1,22 @@
-"""Flink built-in functions and how each maps to Spark SQL: one table, each mapping tested.
+"""The function registry: every function dynsql knows, its Flink return type and its translation to Spark.
 
 `FLINK_FUNCTIONS` maps a Flink function name to a `FunctionMapping`: either the same call in Spark
-(`same`), a renamed call (`spark=NAME`), or a rewrite of the sqlglot call node (`rewrite`). A call to
-a function that is neither here nor known to Flink gets an error naming it."""
+(`same`), a renamed call (`spark=NAME`), or a rewrite of the sqlglot call node (`rewrite`); `RETURN_TYPES`
+maps it to Flink's return-type rule (return_types.py; collections.py and json.py for theirs), which the type
+inference (planner/expr/inference.py) asks for through `return_type_rule`. A call to a function that is
+neither here nor known to Flink gets an error naming it.
 
+`register_function(name, returns, ...)` adds a scalar function at run time (a user-defined function:
+its signatures, return type and translation, e.g. the Spark name a Python UDF is registered under);
+`unregister_function(name)` takes it away again. Both act on this process's registry."""
+
+import copy
 from dataclasses import dataclass
 
 from sqlglot import exp
 
-from .errors import SqlError, UnsupportedError
-from .literals import integer_literal
+from ...errors import SqlError, UnsupportedError
+from ...literals import integer_literal
 
 
 @dataclass(frozen=True)
@@ -319,17 +326,110 @@ def map_parsed(node):
     rewrite = _PARSED.get(type(node))
     return rewrite(node) if rewrite is not None else node
 
-from . import functions_collections  # noqa: E402  (Flink's ARRAY_* / MAP_* functions, in their own module)
+from . import collections as functions_collections  # noqa: E402  (Flink's ARRAY_* / MAP_* functions, in their own module)
 functions_collections.register(FLINK_FUNCTIONS, FunctionMapping)
-from . import functions_json  # noqa: E402  (Flink's JSON functions, in their own module)
+from . import json as functions_json  # noqa: E402  (Flink's JSON functions, in their own module)
 functions_json.register(FLINK_FUNCTIONS, FunctionMapping)
 
 # Flink's semantics where Spark's functions differ, and the functions Spark has under other names: one module
 # an area, registered here
-from . import flink_builtins, functions_math, functions_string  # noqa: E402
+from . import flink_builtins, math as functions_math, strings as functions_string  # noqa: E402
 
 for _area in (functions_string, functions_math):
     FLINK_FUNCTIONS.update(_area.functions(FunctionMapping))
     _PARSED.update(_area.parsed())
     FLINK_UNMAPPED |= _area.REFUSED
 FLINK_UNMAPPED = (FLINK_UNMAPPED | flink_builtins.NAMES) - set(FLINK_FUNCTIONS)     # Flink's, refused by name
+
+
+# ---------------------------------------------------------------------- return types
+from . import return_types  # noqa: E402
+
+RETURN_TYPES = return_types.rules()          # name -> rule(node, args, typeof) -> Flink type
+_CALL_TYPES = {**functions_collections.RETURN_TYPES, **functions_json.RETURN_TYPES}   # rule(types, args)
+
+
+def return_type_rule(name, node):
+    """The return-type rule of a call of `name` (`node`: the sqlglot call), or None when none is known."""
+    if isinstance(node, exp.Anonymous):
+        rule = _CALL_TYPES.get(name)
+        if rule is not None:
+            return lambda n, args, typeof: rule([typeof(a) for a in args], args)
+    return RETURN_TYPES.get(name)
+
+
+# ---------------------------------------------------------------------- functions added at run time
+USER_FUNCTIONS = set()                       # names register_function added
+
+
+def register_function(name, returns, signatures=None, spark=None, translate=None, doc=""):
+    """Add scalar function `name` (or replace one added before); a built-in function's name is refused.
+
+    returns     its Flink type as text ('INT', 'DECIMAL(10, 2)', 'ARRAY<STRING>'): nullable, as Flink types a
+                function's result; or a callable(argument Flink types) -> FlinkType
+    signatures  the argument types it takes: [(type text, ...), ...], one tuple a signature; a call whose
+                arguments fit none is Flink's "Invalid function call" error at bind time (an INT argument fits
+                a BIGINT or DOUBLE parameter, any string type a STRING one, NULL any). None: any arguments
+    spark       the Spark SQL function the call becomes (e.g. the name a Python UDF is registered under on
+                the session); None with no `translate`: the same name
+    translate   or a callable(args: [Spark sqlglot trees]) -> the Spark sqlglot tree of the call"""
+    from ..types import parse_type
+    key = name.upper()
+    if key in FLINK_FUNCTIONS and key not in USER_FUNCTIONS or key in FLINK_UNMAPPED:
+        raise SqlError("Function %s is a built-in function: it cannot be registered again" % key)
+    parsed = [tuple(parse_type(x) for x in sig) for sig in signatures] if signatures is not None else None
+    result = parse_type(returns) if isinstance(returns, str) else None
+    counts = [len(sig) for sig in parsed] if parsed is not None else None
+    FLINK_FUNCTIONS[key] = FunctionMapping("user-defined", spark=spark, rewrite=translate, doc=doc,
+                                           args=(min(counts), max(counts)) if counts else None)
+    RETURN_TYPES[key] = _user_return_rule(key, parsed, result if result is not None else returns)
+    USER_FUNCTIONS.add(key)
+
+
+def unregister_function(name):
+    """Take away a function register_function added; False when there was none."""
+    key = name.upper()
+    if key not in USER_FUNCTIONS:
+        return False
+    USER_FUNCTIONS.discard(key)
+    FLINK_FUNCTIONS.pop(key, None)
+    RETURN_TYPES.pop(key, None)
+    return True
+
+
+def _user_return_rule(name, signatures, returns):
+    def rule(node, args, typeof):
+        types = [typeof(a) for a in args]
+        if signatures is not None and not any(_fits(types, sig) for sig in signatures):
+            given = ", ".join(x.text(with_null=False) if x is not None else "?" for x in types)
+            expected = "; ".join("%s(%s)" % (name, ", ".join(p.text(with_null=False) for p in sig))
+                                 for sig in signatures)
+            raise SqlError("Invalid function call: %s(%s)" % (name, given), hint="the signatures: " + expected)
+        if callable(returns):
+            return returns(types)
+        out = copy.copy(returns)
+        out.nullable = True
+        return out
+    return rule
+
+
+_STRINGS = {"CHAR", "VARCHAR", "STRING"}
+_WIDENS_TO = {"TINYINT": 0, "SMALLINT": 1, "INT": 2, "BIGINT": 3, "DECIMAL": 4, "FLOAT": 5, "DOUBLE": 6}
+
+
+def _fits(types, signature):
+    """Whether arguments of `types` can be passed as `signature`'s parameters (Flink's implicit casts)."""
+    if len(types) != len(signature):
+        return False
+    for given, wanted in zip(types, signature):
+        if given is None or given.name == "NULL":
+            continue
+        if given.name in _STRINGS and wanted.name in _STRINGS:
+            continue
+        if given.name in _WIDENS_TO and wanted.name in _WIDENS_TO:
+            if _WIDENS_TO[given.name] <= _WIDENS_TO[wanted.name]:
+                continue
+            return False
+        if given.name != wanted.name:
+            return False
+    return True

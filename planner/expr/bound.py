@@ -40,10 +40,8 @@ class Expr:
         """The Spark SQL text (written from the Spark tree, or from `tree`, the first time it is read)."""
         spark = self.spark
         if not isinstance(spark, str):
-            if spark is None:
-                from planner.bind.expressions import to_spark
-                spark = to_spark(self.tree)
-            spark = spark.sql(dialect="spark", copy=False)     # the Spark tree is this Expr's own
+            from ..parse import deep_stack       # a deeply nested expression writes itself recursively
+            spark = deep_stack(_written, spark, self.tree)
             object.__setattr__(self, "spark", spark)
         return spark
 
@@ -52,7 +50,7 @@ class Expr:
         if self.explain is not None:
             return self.explain
         if self.tree is not None:
-            from planner.bind.expressions import explain_text
+            from .translate import explain_text
             return explain_text(self.tree)
         return self.sql
 
@@ -67,6 +65,13 @@ class Expr:
 
     def __str__(self):
         return self.text
+
+
+def _written(spark, tree):
+    if spark is None:
+        from .translate import to_spark
+        spark = to_spark(tree)
+    return spark.sql(dialect="spark", copy=False)     # the Spark tree is this Expr's own
 
 
 @dataclass(frozen=True)

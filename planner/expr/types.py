@@ -7,7 +7,7 @@ TIME has no Spark type: it is carried as its canonical text 'HH:MM:SS[.fff]', wh
 import re
 from dataclasses import dataclass, field
 
-from .errors import SqlError
+from ..errors import SqlError
 
 
 @dataclass
@@ -59,7 +59,7 @@ _TOKEN = re.compile(r"\s*(?:(`(?:[^`]|``)*`)|([A-Za-z_][A-Za-z0-9_$]*)|(\d+(?:\.
 # that is not an INT. A length of 0 (VARCHAR(0), CHAR(0), BINARY(0)) is allowed, as in Flink.
 MAX_PRECISION = {"TIMESTAMP": 9, "TIMESTAMP_LTZ": 9, "TIME": 3, "DECIMAL": 38}
 def _reserved():
-    from .reserved_words import RESERVED
+    from ..reserved_words import RESERVED
     return RESERVED
 
 
@@ -70,7 +70,7 @@ def type_params(name, params, position=None):
     """The parameters of a type as Flink reads them: `params` are whole numbers (texts or ints) as written,
     the result the ints the type has (a precision past Flink's maximum is the maximum). Raises SqlError
     with Flink's message for what Flink refuses."""
-    from .literals import INT_MAX, integer_literal
+    from ..literals import INT_MAX, integer_literal
     where = tuple(position) if position else (None, None)
     values = [integer_literal(p, "A type's precision or length", where, minimum=0, maximum=INT_MAX)
               for p in params]
@@ -341,3 +341,25 @@ def base_name(type_text):
     """'DECIMAL(10, 2) NOT NULL' -> 'DECIMAL'; 'TIMESTAMP(3) *ROWTIME*' -> 'TIMESTAMP'."""
     m = re.match(r"\s*([A-Za-z_]+)", type_text or "")
     return m.group(1).upper() if m else ""
+
+
+def spark_type_sql(flink_type):
+    """A Flink type as Spark SQL names it in a CAST."""
+    n = flink_type.name
+    if n in ("CHAR", "VARCHAR"):
+        return "STRING"
+    if n == "DECIMAL":
+        return "DECIMAL(%d, %d)" % flink_type.params
+    if n in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return "TIMESTAMP"
+    if n == "INT":
+        return "INT"
+    if n == "ARRAY":
+        return "ARRAY<%s>" % spark_type_sql(flink_type.children[0])
+    if n == "MAP":
+        return "MAP<%s, %s>" % (spark_type_sql(flink_type.children[0]), spark_type_sql(flink_type.children[1]))
+    if n == "ROW":
+        return "STRUCT<%s>" % ", ".join("`%s`: %s" % (fn, spark_type_sql(ft)) for fn, ft in flink_type.children)
+    if n in ("BINARY", "VARBINARY"):
+        return "BINARY"
+    return n

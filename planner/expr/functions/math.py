@@ -7,15 +7,15 @@ Not here: arithmetic operators, CAST, aggregates (their own areas)."""
 
 from sqlglot import exp
 
-from .errors import UnsupportedError
-from .spark_template import spark_template, template
+from ...errors import UnsupportedError
+from ..spark_template import spark_template, template
 
 _INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 
 
 def flink_type(arg):
     """The Flink type of a resolved argument (None when it cannot be told)."""
-    from .bind.expressions import typer      # (the binder imports this module's registry)
+    from ..translate import typer      # (the binder imports this module's registry)
     try:
         return typer({})(arg)
     except Exception:

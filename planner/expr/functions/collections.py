@@ -12,7 +12,7 @@ Flink's semantics out with Spark's higher-order functions. Not here: JSON (funct
 import sqlglot
 from sqlglot import exp
 
-from .errors import SqlError
+from ...errors import SqlError
 
 # ---------------------------------------------------------------------- sqlglot's typed nodes -> Flink's calls
 _TYPED = {
@@ -39,7 +39,7 @@ _TYPED = {
 def canonical_call(node):
     """A typed sqlglot call of a collection function -> `exp.Anonymous` of Flink's name (and sqlglot's JSON nodes,
     functions_json.canonical_json); other nodes as they are."""
-    from .functions_json import canonical_json
+    from .json import canonical_json
     node = canonical_json(node)
     spec = _TYPED.get(type(node))
     if spec is None:
@@ -147,17 +147,17 @@ REWRITES = {
 
 # ---------------------------------------------------------------------- Flink's result types
 def _t(text, nullable=True):
-    from .bind.types import t
+    from ..inference import t
     return t(text, nullable)
 
 
 def _array(elem, nullable):
-    from .types import FlinkType
+    from ..types import FlinkType
     return FlinkType("ARRAY", (), [elem], nullable=nullable)
 
 
 def _nullable(ft, value):
-    from .bind.types import nullable
+    from ..inference import nullable
     return nullable(ft, value)
 
 
@@ -183,7 +183,7 @@ def _element_match(name, arr, value):
     elem = arr.children[0]
     if elem is None:
         return
-    from .bind.types import least_restrictive
+    from ..inference import least_restrictive
     common = least_restrictive([elem, value])
     if common is None or (common.name, common.params) != (elem.name, elem.params) and not (
             elem.name in ("CHAR", "VARCHAR") and value.name in ("CHAR", "VARCHAR")):
@@ -213,7 +213,7 @@ def _combined(name):
             _need(name, x, ("ARRAY",), "ARRAY arguments")
         if any(x is None or x.name != "ARRAY" for x in types):
             return None
-        from .bind.types import least_restrictive
+        from ..inference import least_restrictive
         elem = least_restrictive([x.children[0] for x in types])
         if elem is None:
             raise SqlError("Invalid function call: %s takes arrays of one element type, not %s" % (
@@ -285,7 +285,7 @@ def _map_values(types, args):
 
 
 def _map_entries(types, args):
-    from .types import FlinkType
+    from ..types import FlinkType
     m = _map_arg("MAP_ENTRIES", types)
     if m is None:
         return None
@@ -294,7 +294,7 @@ def _map_entries(types, args):
 
 
 def _map_from_arrays(types, args):
-    from .types import FlinkType
+    from ..types import FlinkType
     for x in types:
         _need("MAP_FROM_ARRAYS", x, ("ARRAY",), "two ARRAYs")
     if any(x is None or x.name != "ARRAY" for x in types):

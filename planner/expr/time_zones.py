@@ -117,7 +117,7 @@ def _cast(node, typeof, zone):
         return fit_string(timestamp_text(_local(x, zone) if frm == "TIMESTAMP_LTZ" else x, _precision(source)),
                           target)
     if to == "TIMESTAMP_LTZ" and frm in ("TIMESTAMP", "DATE") + _STRINGS and zone != "UTC":
-        from .expressions import _spark_cast
+        from .translate import _spark_cast
         return _instant(_spark_cast(node), zone)
     return None
 

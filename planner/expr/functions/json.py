@@ -15,8 +15,8 @@ Not here: JSON_ARRAYAGG and JSON_OBJECTAGG (planner/aggregate_functions.py)."""
 import sqlglot
 from sqlglot import exp
 
-from .dialect_json import JsonOption
-from .errors import SqlError, UnsupportedError
+from ...dialect_json import JsonOption
+from ...errors import SqlError, UnsupportedError
 
 
 # ---------------------------------------------------------------------- sqlglot's nodes -> Flink's calls
@@ -89,8 +89,8 @@ def _returning(options):
     opt = options.get("RETURNING")
     if opt is None:
         return None
-    from .dialect import Flink
-    from .types import parse_type
+    from ...dialect import Flink
+    from ..types import parse_type
     text = opt.args["to"].sql(dialect=Flink).upper().replace("TEXT", "STRING")
     return parse_type(text)
 
@@ -107,7 +107,7 @@ def _json_value(args):
                      _text(error_default), exp.Literal.string(kind))
     if ftype is None or kind in ("STRING", "VARCHAR", "CHAR"):
         return call
-    from .bind.binder import spark_type_sql
+    from ..types import spark_type_sql
     return _template("CAST(__a0 AS %s)" % spark_type_sql(ftype), call)
 
 
@@ -215,7 +215,7 @@ REWRITES = {
 
 # ---------------------------------------------------------------------- Flink's result types
 def _t(text, nullable=True):
-    from .bind.types import t
+    from ..inference import t
     return t(text, nullable)
 
 
@@ -234,7 +234,7 @@ def _value_type(types, args):
         return _t("STRING")
     if ftype.name not in ("CHAR", "VARCHAR", "BOOLEAN", "INT", "DOUBLE"):      # Flink's choice
         raise SqlError("Unsupported type '%s' for RETURNING in JSON_VALUE()." % ftype.text(with_null=False))
-    from .bind.types import nullable
+    from ..inference import nullable
     return nullable(ftype, True)
 
 
@@ -245,7 +245,7 @@ def _query_type(types, args):
     if ftype is not None and ftype.name == "ARRAY":
         element = ftype.children[0]
         if element.name not in ("CHAR", "VARCHAR"):
-            from .bind.operand_checks import calcite
+            from ..operand_checks import calcite
             raise SqlError("Unsupported array element type '%s' for RETURNING ARRAY in JSON_QUERY()."
                            % calcite(element))
         return _t("ARRAY<STRING>")
@@ -283,5 +283,5 @@ def register(functions, mapping_class):
     """Put the JSON functions into FLINK_FUNCTIONS (functions.py calls this once, at import)."""
     for name, (bounds, rewrite) in REWRITES.items():
         functions[name] = mapping_class("json", rewrite=rewrite, args=bounds)
-    from .functions import FLINK_UNMAPPED
+    from .registry import FLINK_UNMAPPED
     FLINK_UNMAPPED.difference_update(REWRITES)

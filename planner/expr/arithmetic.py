@@ -20,6 +20,8 @@ from functools import lru_cache
 import sqlglot
 from sqlglot import exp
 
+from .operands_once import fill
+
 INTEGRAL_BITS = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
 _INT_DIGITS = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
 _OPS = {exp.Add: ("+", "try_add"), exp.Sub: ("-", "try_subtract"), exp.Mul: ("*", "try_multiply")}
@@ -31,30 +33,33 @@ def _parsed(text):
 
 
 def template(text, **operands):
-    """Spark SQL `text` with each column `_name` replaced by the tree given for `name` (a copy each time)."""
+    """Spark SQL `text` with each column `_name` replaced by the tree given for `name`; an operand that `text`
+    reads more than once is evaluated once (`operands_once.fill`)."""
     tree = _parsed(text).copy()
-    for col in list(tree.find_all(exp.Column)):
-        name = col.name
-        if name.startswith("_") and name[1:] in operands:
-            col.replace(exp.paren(operands[name[1:]].copy(), copy=False))
-    return tree
+    places = [(col, col.name[1:]) for col in list(tree.find_all(exp.Column))
+              if col.name.startswith("_") and col.name[1:] in operands and not col.table]
+    return fill(tree, places, operands)
+
+
+def _wrap_text(bigint_text, flink_name):
+    shift = 64 - INTEGRAL_BITS[flink_name]
+    return "CAST(shiftright(shiftleft(%s, %d), %d) AS %s)" % (bigint_text, shift, shift, flink_name)
+
+
+WRAP_DECIMAL = "CAST(pmod(%s + 9223372036854775808, 18446744073709551616) - 9223372036854775808 AS BIGINT)"
+_NEGATE_BIGINT = "coalesce(try_subtract(CAST(0 AS BIGINT), %s), %s)"
 
 
 def wrap_integral(bigint_tree, flink_name):
     """A BIGINT tree's value wrapped into `flink_name` (TINYINT, SMALLINT, INT) as Java narrows it."""
-    shift = 64 - INTEGRAL_BITS[flink_name]
-    return template("CAST(shiftright(shiftleft(_x, %d), %d) AS %s)" % (shift, shift, flink_name), x=bigint_tree)
-
-
-def wrap_decimal_to_bigint(decimal_tree):
-    """An integral DECIMAL tree's value modulo 2^64, as a BIGINT (Java's wrap-around)."""
-    return template("CAST(pmod(_x + 9223372036854775808, 18446744073709551616) - 9223372036854775808 AS BIGINT)",
-                    x=decimal_tree)
+    return template(_wrap_text("_x", flink_name), x=bigint_tree)
 
 
 def negate(tree, flink_name):
     """`-x` of an integral type, MIN_VALUE staying MIN_VALUE."""
-    return template("coalesce(try_subtract(CAST(0 AS %s), _x), _x)" % flink_name, x=tree)
+    if flink_name != "BIGINT":                 # -x fits a BIGINT: its low bits, x written once
+        return template(_wrap_text("(- CAST(_x AS BIGINT))", flink_name), x=tree)
+    return template(_NEGATE_BIGINT % ("_x", "_x"), x=tree)
 
 
 def as_decimal(tree, ft):
@@ -83,9 +88,8 @@ def rewrite(n, typeof, sub):
             x, y = sub(n.this), sub(n.expression)
             if out.name != "BIGINT":
                 return wrap_integral(template("CAST(_a AS BIGINT) %s CAST(_b AS BIGINT)" % symbol, a=x, b=y), out.name)
-            exact = template("CAST(_a AS DECIMAL(20, 0)) %s CAST(_b AS DECIMAL(20, 0))" % symbol, a=x, b=y)
-            return template("coalesce(%s(CAST(_a AS BIGINT), CAST(_b AS BIGINT)), _w)" % try_name, a=x, b=y,
-                            w=wrap_decimal_to_bigint(exact))
+            exact = WRAP_DECIMAL % ("(CAST(_a AS DECIMAL(20, 0)) %s CAST(_b AS DECIMAL(20, 0)))" % symbol)
+            return template("coalesce(%s(CAST(_a AS BIGINT), CAST(_b AS BIGINT)), %s)" % (try_name, exact), a=x, b=y)
         if _decimal(out):
             symbol, try_name = _OPS[type(n)]
             return template("%s(_a, _b)" % try_name, a=as_decimal(sub(n.this), a), b=as_decimal(sub(n.expression), b))
@@ -96,7 +100,7 @@ def rewrite(n, typeof, sub):
             x, y = sub(n.this), sub(n.expression)
             if out.name != "BIGINT":          # no overflow in BIGINT (MIN_VALUE / -1 of an INT fits)
                 return wrap_integral(template("CAST(_a AS BIGINT) div CAST(_b AS BIGINT)", a=x, b=y), out.name)
-            return template("if(_b = -1, _n, CAST(_a AS BIGINT) div _b)", a=x, b=y, n=negate(x, "BIGINT"))
+            return template("if(_b = -1, %s, CAST(_a AS BIGINT) div _b)" % (_NEGATE_BIGINT % ("_a", "_a")), a=x, b=y)
         if _decimal(out):                              # by zero: Spark's error ("Division by zero"), as Flink
             x, y = as_decimal(sub(n.this), a), as_decimal(sub(n.expression), b)
             return template("if(_b = 0, _a / _b, try_divide(_a, _b))", a=x, b=y)
@@ -119,7 +123,8 @@ def rewrite(n, typeof, sub):
     if isinstance(n, exp.Abs):
         out = typeof(n)
         if _integral(out):
-            x = sub(n.this)
-            return template("if(_x < 0, _n, _x)", x=x, n=negate(x, out.name))
+            if out.name != "BIGINT":             # |x| fits a BIGINT: its low bits, x written once
+                return template(_wrap_text("abs(CAST(_x AS BIGINT))", out.name), x=sub(n.this))
+            return template("if(_x < 0, %s, _x)" % (_NEGATE_BIGINT % ("_x", "_x")), x=sub(n.this))
         return None
     return None

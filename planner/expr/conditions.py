@@ -3,7 +3,7 @@ comparisons against a literal. Rules and the binder use them on the bound trees 
 
 from sqlglot import exp
 
-from .expressions import bound, finish, typer
+from .translate import bound, finish, typer
 
 
 def conjuncts(tree):
@@ -87,8 +87,8 @@ def conjoin(left, right):
     """`left AND right` of two finished condition Exprs, neither walked again: merging a chain of n Calcs
     one at a time (rules/calc_merge.py) stays linear where `rebuild_and` would finish the growing AND
     n times. The same tree, type and (when asked for) Spark SQL as `rebuild_and([left.tree, right.tree])`."""
-    from ..plan.expr import Expr
-    from .types import t
+    from .bound import Expr
+    from .inference import t
     nullable = any(e.type is None or e.type.nullable for e in (left, right))
     return Expr(type=t("BOOLEAN", nullable), refs=tuple(dict.fromkeys(left.refs + right.refs)),
                 tree=exp.And(this=_grouped(left.tree), expression=_grouped(right.tree)))

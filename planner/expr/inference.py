@@ -5,23 +5,17 @@ LogicalTypeMerging computes them, SUM/AVG of an integer keep its type, string fu
 An expression whose type cannot be told gives None (the runtime then names the type from Spark's)."""
 
 import copy
-import re
 
 from sqlglot import exp
 
-from ..functions_collections import RETURN_TYPES as COLLECTION_TYPES
-from ..functions_json import RETURN_TYPES as JSON_TYPES
 from ..literals import number_type
-from ..types import FlinkType, parse_type
-from .time_zones import to_timestamp_ltz_type
+from .types import FlinkType, parse_type
 
 _INT_PRECISION = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
 _INT_ORDER = ["TINYINT", "SMALLINT", "INT", "BIGINT"]
 _NUMERIC = set(_INT_PRECISION) | {"DECIMAL", "FLOAT", "DOUBLE"}
 STRING = "STRING"
 
-
-CALL_TYPES = {**COLLECTION_TYPES, **JSON_TYPES}      # name -> fn(argument types, arguments) -> Flink type
 
 _PARSED = {}                 # type text -> FlinkType: a long expression asks for "BOOLEAN" a hundred thousand times
 
@@ -45,25 +39,6 @@ def nullable(ft, value=True):
 
 def any_nullable(types):
     return any(x is None or x.nullable for x in types)
-
-
-_STRING_FUNCTIONS = {
-    "UPPER", "LOWER", "INITCAP", "CONCAT", "CONCAT_WS", "SUBSTRING", "SUBSTR", "TRIM", "LTRIM", "RTRIM",
-    "REPLACE", "REPEAT", "REVERSE", "LPAD", "RPAD", "LEFT", "RIGHT", "REGEXP_REPLACE", "REGEXP_EXTRACT",
-    "SPLIT_INDEX", "MD5", "SHA1", "SHA256", "TO_BASE64", "FROM_BASE64", "JSON_VALUE", "DATE_FORMAT",
-    "FROM_UNIXTIME", "CONVERT_TZ", "CHR", "UUID", "BIN", "HEX", "LISTAGG", "TYPEOF", "OVERLAY", "TRANSLATE",
-    "URL_DECODE", "URL_ENCODE", "PARSE_URL", "ARRAY_JOIN", "DECODE", "ENCODE",
-}
-_INT_FUNCTIONS = {"CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH", "POSITION", "LOCATE", "INSTR", "ASCII",
-                  "TIMESTAMPDIFF", "CARDINALITY", "RAND_INTEGER"}
-_BIGINT_FUNCTIONS = {"YEAR", "QUARTER", "MONTH", "WEEK", "DAYOFYEAR", "DAYOFMONTH", "DAYOFWEEK", "HOUR", "MINUTE",
-                     "SECOND", "EXTRACT", "UNIX_TIMESTAMP", "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE"}
-_DOUBLE_FUNCTIONS = {"POWER", "POW", "SQRT", "EXP", "LN", "LOG10", "LOG2", "LOG", "SIN", "COS", "TAN", "ASIN",
-                     "ACOS", "ATAN", "ATAN2", "DEGREES", "RADIANS", "PI", "E", "RAND", "PERCENT_RANK", "CUME_DIST",
-                     "COT", "SINH", "COSH", "TANH"}
-_BOOLEAN_FUNCTIONS = {"IS_DIGIT", "IS_ALPHA", "IS_DECIMAL", "REGEXP", "ARRAY_CONTAINS", "LIKE", "SIMILAR"}
-_SAME_AS_FIRST = {"ABS", "FLOOR", "CEIL", "CEILING", "ROUND", "TRUNCATE", "SIGN", "MIN", "MAX", "FIRST_VALUE",
-                  "LAST_VALUE", "LAG", "LEAD", "ARRAY_DISTINCT"}
 
 
 # functions written without parentheses, which the binder leaves as unresolved columns
@@ -176,7 +151,7 @@ def literal_type(node):
     return t(number_type(node.name.lstrip("-")), False)
 
 
-def _function_name(node):
+def function_name(node):
     if isinstance(node, exp.Anonymous):
         return node.name.upper()
     return {"STRPOSITION": "POSITION", "LENGTH": "CHAR_LENGTH", "DPIPE": "CONCAT", "REGEXPEXTRACT":
@@ -233,6 +208,11 @@ def aggregate_type(function, arg):
     if f in ("BOOL_AND", "BOOL_OR"):
         return t("BOOLEAN")
     return None
+
+
+def return_type_rule(name, node):
+    from .functions.registry import return_type_rule as rule        # (the registry's rules use this module's)
+    return rule(name, node)
 
 
 def infer(node, typeof):
@@ -299,101 +279,15 @@ def infer(node, typeof):
         if base.name == "MAP":
             return nullable(base.children[1], True)
         return None
-    name = _function_name(node)
-    args = _args(node)
-    call_type = CALL_TYPES.get(name) if isinstance(node, exp.Anonymous) else None
-    if call_type is not None:                       # functions typed in their own modules
-        try:
-            return call_type([typeof(a) for a in args], args)
-        except IndexError:      # a call without the arguments its type needs (CARDINALITY()): Flink's message
-            from ..errors import SqlError
-            raise SqlError("Invalid number of arguments to function '%s'" % name)
-    if name == "ROW":
-        types = [typeof(a) for a in args]
-        if any(x is None for x in types):
-            return None
-        return FlinkType("ROW", (), [("EXPR$%d" % i, x) for i, x in enumerate(types)], nullable=False)
-    if name == "MAP" and isinstance(node, exp.Anonymous):
-        ks, vs = [typeof(a) for a in args[0::2]], [typeof(a) for a in args[1::2]]
-        k, v = least_restrictive(ks), least_restrictive(vs)
-        return FlinkType("MAP", (), [k, v], nullable=False) if k is not None and v is not None else None
-    if name in ("COUNT",):
-        return t("BIGINT", False)
-    if isinstance(node, exp.AggFunc) or name in ("SUM", "AVG", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
-                                                "LISTAGG", "COLLECT"):
-        if name in ("SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "LISTAGG",
-                    "COLLECT", "FIRST_VALUE", "LAST_VALUE"):
-            arg = args[0] if args else None
-            if isinstance(arg, exp.Distinct):
-                arg = arg.expressions[0] if arg.expressions else None
-            return aggregate_type(name, typeof(arg) if arg is not None else None)
-    if name == "TYPEOF":
-        return t(STRING)
-    if name in ("UPPER", "LOWER", "INITCAP") and args and typeof(args[0]) is not None \
-            and typeof(args[0]).name in ("CHAR", "VARCHAR"):
-        return typeof(args[0])         # Flink keeps the argument's string type
-    if name == "ENCODE":
-        return t("BYTES", any_nullable([typeof(a) for a in args]))
-    if name in _STRING_FUNCTIONS:
-        return t(STRING, any_nullable([typeof(a) for a in args]) if args else False)
-    if name in _INT_FUNCTIONS:
-        return t("INT", any_nullable([typeof(a) for a in args if not isinstance(a, exp.Var)]))
-    if name in _BIGINT_FUNCTIONS:
-        kids = [typeof(a) for a in args if not isinstance(a, exp.Var)]
-        return t("BIGINT", name not in ("ROW_NUMBER", "RANK", "DENSE_RANK") and any_nullable(kids))
-    if name in _DOUBLE_FUNCTIONS:
-        return t("DOUBLE", any_nullable([typeof(a) for a in args]) if args else False)
-    if name in _BOOLEAN_FUNCTIONS:
-        return t("BOOLEAN", any_nullable([typeof(a) for a in args]))
-    if name in _SAME_AS_FIRST and args:
-        first = typeof(args[0])
-        if name in ("CEIL", "CEILING", "FLOOR") and first is not None and first.name == "DECIMAL" \
-                and node.args.get("to") is None:
-            return t("DECIMAL(%d, 0)" % first.params[0], first.nullable)
-        if name in ("ROUND", "TRUNCATE") and first is not None and first.name == "DECIMAL":
-            digits = node.args.get("decimals") if not isinstance(node, exp.Anonymous) else \
-                (args[1] if len(args) > 1 else None)
-            d = int(digits.name) if isinstance(digits, exp.Literal) and not digits.is_string \
-                and re.fullmatch(r"-?\d+", digits.name) else 0
-            p, s = first.params       # Flink's LogicalTypeMerging.findRoundDecimalType
-            p, s = (p, s) if d >= s else (min(38, 1 + p - s), 0) if d < 0 else (1 + p - s + d, d)
-            return t("DECIMAL(%d, %d)" % (p, s), first.nullable)
-        return first
-    if name in ("GREATEST", "LEAST"):
-        return least_restrictive([typeof(a) for a in args])
-    if name in ("NULLIF",):
-        return nullable(typeof(args[0]), True) if args else None
-    if name in ("IFNULL",) and len(args) == 2:
-        out = least_restrictive([typeof(a) for a in args])
-        return nullable(out, typeof(args[1]) is None or typeof(args[1]).nullable) if out else None
-    if name in ("IF",) and len(args) == 3:
-        return least_restrictive([typeof(args[1]), typeof(args[2])])
-    if name in ("MOD",) and len(args) == 2:
-        return arithmetic("%", typeof(args[0]), typeof(args[1]))
-    if name in ("TO_TIMESTAMP", "STRTOTIME"):
-        return t("TIMESTAMP(3)")
-    if name == "TO_TIMESTAMP_LTZ":
-        return t(to_timestamp_ltz_type(args, typeof))
-    if name in ("TO_DATE",):
-        return t("DATE")
-    if name in ("NOW", "CURRENT_TIMESTAMP", "CURRENT_ROW_TIMESTAMP", "PROCTIME"):
-        return t("TIMESTAMP_LTZ(3)", False)
-    if name in ("LOCALTIMESTAMP",):
-        return t("TIMESTAMP(3)", False)
-    if name in ("CURRENT_DATE",):
-        return t("DATE", False)
-    if name in ("TIMESTAMPADD",) and len(args) == 3:
-        return typeof(args[2])
-    if name in ("STR_TO_MAP",):
-        return FlinkType("MAP", (), [t(STRING), t(STRING)])
-    if name in ("MAP_KEYS", "MAP_VALUES") and args:
-        m = typeof(args[0])
-        if m is not None and m.name == "MAP":
-            return FlinkType("ARRAY", (), [m.children[0 if name == "MAP_KEYS" else 1]], nullable=m.nullable)
-    if name == "ELEMENT" and args:
-        a = typeof(args[0])
-        return nullable(a.children[0], True) if a is not None and a.name == "ARRAY" else None
-    return None
+    name = function_name(node)
+    rule = return_type_rule(name, node)      # the function registry's (planner/expr/functions)
+    if rule is None:
+        return None
+    try:
+        return rule(node, _args(node), typeof)
+    except IndexError:      # a call without the arguments its type needs (CARDINALITY()): Flink's message
+        from ..errors import SqlError
+        raise SqlError("Invalid number of arguments to function '%s'" % name)
 
 
 def _path_type(ft, path):

@@ -10,7 +10,7 @@ Spark's CAST is Flink's."""
 
 from sqlglot import exp
 
-from .arithmetic import INTEGRAL_BITS, template, wrap_decimal_to_bigint, wrap_integral
+from .arithmetic import INTEGRAL_BITS, WRAP_DECIMAL, template, wrap_integral
 
 _FLOATING = ("FLOAT", "DOUBLE")
 _SATURATE = {"INT": ("-2147483648D", "2147483647D"), "BIGINT": ("-9223372036854775808D", "9223372036854775807D")}
@@ -39,8 +39,8 @@ def rewrite(node, source, target, sub):
             wrap_integral(template("CAST(_x AS BIGINT)", x=saturated), t)
     if t in INTEGRAL_BITS and s == "DECIMAL":
         x = sub(node.this)
-        truncated = template("if(_x < 0, ceil(_x), floor(_x))", x=x)
-        as_bigint = template("coalesce(try_cast(_x AS BIGINT), _w)", x=x, w=wrap_decimal_to_bigint(truncated))
+        as_bigint = template("coalesce(try_cast(_x AS BIGINT), %s)"
+                             % (WRAP_DECIMAL % "if(_x < 0, ceil(_x), floor(_x))"), x=x)
         return as_bigint if t == "BIGINT" else wrap_integral(as_bigint, t)
     if t == "DECIMAL" and (s in INTEGRAL_BITS or s in _FLOATING or s == "DECIMAL"):
         p, sc = target.params
