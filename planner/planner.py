@@ -82,7 +82,7 @@ class Planner:
                 (words[1:2] in (["CATALOG"], ["DATABASE"], ["SCHEMA"]) or first in ("USE", "SHOW")):
             if words[1:2] == ["SCHEMA"]:
                 raise UnsupportedError("%s SCHEMA: Flink names it %s DATABASE" % (first, first), line, col)
-            if words[:2] != ["SHOW", "JOBS"]:
+            if words[:2] != ["SHOW", "JOBS"] and words[:3] != ["SHOW", "SPARK", "UI"]:
                 return plan_catalog_statement(self.catalog, text, line, col)
         if first == "CREATE":
             if re.match(r"CREATE\s+(TEMPORARY\s+)?TABLE\b", text, re.I):
