@@ -114,8 +114,10 @@ def run(rows, kills, seed, rows_per_batch, folder, log=print, max_delay=6.0):
 
     def written():
         return len(sink_lines(folder)) if os.path.isdir(os.path.join(folder, "out")) else 0
+    # every other kill once a micro-batch committed since the start: mid-stream
     done = kill_and_resume(registry, job_id, jobs_dir, folder, kills, rng, max_delay, written,
-                           "rows in the sink's files", lambda i: _wait_new_files(folder, registry, job_id) if i % 2 else None, log)
+                           "rows in the sink's files",
+                           lambda i: _wait_new_files(folder, registry, job_id) if i % 2 else None, log)
     record = wait_finished(registry, job_id)
     figures = compare(expected_lines(rows), sink_lines(folder))
     figures["kills"] = len(done)

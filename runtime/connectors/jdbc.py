@@ -116,7 +116,8 @@ def batch_frame(spark, table):
     `__op` +I."""
     from pyspark.sql import functions as F
     df = read_table(spark, table)
-    return df.select("*", F.xxhash64(*[F.col("`%s`" % c) for c in df.columns]).alias("__seq"), F.lit(None).cast("timestamp").alias("__wm"),
+    return df.select("*", F.xxhash64(*[F.col("`%s`" % c) for c in df.columns]).alias("__seq"),
+                     F.lit(None).cast("timestamp").alias("__wm"),
                      F.lit(0).cast("tinyint").alias("__op"))
 
 

@@ -45,6 +45,7 @@ def _jdbc_lookup_join(node, probe, l_df, left_names, right_names):
 
     from planner.types import to_spark
     from ..connectors.jdbc import redact_secrets
+    from ..connect_shims import portable_map_function
     from ..connectors.jdbc_lookup import JdbcLookup
     table = node.lookup.table
     column_of = dict(zip(right_names, node.lookup.field_names))
@@ -57,7 +58,7 @@ def _jdbc_lookup_join(node, probe, l_df, left_names, right_names):
                         ["__lk%d" % i for i in range(len(node.probe_key_sql))],
                         [column_of[field] for field, _ in node.lookup_keys], list(node.lookup.field_names), found_type)
     schema = st.StructType(l_df.schema.fields + [st.StructField("__found", st.ArrayType(found), True)])
-    looked_up = keyed.mapInArrow(lookup, schema)
+    looked_up = keyed.mapInArrow(portable_map_function(lookup), schema)
     # the ON condition over one found row `__x`: each looked-up field `f` read as `__x`.`f`
     names = "|".join(re.escape(q(n)) for n in sorted(right_names, key=len, reverse=True))
     condition = re.sub(names, lambda m: "__x." + m.group(0), node.condition.sql)

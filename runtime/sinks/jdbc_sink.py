@@ -178,7 +178,8 @@ def start_jdbc(spark, plan, result, checkpoint):
         return BatchWrite(work, cancel_spark_jobs(spark))
     writer = JdbcBatchWriter(target, projection, result.kind, sink_id)
     frame = observe_rows(project(result.df, projection, hidden=True))
-    return start_streaming(spark, result, frame.writeStream.foreachBatch(writer), checkpoint,
+    from ..connect_shims import portable_batch_function
+    return start_streaming(spark, result, frame.writeStream.foreachBatch(portable_batch_function(writer)), checkpoint,
                            interval=flush_interval(target.options))
 
 
