@@ -20,12 +20,15 @@ DRIVER = "org.postgresql.Driver"
 
 
 def connection_options(options):
-    """Spark's JDBC options for a table's connection (url, user, password, driver)."""
+    """Spark's JDBC options for a table's connection (url, user, password, driver, the time to connect)."""
     o = {"url": options["url"], "driver": DRIVER}
     if "username" in options:
         o["user"] = options["username"]
     if "password" in options:
         o["password"] = options["password"]
+    if "connection.max-retry-timeout" in options:     # PostgreSQL's driver: seconds to connect
+        from planner.settings import parse_duration_ms
+        o["connectTimeout"] = str(parse_duration_ms(options["connection.max-retry-timeout"]) // 1000)
     return o
 
 
