@@ -111,14 +111,40 @@ def run(rows, kills, seed, rows_per_batch, folder, log=print, max_delay=6.0):
         client.close()
     job_id = message.split("Job ID:")[1].strip()
     registry = JobRegistry(jobs_dir)
+
+    def written():
+        return len(sink_lines(folder)) if os.path.isdir(os.path.join(folder, "out")) else 0
+    # every other kill once a micro-batch committed since the start: mid-stream
+    done = kill_and_resume(registry, job_id, jobs_dir, folder, kills, rng, max_delay, written,
+                           "rows in the sink's files",
+                           lambda i: _wait_new_files(folder, registry, job_id) if i % 2 else None, log)
+    record = wait_finished(registry, job_id)
+    figures = compare(expected_lines(rows), sink_lines(folder))
+    figures["kills"] = len(done)
+    figures["rows written (job's count)"] = record.rows_written
+    hidden = [n for n in os.listdir(os.path.join(folder, "out")) if n.startswith(".") and not n.endswith(".crc")]
+    figures["hidden files left"] = len(hidden)
+    return figures
+
+
+def resume_job(jobs_dir, job_id, folder, timeout=300):
+    """`dynsql --resume-job <id>`, as SHOW JOBS gives it."""
+    r = subprocess.run(DYNSQL + ["-D", "dynsql.jobs.dir=" + jobs_dir, "--resume-job", job_id], capture_output=True,
+                       text=True, cwd=folder, timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError("resume failed: %s" % r.stderr)
+
+
+def kill_and_resume(registry, job_id, jobs_dir, folder, kills, rng, max_delay, written, what, before_kill, log):
+    """Kill the job's process (and its JVM) with SIGKILL `kills` times, each at a random moment up to
+    `max_delay` s after `before_kill(i)` returned, resuming it each time -> [(time, written()) of each kill]."""
     done = []
     while len(done) < kills:
         record = _wait_running(registry, job_id)
         if record.status != "RUNNING":
             log("the job ended (%s) before kill %d" % (record.status, len(done) + 1))
             break
-        if len(done) % 2:      # every other kill once a micro-batch committed since the start: mid-stream
-            _wait_new_files(folder, registry, job_id)
+        before_kill(len(done))
         time.sleep(rng.uniform(0.0, max_delay))
         record = registry.get(job_id)
         if record.status != "RUNNING":
@@ -127,26 +153,22 @@ def run(rows, kills, seed, rows_per_batch, folder, log=print, max_delay=6.0):
         jvm = children(record.pid)
         os.kill(record.pid, signal.SIGKILL)
         wait_gone([record.pid] + jvm)
-        written = len(sink_lines(folder)) if os.path.isdir(os.path.join(folder, "out")) else 0
-        done.append((time.time(), written))
-        log("kill %2d: pid %d, %d rows in the sink's files" % (len(done), record.pid, written))
-        resume = subprocess.run(DYNSQL + ["-D", "dynsql.jobs.dir=" + jobs_dir, "--resume-job", job_id],
-                                capture_output=True, text=True, cwd=folder, timeout=120)
-        if resume.returncode != 0:
-            raise RuntimeError("resume failed: %s" % resume.stderr)
+        done.append((time.time(), written()))
+        log("kill %2d: pid %d, %d %s" % (len(done), record.pid, done[-1][1], what))
+        resume_job(jobs_dir, job_id, folder)
+    return done
+
+
+def wait_finished(registry, job_id, timeout=1800):
+    """The job's record once it FINISHED (else a RuntimeError with its status and error)."""
     record = registry.get(job_id)
-    deadline = time.time() + 1800
+    deadline = time.time() + timeout
     while record.status in ("INITIALIZING", "RUNNING") and time.time() < deadline:
         time.sleep(1)
         record = registry.get(job_id)
     if record.status != "FINISHED":
         raise RuntimeError("the job ended %s: %s" % (record.status, record.error))
-    figures = compare(expected_lines(rows), sink_lines(folder))
-    figures["kills"] = len(done)
-    figures["rows written (job's count)"] = record.rows_written
-    hidden = [n for n in os.listdir(os.path.join(folder, "out")) if n.startswith(".") and not n.endswith(".crc")]
-    figures["hidden files left"] = len(hidden)
-    return figures
+    return record
 
 
 def _files(folder):

@@ -13,8 +13,6 @@ table is exact. tests/test_jdbc_kill.py runs it with fewer rows and kills."""
 import argparse
 import os
 import random
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -23,7 +21,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(1, os.path.join(ROOT, "bench"))
 sys.path.append(os.path.join(ROOT, "tests"))
-DYNSQL = [sys.executable, "-m", "repl.cli"]
 
 
 def write_input(path, rows, keys):
@@ -45,7 +42,7 @@ def table_rows(server):
 
 
 def run(rows, keys, kills, seed, rows_per_batch, folder, server, server_stop=False, log=print, max_delay=5.0):
-    from exactly_once_kill import _wait_running, children, wait_gone
+    from exactly_once_kill import _wait_running, kill_and_resume, resume_job, wait_finished
     from postgres_server import PASSWORD, USER
     from repl.client import Client
     from runtime.job_registry import JobRegistry
@@ -66,33 +63,12 @@ def run(rows, keys, kills, seed, rows_per_batch, folder, server, server_stop=Fal
         client.close()
     job_id = message.split("Job ID:")[1].strip()
     registry = JobRegistry(jobs_dir)
-    done, stopped_error = [], None
-
-    def resume():
-        r = subprocess.run(DYNSQL + ["-D", "dynsql.jobs.dir=" + jobs_dir, "--resume-job", job_id],
-                           capture_output=True, text=True, cwd=folder, timeout=300)
-        if r.returncode != 0:
-            raise RuntimeError("resume failed: %s" % r.stderr)
-
-    while len(done) < kills:
-        record = _wait_running(registry, job_id)
-        if record.status != "RUNNING":
-            log("the job ended (%s) before kill %d" % (record.status, len(done) + 1))
-            break
-        # a kill during the job's first micro-batch (nothing committed yet) makes Spark refuse the resume of
-        # this stateful query ("offsets should be empty on batch 0"): the kills come once a batch committed
-        _wait_committed(server, registry, job_id)
-        time.sleep(rng.uniform(0.0, max_delay))
-        record = registry.get(job_id)
-        if record.status != "RUNNING":
-            log("the job ended (%s) before kill %d" % (record.status, len(done) + 1))
-            break
-        jvm = children(record.pid)
-        os.kill(record.pid, signal.SIGKILL)
-        wait_gone([record.pid] + jvm)
-        done.append(len(table_rows(server)))
-        log("kill %2d: pid %d, %d keys in the table" % (len(done), record.pid, done[-1]))
-        resume()
+    stopped_error = None
+    # every other kill comes once a micro-batch committed since the start, the others at any moment (the first
+    # one maybe in the job's first micro-batch)
+    done = kill_and_resume(registry, job_id, jobs_dir, folder, kills, rng, max_delay,
+                           lambda: len(table_rows(server)), "keys in the table",
+                           lambda i: _wait_committed(server, registry, job_id) if i % 2 else None, log)
     if server_stop:
         record = _wait_running(registry, job_id)
         if record.status == "RUNNING":
@@ -105,14 +81,8 @@ def run(rows, keys, kills, seed, rows_per_batch, folder, server, server_stop=Fal
             log("server stopped: the job is %s: %s" % (record.status, record.error))
             server.restart()
             if record.status == "FAILED":
-                resume()
-    record = registry.get(job_id)
-    deadline = time.time() + 1800
-    while record.status in ("INITIALIZING", "RUNNING") and time.time() < deadline:
-        time.sleep(1)
-        record = registry.get(job_id)
-    if record.status != "FINISHED":
-        raise RuntimeError("the job ended %s: %s" % (record.status, record.error))
+                resume_job(jobs_dir, job_id, folder)
+    wait_finished(registry, job_id)
     want, got = expected_rows(rows, keys), table_rows(server)
     return {"kills": len(done), "keys expected": len(want), "keys found": len(got),
             "rows differing": len(set(want) ^ set(got)), "exact": want == got, "server stop error": stopped_error}

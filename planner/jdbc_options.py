@@ -50,6 +50,11 @@ def check_jdbc_options(table, line=None, column=None):
     if "driver" in o and o["driver"] != "org.postgresql.Driver":
         raise UnsupportedError("Table '%s': driver '%s' is not PostgreSQL's (org.postgresql.Driver)"
                                % (table.name, o["driver"]), line, column)
+    if str(o.get("compatible-mode", "")).strip():
+        raise UnsupportedError("Table '%s': 'compatible-mode' = '%s' is for databases that emulate another (such as "
+                               "OceanBase's mysql and oracle modes); PostgreSQL has no such mode"
+                               % (table.name, o["compatible-mode"]), line, column,
+                               hint="leave 'compatible-mode' out")
     _all_or_none(table, ("username", "password"), line, column)
     _all_or_none(table, SCAN_PARTITION, line, column)
     _all_or_none(table, ("lookup.cache.max-rows", "lookup.cache.ttl"), line, column)

@@ -215,3 +215,18 @@ def portable_batch_function(function):
         return real[0](batch_df, batch_id)
 
     return on_batch
+
+
+def portable_map_function(function):
+    """A mapInArrow function (an object called with an iterator of Arrow batches) as it can go to a Spark
+    Connect server's Python workers: the function itself in a classic session, else a function made here (so
+    it travels by value) that revives it once dynsql's zip is on the worker's path."""
+    if PACKAGES_ZIP is None:
+        return function
+    ensure_packages, packed, unpacked = _loaders(PACKAGES_ZIP)
+    data = packed(function)
+
+    def on_batches(batches):
+        return unpacked(data)(batches)
+
+    return on_batches

@@ -47,6 +47,8 @@ def test_options_are_checked_as_flink_checks_them(client, postgres):
         client.execute(jdbc_table(postgres, "t", "m MAP<STRING, INT>"))
     with pytest.raises(DynsqlError, match="'lookup.cache' must be 'NONE' or 'PARTIAL'"):
         client.execute(jdbc_table(postgres, "t", "id INT", extra=", 'lookup.cache' = 'ALL'"))
+    with pytest.raises(DynsqlError, match="'compatible-mode' = 'mysql' is for databases that emulate another"):
+        client.execute(jdbc_table(postgres, "t", "id INT", extra=", 'compatible-mode' = 'mysql'"))
     with pytest.raises(DynsqlError, match="jdbc dialect"):
         client.execute("CREATE TABLE t (id INT) WITH ('connector' = 'jdbc', 'url' = 'jdbc:mysql://h/db', "
                        "'table-name' = 't')")
@@ -145,43 +147,52 @@ def test_upsert_sink_takes_an_updating_query_with_deletes_and_append_sink_refuse
                                                                       ["plum", "10", "1"]]
 
 
-def test_lookup_join_inner_and_left_sees_a_changed_row_at_a_later_micro_batch(client, postgres, tmp_path):
-    """A processing-time lookup join against a jdbc table (Flink's LookupJoin): the looked-up rows are read at
-    each micro-batch (the partial cache lives no longer than one), so a row changed in PostgreSQL while the
-    query runs is seen by the orders that come after the change; LEFT JOIN pads a key the table lacks."""
+def test_lookup_join_queries_by_key_through_the_partial_cache(client, postgres, tmp_path):
+    """A processing-time lookup join against a jdbc table (Flink's LookupJoin), which is queried by key: LEFT
+    JOIN through a PARTIAL cache (expire-after-write 15 s) sees a rate changed in PostgreSQL only once the
+    cached one expired, and pads a key the table lacks; INNER JOIN without a cache (NONE) sees it at once; a
+    condition beyond the key (r.rate > 100) is part of the join, as in Flink."""
+    import time
     postgres.psql("DROP TABLE IF EXISTS rates; CREATE TABLE rates (cur TEXT PRIMARY KEY, rate INT);"
                   "INSERT INTO rates VALUES ('EUR', 110), ('JPY', 1)")
-    client.execute(jdbc_table(postgres, "rates", "cur STRING, rate INT", extra=", 'lookup.cache' = 'PARTIAL', "
-                              "'lookup.partial-cache.max-rows' = '10', "
-                              "'lookup.partial-cache.expire-after-write' = '1 s'"))
+    client.execute(jdbc_table(postgres, "cached", "cur STRING, rate INT", "rates", ", 'lookup.cache' = "
+                              "'PARTIAL', 'lookup.partial-cache.max-rows' = '10', "
+                              "'lookup.partial-cache.expire-after-write' = '15 s'"))
+    client.execute(jdbc_table(postgres, "uncached", "cur STRING, rate INT", "rates"))
     folder = tmp_path / "orders"
     folder.mkdir()
-    (folder / "1.csv").write_text("1,EUR,10\n2,USD,5\n")
     client.execute("CREATE TABLE orders (id INT, cur STRING, amount INT, proc AS PROCTIME()) WITH ("
                    "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'source.monitor-interval' = '1 s')"
                    % folder)
-    sql = ("SELECT o.id, o.amount * r.rate AS converted FROM orders AS o %s JOIN rates FOR SYSTEM_TIME AS OF "
-           "o.proc AS r ON o.cur = r.cur")
-    explained = client.execute("EXPLAIN " + sql % "LEFT").text
-    assert "LookupJoin(" in explained and PASSWORD not in explained
-    for kind, first, later in (("LEFT", [(1, 1100), (2, None)], [(3, 1200)]), ("", [(1, 1100)], [(3, 1200)])):
+    sql = ("SELECT o.id, o.amount * r.rate AS converted FROM orders AS o %s JOIN %s FOR SYSTEM_TIME AS OF "
+           "o.proc AS r ON o.cur = r.cur%s")
+    explained = client.execute("EXPLAIN " + sql % ("LEFT", "cached", "")).text
+    assert "LookupJoin(table=[default_catalog.default_database.cached], joinType=[LeftOuterJoin], " \
+           "lookup=[cur0=cur]" in explained and PASSWORD not in explained
+    cases = (("LEFT", "cached", "", [[(1, 1100), (2, None), (5, 1)], [(3, 1100)], [(4, 1200)]]),
+             ("", "uncached", " AND r.rate > 100", [[(1, 1100)], [(3, 1200)], [(4, 1200)]]))
+    for kind, table, more, expected in cases:
         postgres.psql("UPDATE rates SET rate = 110 WHERE cur = 'EUR'")
         for f in folder.iterdir():
-            if f.name != "1.csv":
-                f.unlink()
-        stream = client.execute(sql % kind)
-        seen = []
+            f.unlink()
+        (folder / "1.csv").write_text("1,EUR,10\n2,USD,5\n5,JPY,1\n")
+        stream = client.execute(sql % (kind, table, more))
+        seen, first_at = [], None
         try:
             for batch in stream:
                 rows = [tuple(row) for op, row in batch.changes]
                 if not rows:
                     continue
                 seen.append(sorted(rows, key=str))
-                if len(seen) == 1:
+                if len(seen) == 1:      # EUR is cached (LEFT) at 110; the database says 120 from now on
+                    first_at = time.time()
                     postgres.psql("UPDATE rates SET rate = 120 WHERE cur = 'EUR'")
                     (folder / "2.csv").write_text("3,EUR,10\n")
+                elif len(seen) == 2:    # past the cache's 15 s (only LEFT's table has one)
+                    time.sleep(max(0.0, first_at + 15.5 - time.time()) if table == "cached" else 0)
+                    (folder / "3.csv").write_text("4,EUR,10\n")
                 else:
                     break
         finally:
             stream.stop()
-        assert seen == [first, later], (kind, seen)
+        assert seen == expected, (kind, seen)

@@ -1,7 +1,7 @@
 """Processing-time temporal joins: `<left> [LEFT] JOIN t FOR SYSTEM_TIME AS OF l.proctime AS s ON <expr over
 l> = s.k [AND ...]`, bound as a `LookupJoin` when Flink can look `t` up: a table declared with Flink's legacy
 keys (`'connector.type' = 'filesystem'`, Flink's CsvTableSource, a bounded lookup source) or a `jdbc` table
-(runtime/connectors/jdbc.py: read again at each micro-batch). Against any other
+(runtime/connectors/jdbc_lookup.py: queried by key, through Flink's partial cache). Against any other
 table Flink refuses, as here: a table without a primary key with Flink's primary-key message, one with a key
 (a changelog, a versioned view) with "Processing-time temporal join is not supported yet.". The ON clause
 needs an equality between a field of `t` and an expression of the left side only (Flink's lookup key)."""
@@ -57,9 +57,10 @@ def _is_jdbc(table):
 
 
 def _lookup_keys(condition, left_names, right_names):
-    """[(right field, left expression text)] of the ON conjuncts `<left-only expression> = <right field>`."""
+    """[(right field, left expression text, its Spark SQL)] of the ON conjuncts `<left-only expression> = <right
+    field>`."""
     from ..expr.conditions import conjuncts, field_of
-    from ..expr.translate import explain_text
+    from ..expr.translate import explain_text, to_spark
     keys = []
     for c in conjuncts(condition.tree):
         while isinstance(c, exp.Paren):
@@ -70,6 +71,6 @@ def _lookup_keys(condition, left_names, right_names):
             field = field_of(this)
             used = {col.meta["field"].name if "field" in col.meta else col.name for col in other.find_all(exp.Column)}
             if field in right_names and used and used <= left_names:
-                keys.append((field, explain_text(other)))
+                keys.append((field, explain_text(other), to_spark(other).sql(dialect="spark")))
                 break
     return keys

@@ -1,7 +1,7 @@
 """LookupJoin: a processing-time temporal join (`JOIN t FOR SYSTEM_TIME AS OF l.proctime ON <expr over l> =
 t.k`) against a table Flink can look up: each probe row is joined with the table's rows as they are when the
-row arrives. The looked-up table is no input of the node (it is read whole, bounded, by the runtime: Spark's
-stream-static join); `lookup` is its TableScan. INNER drops a probe row without a match, LEFT pads it with
+row arrives. The looked-up table is no input of the node (the runtime reads it whole, bounded, in Spark's
+stream-static join, or, a jdbc table, queries it by the lookup keys); `lookup` is its TableScan. INNER drops a probe row without a match, LEFT pads it with
 NULLs; the output keeps the probe row's kind (insert-only when the probe side is) and its time attributes
 become plain timestamps. Nothing here runs anything: runtime/operators/lookup_join.py does."""
 
@@ -18,7 +18,10 @@ class LookupJoin(PlanNode):
         self.lookup = lookup              # the looked-up table's TableScan (not an input)
         self.kind = kind                  # INNER or LEFT
         self.condition = condition        # the whole ON: an Expr over the output fields
-        self.lookup_keys = list(lookup_keys)   # [(looked-up output field, the probe side's key text)]
+        # [(looked-up output field, the probe side's key text)], and the probe side's keys as Spark SQL over the
+        # output fields (a jdbc table is queried by them)
+        self.lookup_keys = [k[:2] for k in lookup_keys]
+        self.probe_key_sql = [k[2] if len(k) > 2 else None for k in lookup_keys]
         self.fields = joined_fields(left, lookup, kind)
 
     @property

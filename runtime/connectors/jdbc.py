@@ -20,12 +20,15 @@ DRIVER = "org.postgresql.Driver"
 
 
 def connection_options(options):
-    """Spark's JDBC options for a table's connection (url, user, password, driver)."""
+    """Spark's JDBC options for a table's connection (url, user, password, driver, the time to connect)."""
     o = {"url": options["url"], "driver": DRIVER}
     if "username" in options:
         o["user"] = options["username"]
     if "password" in options:
         o["password"] = options["password"]
+    if "connection.max-retry-timeout" in options:     # PostgreSQL's driver: seconds to connect
+        from planner.settings import parse_duration_ms
+        o["connectTimeout"] = str(parse_duration_ms(options["connection.max-retry-timeout"]) // 1000)
     return o
 
 
@@ -46,32 +49,21 @@ MAPPED_TYPES = {"int2", "int4", "int8", "float4", "float8", "numeric", "bool", "
                 "character", "date", "time", "timestamp", "timestamptz", "bytea", "serial", "bigserial"}
 
 
-def driver_connection(spark, options):
-    """A java.sql connection on the driver's JVM (py4j) for the table's url, user and password."""
-    conn = connection_options(options)
-    jvm = spark._jvm
-    props = jvm.java.util.Properties()
-    for k in ("user", "password"):
-        if k in conn:
-            props.setProperty(k, conn[k])
-    jvm.java.lang.Class.forName(conn["driver"])
-    return jvm.java.sql.DriverManager.getConnection(conn["url"], props)
-
-
-def check_column_types(spark, table):
+def check_column_types(table):
     """Each declared column's PostgreSQL type is one Flink's PostgreSQL dialect maps (else a clear error)."""
+    from .pg_client import connect, quote_table
     try:
-        conn = driver_connection(spark, table.options)
+        conn = connect(table.options)
+        try:
+            cursor = conn.cursor()
+            cursor.execute("SELECT a.attname, t.typname FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
+                           "WHERE a.attrelid = %s::regclass AND a.attnum > 0 AND NOT a.attisdropped",
+                           [quote_table(table.options["table-name"])])
+            types = dict(cursor.fetchall())
+        finally:
+            conn.close()
     except Exception as e:
         raise jdbc_failure(e, table) from None
-    try:
-        meta = conn.createStatement().executeQuery("SELECT * FROM %s WHERE 1 = 0" % table.options["table-name"]) \
-            .getMetaData()
-        types = {meta.getColumnName(i): meta.getColumnTypeName(i) for i in range(1, meta.getColumnCount() + 1)}
-    except Exception as e:
-        raise jdbc_failure(e, table) from None
-    finally:
-        conn.close()
     for c in table.physical_columns:
         pg = types.get(c.name)
         if pg is not None and pg.lstrip("_") not in MAPPED_TYPES:
@@ -84,7 +76,7 @@ def read_table(spark, table):
     """The table's physical columns, cast to their declared types, read by Spark's JDBC source (no hidden
     columns)."""
     from pyspark.sql import functions as F
-    check_column_types(spark, table)
+    check_column_types(table)
     reader = spark.read.format("jdbc")
     for k, v in read_options(table).items():
         reader = reader.option(k, str(v))
@@ -127,7 +119,8 @@ def batch_frame(spark, table):
     `__op` +I."""
     from pyspark.sql import functions as F
     df = read_table(spark, table)
-    return df.select("*", F.xxhash64(*[F.col("`%s`" % c) for c in df.columns]).alias("__seq"), F.lit(None).cast("timestamp").alias("__wm"),
+    return df.select("*", F.xxhash64(*[F.col("`%s`" % c) for c in df.columns]).alias("__seq"),
+                     F.lit(None).cast("timestamp").alias("__wm"),
                      F.lit(0).cast("tinyint").alias("__op"))
 
 
@@ -150,6 +143,8 @@ def snapshot_table(spark, table, folder):
 _CAUSES = (
     (re.compile(r"password authentication failed for user \"?([^\"\s]+)", re.I),
      "PostgreSQL refused the user '{0}': password authentication failed", "check 'username' and 'password'"),
+    (re.compile(r"Can't create a connection to host (\S+) and port (\d+)", re.I),
+     "cannot connect to PostgreSQL at {0}:{1} (is the server running?)", None),
     (re.compile(r"Connection to (\S+) refused", re.I),
      "cannot connect to PostgreSQL at {0}: connection refused (is the server running?)", None),
     (re.compile(r"relation \"([^\"]+)\" does not exist", re.I),
@@ -164,7 +159,8 @@ _CAUSES = (
      "a column has a PostgreSQL type that Flink's PostgreSQL dialect does not map ({0})",
      "declare the table over a view that casts it (e.g. to TEXT)"),
     (re.compile(r"The connection attempt failed|Connection refused|terminating connection|"
-                r"An I/O error occurred while sending to the backend|This connection has been closed", re.I),
+                r"An I/O error occurred while sending to the backend|This connection has been closed|network error|"
+                r"connection is closed|server closed the connection|Connection reset by peer|Broken pipe", re.I),
      "lost the connection to PostgreSQL (the server stopped or is unreachable)", None),
 )
 
@@ -193,14 +189,20 @@ def _chain(error):
     return "\n".join(texts)
 
 
+def cause_in_words(text):
+    """(the cause of a failure named in `text`, in words, a hint or None): the first known cause, else the
+    text's first line."""
+    for pattern, words, hint in _CAUSES:
+        m = pattern.search(text)
+        if m:
+            return words.format(*[g.strip().rstrip(".") for g in m.groups()]), hint
+    first = text.strip().splitlines()[0] if text.strip() else "failed"
+    return "failed: " + first[:300], None
+
+
 def jdbc_failure(error, table, doing="reading"):
     """A RuntimeFailure naming the table, its url and the cause in words, without the password."""
     text = redact_secrets(_chain(error), table.options)
     url = redact_secrets(table.options.get("url", ""), table.options)
-    for pattern, words, hint in _CAUSES:
-        m = pattern.search(text)
-        if m:
-            cause = words.format(*[g.strip().rstrip(".") for g in m.groups()])
-            return RuntimeFailure("Table '%s' (jdbc, %s): %s while %s it" % (table.name, url, cause, doing), hint=hint)
-    first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
-    return RuntimeFailure("Table '%s' (jdbc, %s): %s failed: %s" % (table.name, url, doing, first[:300]))
+    cause, hint = cause_in_words(text)
+    return RuntimeFailure("Table '%s' (jdbc, %s): %s while %s it" % (table.name, url, cause, doing), hint=hint)

@@ -15,7 +15,8 @@ nothing is doubled (the append sink's rows go in once; upserts are idempotent an
 foreachPartition: one transaction per partition could not make a micro-batch atomic without two-phase commit
 (which PostgreSQL enables only by configuration), and the executors' Python would need it installed; Spark's
 JDBC writer runs in the executors' JVMs with the driver jar Spark already has. The driver's transaction goes
-through java.sql on the driver's JVM (py4j), so the sink needs a classic session (not Spark Connect).
+through a Python connection (connectors/pg_client.py, pg8000): the writer is plain values, as foreachBatch
+under Spark Connect needs.
 `sink.max-retries` retries a micro-batch whose database work failed (a lost connection), 1 s apart, before the
 job fails with the cause in words."""
 
@@ -23,28 +24,19 @@ import hashlib
 import time
 
 from planner.errors import DynsqlError
-from ..connectors.jdbc import connection_options, driver_connection, jdbc_failure
+from ..connectors.jdbc import connection_options, jdbc_failure
+from ..connectors.pg_client import connect, quote_identifier as _q, quote_table as _table
 from . import project, sink_projection
 from .write import BatchWrite, cancel_spark_jobs, observe_rows, start_streaming
 
 MARKERS = "dynsql_sink_batches"
 
 
-def _q(name):
-    return '"%s"' % name.replace('"', '""')
-
-
-def _table(name):
-    """A `table-name` (maybe schema.table) as SQL: each part quoted unless already."""
-    return ".".join(p if p.startswith('"') else _q(p) for p in name.split("."))
-
-
 class JdbcBatchWriter:
     """foreachBatch's function: stage the batch on the executors, apply it on the server in one transaction."""
 
-    def __init__(self, spark, table, projection, kind, sink_id):
+    def __init__(self, table, projection, kind, sink_id):
         o = table.options
-        self.spark = spark
         self.table = table
         self.kind = kind
         self.columns = [name for _, name, _ in projection]
@@ -53,7 +45,9 @@ class JdbcBatchWriter:
         self.stage = _q("dynsql_stage_" + sink_id)
         self.sink_id = sink_id
         self.conn_options = connection_options(o)
-        self.flush_rows = max(int(o.get("sink.buffer-flush.max-rows", 100) or 100), 1)
+        # Spark's JDBC writer sends the staged rows in JDBC batches of this many (Flink's flush by size;
+        # '0', no flush by size, is Spark's default batch of 1000)
+        self.flush_rows = int(o.get("sink.buffer-flush.max-rows", 100)) or 1000
         self.parallelism = int(o["sink.parallelism"]) if "sink.parallelism" in o else None
         self.retries = int(o.get("sink.max-retries", 3))
         self.prepared = False
@@ -136,25 +130,24 @@ class JdbcBatchWriter:
                        " ADD COLUMN IF NOT EXISTS __ord BIGINT" % self.stage])
         self.prepared = True
 
-    def _connect(self):
-        return driver_connection(self.spark, self.table.options)
-
     def _committed(self, batch_id):
-        conn = self._connect()
+        conn = connect(self.table.options)
         try:
-            st = conn.createStatement()
-            rs = st.executeQuery("SELECT batch FROM %s WHERE sink = '%s'" % (MARKERS, self.sink_id))
-            return rs.next() and rs.getLong(1) >= batch_id
+            cursor = conn.cursor()
+            cursor.execute("SELECT batch FROM %s WHERE sink = %%s" % MARKERS, [self.sink_id])
+            row = cursor.fetchone()
+            conn.rollback()
+            return row is not None and row[0] >= batch_id
         finally:
             conn.close()
 
     def _execute(self, statements, transaction=False):
-        conn = self._connect()
+        conn = connect(self.table.options)
         try:
-            conn.setAutoCommit(not transaction)
-            st = conn.createStatement()
+            conn.autocommit = not transaction
+            cursor = conn.cursor()
             for s in statements:
-                st.execute(s)
+                cursor.execute(s)
             if transaction:
                 conn.commit()
         except Exception:
@@ -165,7 +158,10 @@ class JdbcBatchWriter:
                     pass
             raise
         finally:
-            conn.close()
+            try:
+                conn.close()
+            except Exception:
+                pass
 
 
 def start_jdbc(spark, plan, result, checkpoint):
@@ -173,16 +169,29 @@ def start_jdbc(spark, plan, result, checkpoint):
     projection = sink_projection(plan, result.columns)
     sink_id = hashlib.sha1(checkpoint.encode()).hexdigest()[:16]
     if not result.streaming:     # a batch-mode INSERT: the final rows as batch 0
-        writer = JdbcBatchWriter(spark, target, projection, "append", sink_id)
+        writer = JdbcBatchWriter(target, projection, "append", sink_id)
         frame = project(result.df, projection)
 
         def work():
             writer(frame, 0)
             return frame.count()
         return BatchWrite(work, cancel_spark_jobs(spark))
-    writer = JdbcBatchWriter(spark, target, projection, result.kind, sink_id)
+    writer = JdbcBatchWriter(target, projection, result.kind, sink_id)
     frame = observe_rows(project(result.df, projection, hidden=True))
-    return start_streaming(spark, result, frame.writeStream.foreachBatch(writer), checkpoint)
+    from ..connect_shims import portable_batch_function
+    return start_streaming(spark, result, frame.writeStream.foreachBatch(portable_batch_function(writer)), checkpoint,
+                           interval=flush_interval(target.options))
+
+
+def flush_interval(options):
+    """`sink.buffer-flush.interval` as the trigger of an unbounded query (its rows reach the database once a
+    micro-batch commits: at most each interval), or None (the default trigger) when not given or '0' (Flink:
+    no flush by time)."""
+    from planner.settings import parse_duration_ms
+    if "sink.buffer-flush.interval" not in options:
+        return None
+    ms = parse_duration_ms(options["sink.buffer-flush.interval"])
+    return "%d milliseconds" % ms if ms else None
 
 
 

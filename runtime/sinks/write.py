@@ -121,10 +121,14 @@ def cancel_spark_jobs(spark):
     return cancel
 
 
-def start_streaming(spark, result, writer, checkpoint, rows=0, last_batch=-1):
-    """Start `writer` (a DataStreamWriter of the result) with its checkpoint and the result's trigger."""
+def start_streaming(spark, result, writer, checkpoint, rows=0, last_batch=-1, interval=None):
+    """Start `writer` (a DataStreamWriter of the result) with its checkpoint and the result's trigger (a
+    micro-batch each `interval`, e.g. '2 seconds', for an unbounded input when given)."""
+    trigger = trigger_for(result.bounded, result.paced)
+    if interval and "processingTime" in trigger:
+        trigger = {"processingTime": interval}
     writer = (writer.outputMode(result.output_mode).option("checkpointLocation", checkpoint)
-              .trigger(**trigger_for(result.bounded, result.paced)))
+              .trigger(**trigger))
     try:
         query = start_query(spark, writer, result.end_of_input, result.state_store)
     except Exception as e:
