@@ -3,7 +3,7 @@ through the client API on one warm session (local[2]), each result drained to it
 is; prints rows/s per workload. With FLINK_PY set (a Python with apache-flink 2.3), runs flink_perf.py on the
 same files in the same sitting and prints the ratio dynsql / Flink.
 
-    python bench/workloads_bench.py [--rows N] [--data DIR] [--shell-warm-up] [--micro-batches] [WORKLOAD ...]
+    python bench/workloads_bench.py [--rows N] [--parts P] [--data DIR] [--shell-warm-up] [--micro-batches] [WORKLOAD ...]
 
 The session is warmed as flink_perf.py warms Flink's JVM: one trivial query first. With --shell-warm-up it is
 first warmed as the interactive shell warms its session (runtime/warm_up.py's queries, run to their end).
@@ -36,14 +36,20 @@ def workloads(data):
     return head, out
 
 
-def ensure_data(data, rows):
+def ensure_data(data, rows, parts=0):
+    """gen_data.py's files in `data` (`parts` > 0: three tables each a directory of that many files)."""
     marker = os.path.join(data, ".rows")
-    if os.path.exists(marker) and open(marker).read().strip() == str(rows):
+    shape = str(rows) + (" in %d parts" % parts if parts else "")
+    if os.path.exists(marker) and open(marker).read().strip() == shape:
         return
+    if os.path.exists(data):
+        import shutil
+        shutil.rmtree(data)    # a directory of parts replaces a file and the other way round
     os.makedirs(data, exist_ok=True)
-    subprocess.run([sys.executable, os.path.join(PERF, "gen_data.py"), data, "--rows", str(rows)], check=True)
+    subprocess.run([sys.executable, os.path.join(PERF, "gen_data.py"), data, "--rows", str(rows)]
+                   + (["--parts", str(parts)] if parts else []), check=True)
     with open(marker, "w") as f:
-        f.write(str(rows))
+        f.write(shape)
 
 
 def drain(client, query):
@@ -73,6 +79,8 @@ def flink_figures(data, names):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--parts", type=int, default=0,
+                    help="each 1 M-row table a directory of this many files (gen_data.py --parts)")
     ap.add_argument("--data", default=os.path.join(ROOT, "demo_data", "generated", "perf"))
     ap.add_argument("--shell-warm-up", action="store_true",
                     help="warm the session as the interactive shell does before the workloads")
@@ -80,7 +88,7 @@ def main():
                     help="streaming workloads on micro-batches, never in one pass")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
-    ensure_data(args.data, args.rows)
+    ensure_data(args.data, args.rows, args.parts)
     head, loads = workloads(args.data)
     loads = [w for w in loads if not args.names or w[0] in args.names]
     from repl.client import Client

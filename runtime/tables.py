@@ -30,11 +30,12 @@ HIDDEN_SCHEMA = [st.StructField("__seq", st.LongType()), st.StructField("__wm", 
                  st.StructField("__op", st.ByteType())]
 
 
-def source_schema(table):
+def source_schema(table, read=None):
     """The source's columns: the physical ones as the files hold them, then a partitioned table's partition
     columns (from its folders), then its metadata columns' values (`__meta<i>`, the key's type), then the
-    hidden ones."""
-    fields = [st.StructField(c.name, to_spark(parse_type(c.type)), True) for c in file_order(table)]
+    hidden ones. `read`: only these physical columns (projection push-down, see operators/scan.py)."""
+    fields = [st.StructField(c.name, to_spark(parse_type(c.type)), True) for c in file_order(table)
+              if read is None or c.name in read]
     meta = [st.StructField("__meta%d" % i, to_spark(parse_type(FILESYSTEM_METADATA[key])), True)
             for i, (_, key) in enumerate(_read_metadata(table))]
     return st.StructType(fields + meta + HIDDEN_SCHEMA)
@@ -107,7 +108,7 @@ def source_state_dir():
     return os.path.join(_kept_state.root, "sources", str(_kept_state.count))
 
 
-def _spec(spark, table, streaming, sentinel, pieces=1):
+def _spec(spark, table, streaming, sentinel, pieces=1, read=None):
     if table.options["connector"] == "nexmark":
         return nexmark.spec_json(table, sentinel, parallelism(spark), _event_time_delay_ms(table))
     physical = [c for c in table.physical_columns if c.name not in table.partition_keys]
@@ -141,6 +142,10 @@ def _spec(spark, table, streaming, sentinel, pieces=1):
         "state_dir": state_dir,
         "keep_state": _kept_state.root is not None,
         "counters": new_counters(spark) if o.get(fmt + ".ignore-parse-errors", "").lower() == "true" else None,
+        # projection push-down: the positions of the physical columns handed to Spark, and the files' whole
+        # schema the reader parses them with (None: all columns)
+        "read": [i for i, c in enumerate(physical) if c.name in read] if read is not None else None,
+        "file_schema": source_schema(table).json() if read is not None else None,
     })
 
 
@@ -185,12 +190,16 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
         if not os.path.exists(table.options["path"]):
             raise RuntimeFailure("Table '%s': no file or directory at path '%s'" % (table.name, table.options["path"]),
                                  hint="check the 'path' option (absolute, or relative to where dynsql runs)")
+    read = None
     if jdbc_rows is not None:
         df = jdbc_rows
     else:
         pieces = parallelism(spark) if cut_files and not streaming else 1
-        spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces)
-        reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table))
+        # projection push-down (operators/scan.py): a plain filesystem table's physical columns the query reads
+        read = {c.name for c in table.physical_columns if c.name in ref.read} \
+            if ref.read is not None and conn == "filesystem" and table is ref.table else None
+        spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces, read=read)
+        reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table, read))
         df = reader.option("spec", spec).load()
     cols = []
     rowtime = table.watermark.column if table.watermark is not None else None
@@ -210,6 +219,8 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
                 raise UnsupportedError("Table '%s': the '%s' connector offers no metadata (column '%s')"
                                        % (table.name, conn, c.name))
             cols.append(F.col(meta[c.name]).cast(to_spark(parse_type(c.type))).alias(c.name))
+        elif read is not None and c.name not in read:      # not read (see operators/scan.py): a typed NULL
+            cols.append(F.lit(None).cast(to_spark(parse_type(c.type))).alias(c.name))
         else:
             cols.append(F.col("`%s`" % c.name))
     df = df.select(*cols, *[F.col(h) for h in HIDDEN_COLUMNS])

@@ -62,6 +62,8 @@ class TableSpec:
         self.pieces = d.get("pieces", 1)                   # a batch read: cut a large file into up to this many
         self.piece_bytes = d.get("piece_bytes", PIECE_BYTES)   # pieces of at least this many bytes
         self.counters = d.get("counters")                  # accumulator ids: rows skipped, rows nulled
+        self.read = d.get("read")                          # positions of the columns handed on (None: all)
+        self.file_schema = d.get("file_schema")            # with `read`: Spark's schema of all the columns
 
 
 class FilesystemSource(DataSource):

@@ -92,12 +92,17 @@ def _record_start(view, cut, quote):
 
 def read_split(spec, split, schema):
     progress = SplitProgress(split.byte or 0, split.line or 1)
-    physical = pa.schema(list(schema)[:len(spec.columns)])
+    parsed = arrow_schema(spec.file_schema) if spec.read is not None else schema
+    physical = pa.schema(list(parsed)[:len(spec.columns)])
+    # projection push-down: every column parsed, only the ones read (then the hidden ones) handed on
+    handed = None if spec.read is None else list(spec.read) + [len(spec.columns) + i for i in range(3)]
     seq = split.ordinal << SEQ_BITS
     running = split.base_max
     try:
         for table, ops in _physical_tables(spec, split, progress, physical):
             table, running = annotate(table, ops, seq, spec.rowtime_index, spec.delay_ms, running)
+            if handed is not None:
+                table = table.select(handed)
             if spec.partitions:
                 table = with_partition_values(table, spec, split.path)
             if spec.metadata:
@@ -259,9 +264,9 @@ def sentinel_batch(spec, ordinal, schema):
     """The end-of-input row: NULLs but a rowtime of END_OF_INPUT, so the watermark passes every window. Its
     `__wm` is END_OF_INPUT too: the marker runtime/tables.py reads when the rowtime is a computed column."""
     from .filesystem import END_OF_INPUT
-    values = [None] * (len(spec.columns) + len(spec.partitions) + len(spec.metadata))
-    if spec.rowtime_index is not None:
-        values[spec.rowtime_index] = END_OF_INPUT
+    values = [None] * (len(schema) - 3)
+    if spec.rowtime_index is not None:     # (projection push-down always reads the rowtime)
+        values[spec.rowtime_index if spec.read is None else spec.read.index(spec.rowtime_index)] = END_OF_INPUT
     row = tuple(values) + (ordinal << SEQ_BITS, END_OF_INPUT, 0)
     arrays = [pa.array([v], type=f.type) for v, f in zip(row, schema)]
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
