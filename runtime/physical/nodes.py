@@ -39,6 +39,7 @@ class PhysicalNode:
     only_projections_above: bool = False             # nothing but Calcs between this node and the sink
     event_time_above: bool = False                   # an event-time operator above reads its rowtime
     fields_read_above: frozenset = None              # a Calc right above reads these fields (None: all)
+    scan_columns_read: frozenset = None              # a scan under a Calc: the columns read (projection.py)
 
 
 @dataclass

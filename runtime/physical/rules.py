@@ -36,6 +36,7 @@ from planner.plan.temporal_join import TemporalJoin, versioned_view
 from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
 
 from . import nodes as P
+from .projection import columns_read
 from .statistics import scan_statistics, size_text
 
 
@@ -90,6 +91,8 @@ class _Planner:
                     if n.condition is not None:
                         used.update(n.condition.refs)
                     p.fields_read_above = frozenset(used)
+                    if isinstance(c, TableScan):
+                        p.scan_columns_read = columns_read(c, n)
                 stack.append((c, p.only_projections_above, p.event_time_above))
 
     # ------------------------------------------------------------------ micro-batches or one pass
