@@ -15,8 +15,12 @@ from .scope import Scope, ScopeEntry
 
 
 def table_path(table):
-    parts = [p for p in (table.args.get("catalog"), table.args.get("db"), table.this) if p is not None]
-    return ".".join(p.name for p in parts)
+    parts = [p if isinstance(p, str) else p.name
+             for p in (table.args.get("catalog"), table.args.get("db"), table.this) if p is not None]
+    if "" in parts:           # `shop..sales`: a part left out
+        raise SqlError("Encountered \".\" in the name '%s': a part of it is empty" % ".".join(parts),
+                       hint="a table is named table, database.table or catalog.database.table")
+    return ".".join(parts)
 
 
 def bind_from(binder, select):

@@ -109,8 +109,8 @@ def test_a_crash_in_dynsql_code_names_the_file_and_line():
 
     def crash(planner, text):
         from planner.expr.types import parse_type
-        parse_type(None)                       # a TypeError inside planner/types.py
+        parse_type(None)                       # a TypeError inside planner/expr/types.py
 
     outcome = run_case(contexts, make_case(scripts, "x", 0), plan=crash)
     assert outcome.kind == "crash" and outcome.exception == "TypeError"
-    assert outcome.site.startswith("planner/types.py:")
+    assert outcome.site.startswith("planner/expr/types.py:")

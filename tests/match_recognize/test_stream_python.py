@@ -15,7 +15,7 @@ from tests.match_recognize.fake_state import as_row, replay
 
 
 def processor_for(spec, columns):
-    return MatchProcessor(spec, columns, [f.name for f in spark_schema(spec, columns).fields] + ["__seq"])
+    return MatchProcessor(spec, columns, [f.name for f in spark_schema(spec).fields] + ["__seq"])
 
 
 def input_row(names, values, rowtime, seq, wm):
