@@ -32,9 +32,6 @@ def translate_table_scan(node, inputs, ctx):
     computed.update({c.name: "current_timestamp()" for c in node.table.columns if c.is_proctime})   # PROCTIME()
     read = ctx.chosen(node).scan_columns_read
     ref = ScanRef(node.table, computed, watermark_extra_ms=getattr(node, "watermark_extra_ms", 0), read=read)
-    if read is not None:
-        ctx.notes.append("projection push-down: the scan of %s hands Spark %s of its columns"
-                         % (node.table.name, ", ".join(n for n in node.field_names if n in read)))
     # a batch frame whose operators drop no late rows reads no `__wm`: a large file may be read in pieces
     df = table_frame(ctx.spark, ref, ctx.streaming, event_time=ctx.event_time,
                      cut_files=ctx.chosen(node).choice == READ_IN_PIECES)

@@ -26,4 +26,8 @@ def _line(p):
     text = "%s: %s" % (name, p.choice)
     if p.choice == P.WHOLE_FILE and p.file is not None:
         text += " of %s" % p.file[0].table.name
-    return text + (" (%s)" % "; ".join(p.because) if p.because else "")
+    because = list(p.because)
+    if isinstance(n, TableScan) and p.scan_columns_read is not None:     # projection.py
+        because.append("projection push-down: the scan of %s hands Spark %s of its columns" % (
+            n.table.name, ", ".join(f for f in n.field_names if f in p.scan_columns_read)))
+    return text + (" (%s)" % "; ".join(because) if because else "")

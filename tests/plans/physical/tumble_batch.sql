@@ -8,4 +8,4 @@ SELECT window_start, `user`, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE clicks, DESCR
 -- +- Calc
 --    +- WindowAggregate: whole-file read of clicks (file 131 B <= dynsql.whole-file.max-size 64.0 MB)
 --       +- Calc
---          +- TableSourceScan(clicks): read in pieces (filesystem: 1 file, 131 B, bounded, whole in the first micro-batch)
+--          +- TableSourceScan(clicks): read in pieces (filesystem: 1 file, 131 B, bounded, whole in the first micro-batch; projection push-down: the scan of clicks hands Spark user, cTime of its columns)
