@@ -14,10 +14,13 @@ _PLAIN = (exp.Column, exp.Literal, exp.Null, exp.Boolean)
 
 
 def is_plain(tree):
-    """A column, a literal, or a CAST / parenthesis of one: cheap to write again."""
+    """A column, a literal, or a CAST / parenthesis / sign of one (at most two of those around it): cheap to write
+    again. (Not `- - - ... x`: a chain of them written again at each level would grow exponentially.)"""
+    wrappers = 0
     while isinstance(tree, (exp.Cast, exp.TryCast, exp.Paren, exp.Neg)):
         tree = tree.this
-    return isinstance(tree, _PLAIN)
+        wrappers += 1
+    return isinstance(tree, _PLAIN) and wrappers <= 2
 
 
 def fill(tree, places, operands, wrap=lambda t: exp.paren(t, copy=False)):

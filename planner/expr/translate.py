@@ -66,6 +66,9 @@ def typer(types):
     """`typeof(node)`: a resolved node's Flink type, each node's inferred once and kept in `types`
     (id -> (node, type): the node kept alive, so that no other node takes its id while the memo lives)."""
     def typeof(n):
+        if n is None:      # a call without an argument it needs (`JSON_ARRAYAGG()`): sqlglot leaves it None
+            raise SqlError("Invalid number of arguments to a function: an argument it needs is missing",
+                           hint="SHOW FUNCTIONS lists the functions; Flink's documentation gives their arguments")
         hit = types.get(id(n))
         if hit is None or hit[0] is not n:          # (a copied memo's ids are its original nodes')
             hit = types[id(n)] = (n, typing.infer(n, typeof))
