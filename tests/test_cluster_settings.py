@@ -22,7 +22,7 @@ def test_the_executors_python():
 def test_the_package_zip_holds_dynsql_and_sqlglot():
     path = package_zip()
     names = zipfile.ZipFile(path).namelist()
-    for module in ("runtime/engine.py", "runtime/sinks/filesystem.py", "planner/types.py", "repl/cli.py",
+    for module in ("runtime/engine.py", "runtime/sinks/filesystem.py", "planner/expr/types.py", "repl/cli.py",
                    "sqlglot/__init__.py"):
         assert module in names
     assert not any("__pycache__" in n for n in names)

@@ -30,11 +30,13 @@ def translate_table_scan(node, inputs, ctx):
     from ..tables import materialize_changelog, table_frame
     computed = {n: e.sql for n, e in node.computed.items()}
     computed.update({c.name: "current_timestamp()" for c in node.table.columns if c.is_proctime})   # PROCTIME()
-    read = ctx.chosen(node).scan_columns_read
+    # a lookup join's table is read by its join, outside the plan's tree: no physical node of its own
+    chosen = ctx.physical.nodes.get(id(node)) if ctx.physical is not None else None
+    read = chosen.scan_columns_read if chosen is not None else None
     ref = ScanRef(node.table, computed, watermark_extra_ms=getattr(node, "watermark_extra_ms", 0), read=read)
     # a batch frame whose operators drop no late rows reads no `__wm`: a large file may be read in pieces
     df = table_frame(ctx.spark, ref, ctx.streaming, event_time=ctx.event_time,
-                     cut_files=ctx.chosen(node).choice == READ_IN_PIECES)
+                     cut_files=chosen is not None and chosen.choice == READ_IN_PIECES)
     names = node.field_names
     if node.changelog_source and not ctx.streaming:
         df = materialize_changelog(df, names, node.table.primary_key)
