@@ -15,7 +15,7 @@ It does not run anything: runtime/operators/accumulators.py and group_aggregate.
 from sqlglot import exp
 
 from .errors import SqlError, UnsupportedError
-from .flink_builtins import NAMES as FLINK_NAMES
+from .expr.functions.flink_builtins import NAMES as FLINK_NAMES
 from .expr.types import FlinkType, parse_type
 
 NEW = ("ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "APPROX_COUNT_DISTINCT")
