@@ -43,7 +43,7 @@ def _jdbc_lookup_join(node, probe, l_df, left_names, right_names):
     from pyspark.sql import types as st
     from pyspark.sql.pandas.types import to_arrow_type
 
-    from planner.types import to_spark
+    from planner.expr.types import to_spark
     from ..connectors.jdbc import redact_secrets
     from ..connect_shims import portable_map_function
     from ..connectors.jdbc_lookup import JdbcLookup
