@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: postgres demo-jdbc run test test-plan test-paths conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java
+.PHONY: postgres demo-jdbc run test test-faults test-plan test-paths conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -34,8 +34,14 @@ run: java $(STAMP)
 demo-jdbc: java postgres $(STAMP)
 	$(BIN)/python demo_data/jdbc_demo.py
 
+# the suite, without the fault-injection tests (kill -9, a server stopped mid-job: `make test-faults`); the 25
+# slowest tests are listed at the end
 test: java postgres $(STAMP)
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q tests -m 'not fault_injection' --durations=25
+
+# exactly once under kill -9 (a filesystem sink, a jdbc upsert sink) and a PostgreSQL server stopped mid-job
+test-faults: java postgres $(STAMP)
+	$(BIN)/python -m pytest -q tests -m fault_injection
 
 # the planner alone (no Spark, seconds): plan fixtures (tests/plans), refusals, changelog modes, statements,
 # the physical choices (tests/plans/physical)

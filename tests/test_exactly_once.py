@@ -6,10 +6,14 @@ bench/exactly_once_kill.py is the same harness with 1 M rows and 20 kills (`make
 import os
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import exactly_once_kill  # noqa: E402
+
+pytestmark = pytest.mark.fault_injection     # `make test-faults`
 
 
 def test_kill_9_twice_and_resume_loses_and_duplicates_nothing(tmp_path):

@@ -6,11 +6,15 @@ the same harness with 300 k rows and 10 kills."""
 import os
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import jdbc_kill  # noqa: E402
 from postgres_server import PASSWORD  # noqa: E402
+
+pytestmark = pytest.mark.fault_injection     # `make test-faults`
 
 
 def test_kill_9_and_a_stopped_server_lose_and_duplicate_nothing(tmp_path, postgres):
