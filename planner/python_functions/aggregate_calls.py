@@ -22,13 +22,27 @@ from . import in_catalog
 NO_PLAN = "Cannot generate a valid execution plan for the given query: "
 
 
-def mark_aggregates(tree, ctx):
-    for node in tree.find_all(exp.Anonymous):
-        if "python_aggregate" in node.meta:
+def mark_aggregates(select, ctx):
+    """Tag the calls of `select`'s own block (not of the queries nested in it: each is marked when it is bound)."""
+    if not _any_aggregate(ctx.catalog):
+        return
+    stack = list(select.iter_expressions())
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.Query):
             continue
-        fn = in_catalog.find(ctx.catalog, node.name)
-        if fn is not None and fn.kind == "aggregate" and (fn.system or node.name.upper() not in FLINK_FUNCTIONS):
-            node.meta["python_aggregate"] = fn
+        if isinstance(node, exp.Anonymous) and "python_aggregate" not in node.meta:
+            fn = in_catalog.find(ctx.catalog, node.name)
+            if fn is not None and fn.kind == "aggregate" and (fn.system or node.name.upper() not in FLINK_FUNCTIONS):
+                node.meta["python_aggregate"] = fn
+        stack.extend(node.iter_expressions())
+
+
+def _any_aggregate(catalog):
+    if any(f.kind == "aggregate" for f in catalog.system_functions.values()):
+        return True
+    return any(f.language == in_catalog.LANGUAGE and f.extras.get("python", {}).get("kind") == "aggregate"
+               for f in catalog.functions().values())
 
 
 def python_function(call):
