@@ -13,7 +13,6 @@ from ..plan.calc import Calc
 from ..expr.bound import AggCall, Expr
 from ..plan.fields import ROWTIME, PROCTIME, unique_names
 from ..python_functions import aggregate_calls as python_aggregates
-from ..python_functions.aggregate_calls import mark_aggregates as mark_python_aggregates
 from ..plan.join import Join
 from ..plan.over import Frame, Over, WindowCall
 from ..plan.scan import Values
@@ -61,7 +60,7 @@ class SelectBinder:
     # ------------------------------------------------------------------ the block
     def bind(self):
         sel, ctx = self.select, self.ctx
-        mark_python_aggregates(sel, ctx)        # calls of Python aggregate functions are aggregate calls
+        python_aggregates.mark_aggregates(sel, ctx)     # calls of Python aggregate functions are aggregate calls
         self._expand_named_windows()
         node, scope = bind_from(self.binder, sel)
         if node is None:
