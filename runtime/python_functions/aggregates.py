@@ -38,7 +38,7 @@ def load(fn):
                                  % (fn["name"], fn["module"], type(e).__name__, e)) from None
         f = getattr(module, fn["function"])
         if fn["func_type"] != "pandas" and hasattr(f, "open"):
-            _call(fn, "open", f.open, None)
+            _call(fn, "open", f.open, None, None)      # (PyFlink passes a FunctionContext)
         _LOADED[identifier] = f
     return f
 
