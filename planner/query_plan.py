@@ -42,6 +42,9 @@ def plan_query(catalog, settings, tree, text="", line=1, column=1, sink_table=No
     ctx = BindContext(catalog, settings, line, column, text)
     node, _ = QueryBinder(ctx).bind_query(tree)
     node = apply(node, ctx)
+    if ctx.python_functions:
+        from .python_functions.aggregate_calls import check_placement
+        check_placement(node, ctx.batch)
     root = TableSink(node, sink_table, position=(line, column)) if sink_table is not None else \
         CollectSink(node, position=(line, column))
     infer(root)

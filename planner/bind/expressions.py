@@ -29,7 +29,7 @@ def is_aggregate_call(node):
         return is_aggregate_call(node.this)
     if isinstance(node, exp.AggFunc):
         return not isinstance(node, (exp.Grouping, exp.GroupingId))    # computed from the grouping (grouping_sets.py)
-    return isinstance(node, exp.Anonymous) and is_aggregate_name(node.name)
+    return isinstance(node, exp.Anonymous) and (is_aggregate_name(node.name) or "python_aggregate" in node.meta)
 
 
 def column_parts(node):

@@ -12,6 +12,7 @@ from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
 from ..expr.bound import AggCall, Expr
 from ..plan.fields import ROWTIME, PROCTIME, unique_names
+from ..python_functions import aggregate_calls as python_aggregates
 from ..plan.join import Join
 from ..plan.over import Frame, Over, WindowCall
 from ..plan.scan import Values
@@ -59,6 +60,7 @@ class SelectBinder:
     # ------------------------------------------------------------------ the block
     def bind(self):
         sel, ctx = self.select, self.ctx
+        python_aggregates.mark_aggregates(sel, ctx)     # calls of Python aggregate functions are aggregate calls
         self._expand_named_windows()
         node, scope = bind_from(self.binder, sel)
         if node is None:
@@ -279,6 +281,13 @@ class SelectBinder:
             args = list(args[0].expressions)
         if len(args) == 1 and isinstance(args[0], exp.Star):
             args = []
+        fn = resolved.meta.get("python_aggregate") if isinstance(resolved, exp.Anonymous) else None
+        if fn is not None:
+            args, ftype, options = python_aggregates.aggregate_call(self.ctx, fn, args, self.pos(call))
+            taken = set(keys) | {c.name for c in calls}
+            out = alias if alias is not None and alias not in taken else self.ctx.fresh("$f")
+            return AggCall(function=fn.name, args=tuple(pre_field(a) for a in args), distinct=distinct, filter=flt,
+                           name=out, type=ftype, options=options)
         if name not in ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
                         "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR") + aggregate_functions.NEW:
             raise UnsupportedError("Aggregate function %s is not supported yet" % name, *self.pos(call))
@@ -321,8 +330,8 @@ class SelectBinder:
             r = binder.resolve(ast)
             return swap_computed(r, replace, aggregated, self.pos(ast)) if replace or aggregated else r
 
-        def field_for(ast):
-            r = bound(ast)
+        def field_for(ast, resolved=None):
+            r = bound(ast) if resolved is None else resolved
             e = finish(r, self.ctx)
             if e.field is not None:
                 return e.field, e
@@ -367,8 +376,14 @@ class SelectBinder:
             if name == "NTILE":                # NTILE(n): n buckets, a literal
                 options, raw = tuple(self._literal(a, name) for a in raw), []
             typed = []
-            for a in raw:
-                n, e = field_for(a)
+            python = fn.meta.get("python_aggregate") if isinstance(fn, exp.Anonymous) else None
+            if python is not None:          # a Python aggregate function: its declared types (aggregate_calls.py)
+                checked, python_type, options = python_aggregates.aggregate_call(
+                    self.ctx, python, [bound(a) for a in raw], self.pos(fn))
+                raw = [None] * len(checked)
+                name = python.name
+            for i, a in enumerate(raw):
+                n, e = field_for(a) if python is None else field_for(None, checked[i])
                 args.append(n)
                 typed.append(e.type)
             if name in ("ROW_NUMBER", "RANK", "DENSE_RANK") and not order:
@@ -379,6 +394,8 @@ class SelectBinder:
                 if name in ("SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
                             "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT") \
                 else (typing.nullable(typed[0], True) if typed else None)
+            if python is not None:
+                ftype = python_type
             key = (tuple(partition), tuple(order), frame)
             groups.setdefault(key, []).append((w, WindowCall(name, tuple(args), "", ftype, distinct, flt, options)))
         if len(groups) > 1 and not self.ctx.batch:

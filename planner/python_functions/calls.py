@@ -23,12 +23,15 @@ _TEXT = {"CHAR", "VARCHAR"}
 
 def python_function_call(node, ctx):
     """`node` (its arguments resolved) -> the call of the Python function it names, or `node` itself."""
-    if not isinstance(node, exp.Anonymous) or "python_function" in node.meta:
-        return node
+    if not isinstance(node, exp.Anonymous) or "python_function" in node.meta or "python_aggregate" in node.meta:
+        return node         # (an aggregate function's call: the SELECT binder's, aggregate_calls.py)
     fn = in_catalog.find(ctx.catalog, node.name)
     if fn is None or (not fn.system and node.name.upper() in FLINK_FUNCTIONS):
         return node         # not a user's function; or a catalog function a built-in hides (Flink's order)
     position = ctx.pos(node)
+    if fn.kind == "aggregate":
+        raise SqlError("Aggregate function %s is not allowed here" % fn.name.upper(), *position,
+                       hint="aggregates belong in the SELECT list or HAVING of a query that groups")
     if fn.kind == "table" and not node.meta.get("lateral_table"):
         raise SqlError("Table function '%s' can only be called in FROM: LATERAL TABLE(%s(...))" % (fn.name, fn.name),
                        *position)

@@ -15,13 +15,15 @@ class PythonFunction:
     name: str                  # as the user wrote it; calls match it case-insensitively (Flink's rule)
     module: str
     function: str
-    kind: str                  # "scalar" | "table"
+    kind: str                  # "scalar" | "table" | "aggregate"
     result_types: tuple        # Flink type texts (a scalar function: one)
     input_types: tuple = None  # Flink type texts, or None: any argument types
-    func_type: str = "general" # "general": a call a row; "pandas": a call a batch of pandas.Series
+    func_type: str = "general" # "general": a call a row (an aggregate: an accumulator a group); "pandas": a call a
+                               # batch of pandas.Series (an aggregate: a group's values)
     result_names: tuple = None # a table function's column names
     temporary: bool = False
     system: bool = False
+    accumulator_type: str = None   # an aggregate function's accumulator, as declared (Flink type text)
 
     @property
     def key(self):
@@ -39,7 +41,7 @@ class PythonFunction:
     @property
     def result_type(self):
         """Its result as one Flink type: a table function's is ARRAY<ROW<...>> (its rows, one array a call)."""
-        if self.kind == "scalar":
+        if self.kind in ("scalar", "aggregate"):
             return self.result_types[0]
         return "ARRAY<ROW<%s>>" % ", ".join("`%s` %s" % (n, t) for n, t in zip(self.column_names, self.result_types))
 
@@ -111,7 +113,8 @@ def load_definition(name, identifier, temporary=False, system=False, line=None, 
     declaration = getattr(fn, "__dynsql_udf__", None)
     if declaration is None:
         raise SqlError("Python function '%s' is not declared as a user-defined function" % identifier, line, column,
-                       hint="decorate it: from dynsql.udf import udf; @udf(result_type='BIGINT')")
+                       hint="decorate it: from dynsql.udf import udf; @udf(result_type='BIGINT') (an aggregate "
+                       "function: my_agg = udaf(MyAggregate(), result_type='BIGINT'))")
     for text in tuple(declaration.result_types) + tuple(declaration.input_types or ()):
         try:
             parse_type(text)
@@ -122,4 +125,5 @@ def load_definition(name, identifier, temporary=False, system=False, line=None, 
                           input_types=tuple(declaration.input_types) if declaration.input_types is not None else None,
                           func_type=declaration.func_type,
                           result_names=tuple(declaration.result_names) if declaration.result_names else None,
-                          temporary=temporary, system=system)
+                          temporary=temporary, system=system,
+                          accumulator_type=getattr(declaration, "accumulator_type", None))

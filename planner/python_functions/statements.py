@@ -125,7 +125,7 @@ def describe_function(catalog, text, line, column):
             ("class name", fn.identifier), ("function language", "PYTHON"), ("resource uris", "[]")]
     if m.group(1):
         signature = "%s(%s)" % (fn.name, ", ".join(fn.input_types) if fn.input_types is not None else "*")
-        rows += [("kind", "TABLE" if fn.kind == "table" else "SCALAR"), ("requirements", "[]"),
+        rows += [("kind", fn.kind.upper()), ("requirements", "[]"),
                  ("is deterministic", "true"), ("supports constant folding", "false"),
                  ("signature", "%s -> %s" % (signature, fn.result_type))]
     return [("info name", "STRING"), ("info value", "STRING")], rows

@@ -11,6 +11,7 @@ Both: RANGE bounds must match the ORDER BY column's type (an INTERVAL for a time
 from ..errors import SqlError, UnsupportedError
 from ..plan.fields import PROCTIME, ROWTIME
 from ..plan.over import Frame, Over, OverAggregate
+from ..python_functions.aggregate_calls import python_function
 
 STREAMING_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
                        "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "ROW_NUMBER", "RANK", "DENSE_RANK", "LAG")
@@ -39,7 +40,7 @@ def _streaming_time(node):
     for c in node.calls:
         if c.function in ("LEAD", "NTILE", "CUME_DIST", "PERCENT_RANK"):
             raise SqlError("%s Function is not supported in stream mode." % c.function, *pos)
-        if c.function not in STREAMING_FUNCTIONS:
+        if c.function not in STREAMING_FUNCTIONS and python_function(c) is None:   # (Python: aggregate_calls.py)
             raise UnsupportedError("%s over an OVER window is not supported in streaming mode" % c.function, *pos)
     if len(node.order) != 1:
         raise SqlError("The window can only be ordered by a single time column.", *pos)

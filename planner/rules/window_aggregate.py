@@ -1,7 +1,8 @@
 """Window aggregate: a GroupAggregate whose keys include both window_start and window_end of rows carrying
 windows (a window function, a window aggregate, a window Top-N, a window join; through Calcs) becomes a
 `WindowAggregate` (insert-only, window_time a rowtime in its output). A GROUP BY without both bounds, or over
-a window's result whose bounds were computed on, stays a GroupAggregate (updating), as Flink plans it.
+a window's result whose bounds were computed on, stays a GroupAggregate (updating), as Flink plans it; so does a
+streaming one calling a Python aggregate function (Flink 2.3 plans it so: +I, then -U/+U as rows arrive).
 
 Directly over a TUMBLE / HOP / CUMULATE window function (through Calcs that do not compute with the window
 columns) the function is absorbed, as Flink does: the aggregate assigns the windows itself from the time column.
@@ -14,6 +15,7 @@ from ..plan.aggregate import GroupAggregate
 from ..plan.calc import Calc
 from ..expr.bound import Expr
 from ..plan.window import WindowAggregate, WindowTableFunction, window_of
+from ..python_functions.aggregate_calls import python_function
 
 
 def rewrite(node, ctx):
@@ -22,6 +24,8 @@ def rewrite(node, ctx):
     w = window_of(node.input)
     if w is None or w.start not in node.keys or w.end not in node.keys:
         return node
+    if not ctx.batch and any(python_function(c) is not None for c in node.calls):
+        return node     # Flink 2.3 has no window aggregate of Python functions: a group aggregate, updating
     props = {"start": w.start, "end": w.end}
     if w.time is not None and w.time in node.keys:
         props["time"] = w.time

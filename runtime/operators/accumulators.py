@@ -22,6 +22,7 @@ maps input field names to values; the FILTER field must be TRUE, NULL arguments 
   JSON_ARRAYAGG              the values' JSON texts in arrival order (NULL ON NULL: 'null' for a NULL)
   JSON_OBJECTAGG             {key: JSON text} in arrival order; a key met twice fails the query (Flink's message)
   DISTINCT f                 Counter of the distinct values; f over them
+  a Python aggregate function (udaf): runtime/python_functions/aggregates.py's PythonAccumulator
 It does not decide output types: the operator's translator casts results to the planner's Flink types."""
 
 from collections import Counter
@@ -254,9 +255,17 @@ INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 def accumulators(calls, input_fields, integer_moments=False):
     """Accumulators for planner calls over a node's input fields (a fields.Field list): an integral argument
     makes AVG divide as integers, as Flink does (and the variance family too with `integer_moments`)."""
+    from planner.python_functions.aggregate_calls import python_function
     types = {f.name: f.type for f in input_fields}
 
     def integral(c):
         t = types.get(c.args[0]) if c.args else None
         return t is not None and t.name in INTEGRAL
-    return [Accumulator.of_call(c, integral(c), integer_moments) for c in calls]
+
+    def of(c):
+        fn = python_function(c)
+        if fn is not None:          # a Python aggregate function (udaf): its own accumulator
+            from ..python_functions.aggregates import python_accumulator
+            return python_accumulator(c, fn)
+        return Accumulator.of_call(c, integral(c), integer_moments)
+    return [of(c) for c in calls]

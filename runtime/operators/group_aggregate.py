@@ -9,7 +9,9 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
 from planner.errors import UnsupportedError
+from planner.expr.types import to_spark
 from planner.plan.aggregate import GroupAggregate
+from planner.python_functions.aggregate_calls import python_function
 
 from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
@@ -74,6 +76,8 @@ def output_schema(input_schema, keys, calls):
 def result_type(c, input_schema):
     """The Spark type of an accumulator's result for planner call `c` over `input_schema`."""
     f = c.function
+    if python_function(c) is not None:
+        return to_spark(c.type)
     if f == "COUNT":
         return st.LongType()
     if f == "LISTAGG":
@@ -190,9 +194,17 @@ def _arg_sql(c):
 
 def native_aggregate(df, keys, calls):
     """Spark's own aggregate (streaming: update output mode) of `calls` grouped by `keys`."""
-    exprs = [aggregate_column(c) for c in calls] or [F.count(F.lit(1)).alias("__count")]
+    from ..python_functions.aggregates import collected, collected_name, finished
+    exprs = [collected(c).alias(collected_name(c)) if python_function(c) else aggregate_column(c) for c in calls] \
+        or [F.count(F.lit(1)).alias("__count")]
     grouped = df.groupBy(*[F.col(q(k)) for k in keys]) if keys else df.groupBy()
-    return grouped.agg(*exprs)
+    out = grouped.agg(*exprs)
+    if not any(python_function(c) for c in calls):
+        return out
+    # a Python aggregate function: its value from the group's collected rows (runtime/python_functions/aggregates.py)
+    return out.select(*[F.col(q(k)) for k in keys],
+                      *[finished(c, python_function(c), F.col(q(collected_name(c)))).alias(c.name)
+                        if python_function(c) else F.col(q(c.name)) for c in calls])
 
 
 def q(name):
@@ -220,7 +232,7 @@ def translate_group_aggregate(node, inputs, ctx):
         out = out.select(*[F.col(q(n)) for n in node.field_names],
                          *[F.col(q(k)).alias(kc) for k, kc in zip(node.keys, keys)], F.lit(True).alias("__visible"))
         return Stream(conform(out, node.fields), upsert_keys=keys)
-    unsupported = [c for c in node.calls if c.function not in FUNCTIONS]
+    unsupported = [c for c in node.calls if c.function not in FUNCTIONS and python_function(c) is None]
     if unsupported:
         raise UnsupportedError("Aggregate function %s over a changelog (or with table.exec.state.ttl) is not "
                                "supported yet" % unsupported[0].function, *node.position)

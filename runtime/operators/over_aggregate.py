@@ -232,8 +232,14 @@ def _batch(node, df):
         window = by_arrival.rowsBetween(lower, upper)
     else:
         window = ordered.rangeBetween(lower, upper)
-    cols = []
+    from planner.python_functions.aggregate_calls import python_function
+    from ..python_functions.aggregates import collected, collected_name, finished
+    cols, python = [], []
     for c in node.calls:
+        if python_function(c) is not None:      # a Python aggregate: the frame's rows collected, then its value
+            cols.append(collected(c).over(window).alias(collected_name(c)))
+            python.append(c)
+            continue
         if c.function in ("ROW_NUMBER", "RANK", "DENSE_RANK"):
             fn = {"ROW_NUMBER": F.row_number, "RANK": F.rank, "DENSE_RANK": F.dense_rank}[c.function]
             e = fn().over(by_arrival if c.function == "ROW_NUMBER" else ordered)
@@ -248,4 +254,9 @@ def _batch(node, df):
         else:
             e = aggregate_expression(c).over(window)
         cols.append(e.alias(c.name))
-    return df.select(*[F.col(q(n)) for n in node.input.field_names], *cols, "__seq", "__wm")
+    out = df.select(*[F.col(q(n)) for n in node.input.field_names], *cols, "__seq", "__wm")
+    if python:
+        done = {collected_name(c): finished(c, python_function(c), F.col(q(collected_name(c)))).alias(c.name)
+                for c in python}
+        out = out.select(*[done.get(n, F.col(q(n))) for n in out.columns])
+    return out

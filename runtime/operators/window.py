@@ -125,8 +125,15 @@ def translate_window_table_function(node, inputs, ctx):
 def _aggregates(calls, streaming):
     """The calls as Spark aggregate columns, and the projection finishing them: Spark's streaming aggregate
     has no DISTINCT aggregates, so COUNT / SUM / AVG (DISTINCT x) collect the set of values and reduce it."""
+    from planner.python_functions.aggregate_calls import python_function
+    from ..python_functions.aggregates import collected, collected_name, finished
     aggs, finish = [], []
     for c in calls:
+        fn = python_function(c)
+        if fn is not None:          # a Python aggregate function: the group's rows collected, its value computed
+            aggs.append(collected(c).alias(collected_name(c)))
+            finish.append(finished(c, fn, F.col(q(collected_name(c)))).alias(c.name))
+            continue
         if not (c.distinct and streaming):
             aggs.append(aggregate_column(c))
             finish.append(F.col(q(c.name)))

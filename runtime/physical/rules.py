@@ -226,7 +226,8 @@ class _Planner:
         native = (n.input.insert_only and not self.facts.state_ttl_ms and p.only_projections_above
                   and all(c.function in NATIVE_STREAMING_FUNCTIONS and not c.distinct for c in n.calls))
         if native and self.force == "general":
-            if all(c.function in FUNCTIONS for c in n.calls):
+            from planner.python_functions.aggregate_calls import python_function
+            if all(c.function in FUNCTIONS or python_function(c) is not None for c in n.calls):
                 p.choice, p.because = P.KEYED_AGGREGATE, ["dynsql.physical.force = general"]
                 return
         p.choice = P.NATIVE_UPDATE_AGGREGATE if native else P.KEYED_AGGREGATE

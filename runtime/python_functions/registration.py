@@ -1,6 +1,7 @@
 """Registering a query's Python functions in the SparkSession before the query is translated: each under its
 Spark name (`PythonFunction.spark_name`, which the planner's Spark SQL calls) as an Arrow UDF (batches.py),
-its module shipped first (shipping.py). A function is registered again only when its definition changed
+its module shipped first (shipping.py); an aggregate function's module is only shipped (the operators that
+aggregate run it: aggregates.py). A function is registered again only when its definition changed
 (DROP and CREATE of another module under the same name)."""
 
 import warnings
@@ -26,7 +27,8 @@ def register_python_functions(spark, functions, python_files=()):
             continue
         try:
             ship(spark, fn.module, python_files, shipped)
-            spark.udf.register(fn.spark_name, arrow_udf_of(fn))
+            if fn.kind != "aggregate":      # an aggregate runs inside the aggregating operators (aggregates.py)
+                spark.udf.register(fn.spark_name, arrow_udf_of(fn))
         except Exception as e:
             raise from_spark(e)
         registered[fn.spark_name] = fn

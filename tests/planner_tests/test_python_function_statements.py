@@ -77,7 +77,7 @@ def test_a_definition_is_a_record_that_round_trips(planner):
     assert fn.to_dict() == {"name": "split_words", "module": "sample_udfs", "function": "split_words",
                             "kind": "table", "result_types": ("STRING", "INT"), "input_types": None,
                             "func_type": "general", "result_names": ("word", "length"), "temporary": True,
-                            "system": False}
+                            "system": False, "accumulator_type": None}
 
 
 def test_a_module_edited_since_is_imported_again_at_create(tmp_path):
@@ -119,3 +119,56 @@ def test_a_module_edited_since_is_imported_again_at_create(tmp_path):
 ])
 def test_refusals(planner, statement, message):
     assert message in error_of(planner, statement)
+
+
+@pytest.fixture
+def aggregating(planner):
+    planner.plan("CREATE TABLE w (k STRING, v BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) "
+                 "WITH ('connector' = 'datagen')")
+    planner.plan("CREATE FUNCTION total AS 'sample_udfs.total' LANGUAGE PYTHON")
+    planner.plan("CREATE TEMPORARY FUNCTION middle AS 'sample_udfs.middle' LANGUAGE PYTHON")
+    return planner
+
+
+def test_aggregate_functions_plan_as_aggregate_calls_where_flink_runs_them(aggregating):
+    p = aggregating
+    assert ("kind", "AGGREGATE") in p.plan("DESCRIBE FUNCTION EXTENDED total").rows
+    plan = p.plan("EXPLAIN CHANGELOG_MODE SELECT k, total(i) AS t, COUNT(*) AS n FROM t, w GROUP BY k").query
+    assert [f.type_text() for f in plan.fields] == ["STRING", "BIGINT", "BIGINT NOT NULL"]
+    assert any("GroupAggregate(groupBy=[k], select=[k, total(CAST(i AS BIGINT))" in line or
+               "select=[k, total($f" in line for line in plan.explain()), plan.explain()
+    # over a window TVF a streaming Python aggregate stays an updating group aggregate (Flink 2.3's plan)
+    plan = p.plan("EXPLAIN CHANGELOG_MODE SELECT window_start, total(v) FROM TABLE(TUMBLE(TABLE w, DESCRIPTOR(ts), "
+                  "INTERVAL '1' MINUTE)) GROUP BY window_start, window_end").query
+    assert "changelogMode=[I,UB,UA]" in plan.explain()[0] and "WindowAggregate" not in " ".join(plan.explain())
+    # a pandas one: in a group window and a bounded OVER window
+    p.plan("SELECT middle(v) FROM w GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)")
+    p.plan("SELECT middle(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM w")
+    p.plan("SET 'execution.runtime-mode' = 'batch'")
+    p.plan("SELECT k, middle(v) FROM w GROUP BY k")
+    p.plan("SELECT middle(v) OVER (PARTITION BY k ORDER BY ts) FROM w")
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("SELECT k, middle(v) FROM w GROUP BY k",
+     "Cannot generate a valid execution plan for the given query: the pandas aggregate function 'middle' "
+     "(sample_udfs.middle) cannot run in a GROUP BY of a streaming query"),
+    ("SELECT middle(v) OVER (PARTITION BY k ORDER BY ts) FROM w",
+     "Python UDAF is not supported to be used in UNBOUNDED PRECEDING OVER windows."),
+    ("SELECT total(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM w",
+     "the general Python aggregate function 'total' (sample_udfs.total) cannot run in an OVER window"),
+    ("SELECT middle(v), COUNT(*) FROM w GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)",
+     "Python UDAF and Java/Scala UDAF cannot be used together (middle beside COUNT)"),
+    ("SELECT k FROM w WHERE total(v) > 1", "Aggregate function TOTAL is not allowed here"),
+    ("SELECT total(s) FROM t", "Python function 'total' (sample_udfs.total) takes (BIGINT)"),
+    ("CREATE FUNCTION p AS 'sample_udfs.plain_aggregate' LANGUAGE PYTHON",
+     "Python function 'sample_udfs.plain_aggregate' is not declared as a user-defined function"),
+])
+def test_aggregate_function_refusals(aggregating, statement, message):
+    assert message in error_of(aggregating, statement)
+
+
+def test_a_general_aggregate_function_is_refused_in_batch_as_flink_refuses_it(aggregating):
+    aggregating.plan("SET 'execution.runtime-mode' = 'batch'")
+    assert "non-Pandas UDAFs are not supported in batch mode currently (the general Python aggregate function " \
+           "'total' (sample_udfs.total))" in error_of(aggregating, "SELECT k, total(v) FROM w GROUP BY k")

@@ -1,7 +1,7 @@
 """Python functions the tests create with CREATE FUNCTION ... LANGUAGE PYTHON (tests/test_python_functions.py,
 tests/sql/python_functions*.sqltest name them as 'sample_udfs.<function>', with 'python.files' naming this file)."""
 
-from dynsql.udf import udf, udtf
+from dynsql.udf import AggregateFunction, udaf, udf, udtf
 
 
 @udf(result_type="BIGINT", input_types=["BIGINT", "BIGINT"])
@@ -37,3 +37,32 @@ def split_words(s):
 
 def undeclared(x):
     return x
+
+
+class Total(AggregateFunction):
+    """SUM as an AggregateFunction (its accumulator a list of one value)."""
+
+    def create_accumulator(self):
+        return [0]
+
+    def accumulate(self, acc, value):
+        if value is not None:
+            acc[0] += value
+
+    def retract(self, acc, value):
+        if value is not None:
+            acc[0] -= value
+
+    def get_value(self, acc):
+        return acc[0]
+
+
+total = udaf(Total(), result_type="BIGINT", accumulator_type="ARRAY<BIGINT>", input_types=["BIGINT"])
+
+
+@udaf(result_type="DOUBLE", func_type="pandas")
+def middle(v):
+    return v.median()
+
+
+plain_aggregate = Total()       # not declared with udaf: refused at CREATE FUNCTION
