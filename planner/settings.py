@@ -102,9 +102,14 @@ class Settings:
     """The session's `SET` values; unknown Flink keys are kept (Flink accepts them) unless malformed."""
 
     def __init__(self, initial=None):
+        """initial: the -D / --conf settings; `warnings` then holds what SET would have said of each (a Flink key
+        with no effect in dynsql), for the command line to print."""
         self._values = {}
+        self.warnings = []
         for k, v in (initial or {}).items():
-            self.set(k, v)
+            warning = self.set(k, v)
+            if warning:
+                self.warnings.append(warning)
 
     def get(self, key):
         key = ALIASES.get(key, key)

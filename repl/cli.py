@@ -138,6 +138,9 @@ def main(argv=None):
     except DynsqlError as e:
         print("[ERROR] " + e.render(), file=sys.stderr)
         return 2
+    for warning in client.settings.warnings:      # -D keys of Flink's that mean nothing on Spark, as SET says
+        print(warning, file=sys.stderr)
+    from runtime.spark_log import spark_log_path  # named at start, as Spark starts later (if a statement needs it)
     try:
         demo = None
         if args.demo:
@@ -145,13 +148,13 @@ def main(argv=None):
             if demo is None:
                 return 2
         if args.file or args.execute:
+            print("[INFO] Spark log: %s" % spark_log_path(), file=sys.stderr)    # stdout holds the results
             if demo is not None:
                 code = run_script(client, demo, "tableau", quiet=True)
                 if code:
                     return code
             return run_script(client, script if args.file else args.execute, args.output)
         from .shell import run_shell
-        from runtime.session import spark_log_path
         print("[INFO] Spark log: %s" % spark_log_path())
         # the demo tables are created in the background once the prompt is up
         return run_shell(client, init_statements=init, setup_script=demo) or 0
