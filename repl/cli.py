@@ -134,7 +134,8 @@ def main(argv=None):
         # a script starts Spark when a statement first needs it: one of DDL and INSERT INTO jobs needs none (a
         # job host runs the jobs); the shell starts Spark once its prompt is up
         client = Client(master=args.master, conf=conf, remote=args.remote,
-                        warm_up=not (args.file or args.execute), ui=not (args.file or args.execute))
+                        warm_up=not (args.file or args.execute), ui=not (args.file or args.execute),
+                        catalog_store=True)
     except DynsqlError as e:
         print("[ERROR] " + e.render(), file=sys.stderr)
         return 2
@@ -274,7 +275,10 @@ def run_script(client, text, output="tableau", quiet=False):
     previous = signal.signal(signal.SIGINT, on_sigint)
     out = sys.stdout
     try:
-        for stmt in client.split(text):
+        statements = client.split(text)
+        for notice in client.take_notices():    # a stored catalog that could not be registered
+            print(notice, file=sys.stderr)
+        for stmt in statements:
             try:
                 result = client.execute(stmt)
                 if quiet and not hasattr(result, "poll"):

@@ -30,9 +30,12 @@ class SetupError(Exception):
 
 class Client:
     def __init__(self, master=None, conf=None, settings=None, spark_runtime=None, remote=None, warm_up=False,
-                 ui=False):
+                 ui=False, catalog_store=False):
         """conf: the session's settings (-D, --conf): its spark.* keys start Spark and, with the others, are
-        listed by `SET;`. ui: Spark's web UI on by default (the shell's)."""
+        listed by `SET;`. ui: Spark's web UI on by default (the shell's). catalog_store: a user's session (the
+        shell, a script), which registers the catalogs of the catalog store (`table.catalog-store.kind`) and keeps
+        those CREATE CATALOG adds there; a job's process does not: it replays the session's statements, which
+        hold the registrations."""
         spark_conf = {}
         for k, v in (conf or {}).items():
             if k.startswith("spark."):
@@ -49,6 +52,8 @@ class Client:
         self._planner_lock = threading.Lock()
         self._setup = None             # the background set-up thread
         self._setup_failure = None     # SetupError of its failed statement, reported once
+        self._catalog_store = catalog_store
+        self.notices = []              # warnings for the user (a stored catalog that could not be registered)
 
     @property
     def spark_runtime(self):
@@ -83,9 +88,41 @@ class Client:
         with self._planner_lock:
             if self._planner is None:
                 from planner.planner import Planner
-                self._planner = Planner(settings=self.settings, warehouse=(self._job_conf or {}).get(
+                planner = Planner(settings=self.settings, warehouse=(self._job_conf or {}).get(
                     "spark.sql.warehouse.dir"))
+                if self._catalog_store:
+                    self._register_stored_catalogs(planner)
+                self._planner = planner
             return self._planner
+
+    def _register_stored_catalogs(self, planner):
+        """Register the catalogs of the catalog store, each as its CREATE CATALOG (kept with the session's
+        statements, which a job replays); from then on CREATE / DROP CATALOG write to the store of the settings
+        of the moment."""
+        from planner.catalog_registrations import FileCatalogStore, create_catalog_statement
+        from planner.errors import DynsqlError
+        path = self.settings.catalog_store_path
+        if path is not None:
+            kept, self.notices[len(self.notices):] = FileCatalogStore(path).load()
+            for name, options in kept:
+                text = create_catalog_statement(name, options)
+                try:
+                    planner.plan(text)
+                except DynsqlError as e:
+                    self.notices.append("[WARNING] The catalog '%s' stored in %s is not registered: %s"
+                                        % (name, FileCatalogStore(path).file(name), e.message))
+                    continue
+                self.session_statements.append(text)
+
+        def store():
+            where = self.settings.catalog_store_path
+            return None if where is None else FileCatalogStore(where)
+        planner.catalog.registrations = store
+
+    def take_notices(self):
+        """The warnings not shown yet, once."""
+        notices, self.notices = self.notices, []
+        return notices
 
     @property
     def planner_loaded(self):

@@ -22,7 +22,7 @@ import time
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.history import FileHistory, InMemoryHistory
-from prompt_toolkit.lexers import PygmentsLexer
+from prompt_toolkit.lexers import DynamicLexer, PygmentsLexer
 from prompt_toolkit.shortcuts import clear as clear_screen
 from prompt_toolkit.styles import Style, merge_styles, style_from_pygments_cls
 from pygments.styles import get_style_by_name
@@ -120,12 +120,13 @@ class Shell:
         self.snapshot = MetadataSnapshot()
         self.warmed_up = False
         self.typed_ahead = ""         # typed or pasted while a result view was open: not run yet
+        self.lexer = None             # compiled after the first render (its keyword regexes take a while)
         self.session = PromptSession(
             message=[("class:prompt", PROMPT)],
             prompt_continuation=lambda width, line_number, wrap_count: [
                 ("class:continuation", CONTINUATION if wrap_count == 0 else "")],
             multiline=True,
-            lexer=PygmentsLexer(FlinkSqlLexer),
+            lexer=DynamicLexer(lambda: self.lexer),
             completer=SqlCompleter(lambda: self.snapshot),
             complete_while_typing=True,
             auto_suggest=AutoSuggestFromHistory(),
@@ -193,8 +194,17 @@ class Shell:
         if self.warmed_up:
             return
         self.warmed_up = True
+        threading.Thread(target=self._load_lexer, name="dynsql-lexer", daemon=True).start()
         self.client.start()
         self.client.load_in_background(self.setup_script, then=self.load_metadata)
+
+    def _load_lexer(self):
+        """The highlighting lexer, made once the prompt is up (a line typed meanwhile is plain until it is)."""
+        self.lexer = PygmentsLexer(FlinkSqlLexer)
+        try:
+            self.session.app.invalidate()
+        except Exception:    # no application running (tests drive the shell without one)
+            pass
 
     def load_metadata(self):
         self.functions = load_function_names()
@@ -260,6 +270,8 @@ class Shell:
         except KeyboardInterrupt:
             self.say("[INFO] Cancelled.")
             return False
+        for notice in getattr(self.client, "take_notices", list)():    # a stored catalog that was not registered
+            self.say(notice)
         failure = self.client.take_setup_failure()
         if failure is not None:
             self.say("[ERROR] The set-up script failed; the tables it defines may be missing.")

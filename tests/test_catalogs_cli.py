@@ -1,5 +1,7 @@
 """Catalogs and DDL through the `dynsql` CLI, as a user runs them: a persistent catalog ('type' = 'dynsql') made
-in one run is there in the next (its tables, views and the files that hold them, owner-only); in that second run
+in one run is registered in the next without CREATE CATALOG (the project's catalog store, Flink's
+`table.catalog-store.kind` = 'file'; DROP CATALOG removes it), with its tables, views and the files that hold
+them, owner-only; in that second run
 CREATE TABLE AS SELECT and a statement set typed statement by statement (BEGIN STATEMENT SET; ...; END;) each
 start one job (both at once: a job is a process of its own), whose files the test then reads; a SET of a Flink key that means nothing on Spark warns. Spark's own
 tables (saveAsTable into a warehouse folder) are read by name through a 'spark' catalog."""
@@ -35,46 +37,93 @@ SET 'table.exec.mini-batch.enabled' = 'true';
     for path in [catalog, catalog / "shop"] + [catalog / f for f in files]:
         assert stat.S_IMODE(os.stat(path).st_mode) in (0o700, 0o600), path
 
-    second = tmp_path / "second.sql"
+    # the registration is in the project's catalog store (Flink's FileCatalogStore: table.catalog-store.kind)
+    registration = tmp_path / ".dynsql" / "catalogs" / "mine.json"
+    assert json.loads(registration.read_text()) == {"type": "dynsql", "path": str(catalog)}
+    assert stat.S_IMODE(os.stat(registration).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(registration.parent).st_mode) == 0o700
+
+    second = tmp_path / "second.sql"       # no CREATE CATALOG: the next session has it (and so do its jobs)
     second.write_text("""
-CREATE CATALOG mine WITH ('type' = 'dynsql', 'path' = '%(catalog)s');
 USE CATALOG mine;
 USE shop;
 SHOW TABLES;
 SET 'pipeline.name' = 'copy heavy fruit';
-CREATE TABLE heavy_copy WITH ('connector' = 'filesystem', 'path' = '%(copy)s', 'format' = 'json')
-  AS SELECT id, name FROM heavy;
+CREATE TABLE heavy_copy (note STRING, name STRING, PRIMARY KEY (id) NOT ENFORCED,
+                         WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+  WITH ('connector' = 'filesystem', 'path' = '%(copy)s', 'format' = 'json')
+  AS SELECT id, name, CAST('2024-01-01 10:00:00' AS TIMESTAMP(3)) AS ts FROM heavy;
 RESET 'pipeline.name';
+SHOW CREATE TABLE heavy_copy;
+CREATE TABLE heavy_names (name, id) WITH ('connector' = 'filesystem', 'path' = '%(names)s', 'format' = 'csv')
+  AS SELECT id, name FROM heavy;
 CREATE TABLE light (name STRING) WITH ('connector' = 'filesystem', 'path' = '%(light)s', 'format' = 'csv');
 CREATE TABLE ids (id INT) WITH ('connector' = 'filesystem', 'path' = '%(ids)s', 'format' = 'csv');
 BEGIN STATEMENT SET;
 INSERT INTO light SELECT name FROM fruit WHERE kg < 4;
 INSERT INTO ids SELECT id FROM mine.shop.fruit;
 END;
-""" % {"catalog": catalog, "copy": tmp_path / "copy", "light": tmp_path / "light", "ids": tmp_path / "ids"})
+""" % {"catalog": catalog, "copy": tmp_path / "copy", "light": tmp_path / "light", "ids": tmp_path / "ids",
+       "names": tmp_path / "names"})
     out = dynsql("-D", jobs, "-f", str(second), cwd=tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     text = out.stdout + out.stderr
     assert "| fruit" in text and "| heavy" in text
     assert text.count("[INFO] Add SQL update statement to the statement set.") == 2
-    assert "[INFO] Begin a statement set." in text and text.count("Job ID:") == 2
+    assert "[INFO] Begin a statement set." in text and text.count("Job ID:") == 3
     assert (catalog / "shop" / "heavy_copy.table.json").exists()     # CTAS's table is the catalog's too
-    # the two jobs run on their own (processes of their own): wait for them, then read what they wrote
+    # Flink 2.x's CTAS schema: declared columns the query lacks first, then the query's (a declared one keeps the
+    # query's place), the key NOT NULL, the watermark
+    created = " ".join(text.split())
+    assert ("CREATE TABLE `mine`.`shop`.`heavy_copy` ( `note` STRING, `id` INT NOT NULL, `name` STRING, "
+            "`ts` TIMESTAMP(3) NOT NULL, WATERMARK FOR `ts` AS ts - INTERVAL '1' SECOND, "
+            "PRIMARY KEY (`id`) NOT ENFORCED )") in created, text
+    # the jobs run on their own (processes of their own): wait for them, then read what they wrote
     from runtime.job_registry import JobRegistry
     registry = JobRegistry(str(tmp_path / "jobs"))
     deadline = time.time() + 900
-    while time.time() < deadline and not (len(registry.all()) == 2 and all(
+    while time.time() < deadline and not (len(registry.all()) == 3 and all(
             r.status in ("FINISHED", "FAILED", "CANCELED") for r in registry.all())):
         time.sleep(2)
     records = {r.name: r for r in registry.all()}
-    assert sorted(records) == ["copy heavy fruit", "insert-into_mine.shop.light,mine.shop.ids"], records
+    assert sorted(records) == ["copy heavy fruit", "insert-into_mine.shop.heavy_names",
+                               "insert-into_mine.shop.light,mine.shop.ids"], records
     assert all(r.status == "FINISHED" for r in records.values()), [(r.name, r.status, r.error)
                                                                    for r in records.values()]
-    copied = [json.loads(line) for f in sorted((tmp_path / "copy").glob("part-*")) for line in f.read_text().split()]
-    assert sorted((r["id"], r["name"]) for r in copied) == [(2, "PEAR"), (3, "PLUM")]
+    copied = [json.loads(line) for f in sorted((tmp_path / "copy").glob("part-*"))
+              for line in f.read_text().splitlines()]
+    assert sorted(copied, key=lambda r: r["id"]) == [
+        {"note": None, "id": 2, "name": "PEAR", "ts": "2024-01-01 10:00:00"},
+        {"note": None, "id": 3, "name": "PLUM", "ts": "2024-01-01 10:00:00"}]
+    assert sorted(line for f in (tmp_path / "names").glob("part-*") for line in f.read_text().split()) == \
+        ["PEAR,2", "PLUM,3"]                   # (name, id): the query's columns in the order the list names them
     assert [f.read_text() for f in (tmp_path / "light").glob("part-*")] == ["apple\n"]
     assert sorted(line for f in (tmp_path / "ids").glob("part-*") for line in f.read_text().split()) == \
         ["1", "2", "3"]
+
+    # what Flink 2.3 refuses in a CTAS, in its words
+    for statement, message in [
+            ("CREATE TEMPORARY TABLE t1 WITH ('connector' = 'blackhole') AS SELECT id FROM mine.shop.fruit;",
+             "CREATE TABLE AS SELECT syntax does not support to create temporary table yet."),
+            ("CREATE TABLE t2 (name, id) WITH ('connector' = 'blackhole') AS SELECT id FROM mine.shop.fruit;",
+             "The number of columns in the column list must match the number of columns in the source schema."),
+            ("CREATE TABLE t3 (kg BOOLEAN) WITH ('connector' = 'blackhole') AS SELECT kg FROM mine.shop.fruit;",
+             "Incompatible types for sink column 'kg' at position 0. The source column has type 'INT', while the "
+             "target column has type 'BOOLEAN'."),
+            ("CREATE TABLE t4 (a, b) WITH ('connector' = 'blackhole');",
+             "Columns identifiers without types in the schema are supported on CTAS/RTAS statements only.")]:
+        out = dynsql("-e", statement, cwd=tmp_path)
+        assert out.returncode == 1 and "[ERROR] " + message in out.stderr, out.stderr
+
+    # DROP CATALOG removes the registration (the catalog's own folder stays); again it is an error, as in Flink
+    out = dynsql("-e", "DROP CATALOG mine;", cwd=tmp_path)
+    assert out.returncode == 0 and not registration.exists() and (catalog / "shop").is_dir(), out.stderr
+    out = dynsql("--output", "csv", "-e", "SHOW CATALOGS;", cwd=tmp_path)
+    assert out.stdout.splitlines() == ["catalog name", "default_catalog", "spark_catalog"], out.stdout + out.stderr
+    # a session whose catalogs stay in memory (Flink's default) neither reads nor writes the store
+    out = dynsql("-D", "table.catalog-store.kind=generic_in_memory", "-e",
+                 "CREATE CATALOG mine WITH ('type' = 'dynsql', 'path' = '%s');" % catalog, cwd=tmp_path)
+    assert out.returncode == 0 and not registration.exists(), out.stderr
 
 
 def test_spark_tables_saved_with_save_as_table_are_read_by_name(client, spark, tmp_path):
