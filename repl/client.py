@@ -3,8 +3,9 @@
 Data flows one way: text -> planner (plans) -> runtime (results) -> the caller renders them.
 
 The planner (and sqlglot under it), the Spark runtime (even its SparkRuntime handle) and the engine are imported
-on first use, so that the shell draws its prompt with none of them loaded; and a set-up script (the demo tables' DDL) can be run in the background with `load_in_background`: the shell draws its
-prompt first, and a statement typed meanwhile waits for the set-up as it waits for the SparkSession.
+on first use, so that the shell draws its prompt with none of them loaded; and a set-up script (the demo tables'
+DDL) can be run in the background with `load_in_background`: the shell draws its prompt first, and a statement
+typed meanwhile waits for the set-up as it waits for the SparkSession.
 
 The client keeps the session's DDL and SET statements in order: an INSERT INTO job runs in a job host
 (`dynsql --job-host <host folder>`) or a process of its own (`dynsql --job-run <job folder>`), which re-plans
@@ -103,7 +104,8 @@ class Client:
         from planner.errors import DynsqlError
         path = self.settings.catalog_store_path
         if path is not None:
-            kept, self.notices[len(self.notices):] = FileCatalogStore(path).load()
+            kept, problems = FileCatalogStore(path).load()
+            self.notices.extend(problems)
             for name, options in kept:
                 text = create_catalog_statement(name, options)
                 try:

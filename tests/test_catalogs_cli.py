@@ -120,6 +120,13 @@ END;
     assert out.returncode == 0 and not registration.exists() and (catalog / "shop").is_dir(), out.stderr
     out = dynsql("--output", "csv", "-e", "SHOW CATALOGS;", cwd=tmp_path)
     assert out.stdout.splitlines() == ["catalog name", "default_catalog", "spark_catalog"], out.stdout + out.stderr
+    # a stored registration that cannot be read is named in a warning; the session goes on without it
+    (registration.parent / "broken.json").write_text("{not json")
+    out = dynsql("--output", "csv", "-e", "SHOW CATALOGS;", cwd=tmp_path)
+    assert out.returncode == 0 and "broken" not in out.stdout, out.stdout + out.stderr
+    assert "[WARNING] The catalog stored in %s is not registered: " % (registration.parent / "broken.json") \
+        in out.stderr
+    (registration.parent / "broken.json").unlink()
     # a session whose catalogs stay in memory (Flink's default) neither reads nor writes the store
     out = dynsql("-D", "table.catalog-store.kind=generic_in_memory", "-e",
                  "CREATE CATALOG mine WITH ('type' = 'dynsql', 'path' = '%s');" % catalog, cwd=tmp_path)
