@@ -4,7 +4,8 @@ statement's own schema, merged as Flink 2.x's MergeTableAsUtil merges them.
 - No schema: the query's columns.
 - Columns with types (physical, computed, metadata), a WATERMARK, a PRIMARY KEY: the declared columns the query
   does not have come first, then the query's columns in its order; a declared column the query has keeps the
-  query's position with the declared type (which the query's type must cast to implicitly). The key's columns
+  query's position with the declared type (which the query's type must cast to implicitly: a nullable one not to
+  NOT NULL). A declared column the query lacks is NULL in every row, so it cannot be NOT NULL. The key's columns
   become NOT NULL; the watermark may name any column.
 - Names alone, `(c, b, a)`: the query's columns in that order, every one named once.
 
@@ -45,13 +46,16 @@ def ctas_columns(create, query_fields, line, col):
         if column.name in declared:
             raise SqlError("A column named '%s' already exists in the schema. " % column.name, line, col)
         if column.name not in source:
+            if column.is_physical and not (column.nullable and parse_type(column.type).nullable):
+                # the rows written hold NULL in it (Flink's rewritten query fills it so)
+                raise SqlError("Column '%s' has no default value and does not allow NULLs." % column.name, line, col)
             declared[column.name] = column
             continue
         if not column.is_physical:
             raise SqlError("A column named '%s' already exists in the source schema. Computed and metadata columns "
                            "cannot overwrite regular columns." % column.name, line, col)
         was, wanted = parse_type(source[column.name].type), parse_type(column.type)
-        if not implicitly_castable(was, wanted):
+        if not implicitly_castable(was, wanted) or (was.nullable and not (wanted.nullable and column.nullable)):
             raise SqlError("Incompatible types for sink column '%s' at position %d. The source column has type '%s', "
                            "while the target column has type '%s'." % (column.name, position, was.text(),
                                                                         wanted.text()), line, col)

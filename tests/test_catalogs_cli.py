@@ -110,6 +110,8 @@ END;
             ("CREATE TABLE t3 (kg BOOLEAN) WITH ('connector' = 'blackhole') AS SELECT kg FROM mine.shop.fruit;",
              "Incompatible types for sink column 'kg' at position 0. The source column has type 'INT', while the "
              "target column has type 'BOOLEAN'."),
+            ("CREATE TABLE t5 (extra INT NOT NULL) WITH ('connector' = 'blackhole') AS SELECT id FROM mine.shop.fruit;",
+             "Column 'extra' has no default value and does not allow NULLs."),
             ("CREATE TABLE t4 (a, b) WITH ('connector' = 'blackhole');",
              "Columns identifiers without types in the schema are supported on CTAS/RTAS statements only.")]:
         out = dynsql("-e", statement, cwd=tmp_path)
