@@ -6,13 +6,15 @@ own business) in a CatalogStore chosen by `table.catalog-store.kind`: `generic_i
 project's `.dynsql/catalogs` (beside the job registry), so that a persistent catalog ('type' = 'dynsql') made once
 is there in every later session of the project; DROP CATALOG removes its file. Each file is
 `<path>/<catalog name>.json`, the options as a JSON object, owner-only (0600, its folder 0700: an option may hold a
-password), written whole to a temporary file and renamed over the old one.
+password; a folder that is a link or another user's is refused), written whole to a temporary file and renamed
+over the old one.
 
 This module reads and writes the files; the session (repl/client.py) registers what it reads at start. Nothing
 here imports Spark or the planner's parser."""
 
 import json
 import os
+import stat
 from urllib.parse import quote, unquote
 
 SUFFIX = ".json"
@@ -26,8 +28,12 @@ class FileCatalogStore:
         return os.path.join(self.path, quote(name, safe="") + SUFFIX)
 
     def load(self):
-        """-> ([(catalog name, its options)] by name, [a warning for each file that cannot be read])."""
+        """-> ([(catalog name, its options)] by name, [a warning for each file that cannot be read]). A folder
+        that is a link or another user's is not read (it could name catalogs whose tables someone else chose)."""
         try:
+            st = os.lstat(self.path)
+            if stat.S_ISLNK(st.st_mode) or st.st_uid != os.getuid():
+                raise OSError("it is a symbolic link or another user's folder")
             names = sorted(os.listdir(self.path))
         except FileNotFoundError:
             return [], []
@@ -52,12 +58,12 @@ class FileCatalogStore:
         return found, problems
 
     def store(self, name, options):
-        os.makedirs(self.path, mode=0o700, exist_ok=True)
-        os.chmod(self.path, 0o700)
+        """Raises OSError (runtime.private_files.UnsafeFolder: a folder that is a link or another user's)."""
+        from runtime.private_files import open_private, private_folder     # as catalog_store.py writes its files
+        private_folder(self.path)
         target = self.file(name)
         tmp = "%s.%d.tmp" % (target, os.getpid())
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with open_private(tmp, "w") as f:
             json.dump(options, f, indent=1, sort_keys=True)
             f.flush()
             os.fsync(f.fileno())

@@ -129,6 +129,16 @@ END;
     assert "[WARNING] The catalog stored in %s is not registered: " % (registration.parent / "broken.json") \
         in out.stderr
     (registration.parent / "broken.json").unlink()
+    # a store folder that is a symbolic link is neither read nor written (it could name someone else's catalogs)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "planted.json").write_text('{"type": "generic_in_memory"}')
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")
+    out = dynsql("-D", "table.catalog-store.file.path=%s" % (tmp_path / "link"), "-e",
+                 "SHOW CATALOGS; CREATE CATALOG c5 WITH ('type' = 'generic_in_memory');", cwd=tmp_path)
+    assert out.returncode == 1 and "planted" not in out.stdout, out.stdout + out.stderr
+    assert "[WARNING] The catalog store %s cannot be read: it is a symbolic link" % (tmp_path / "link") in out.stderr
+    assert "is a symbolic link, not a folder of its own" in out.stderr
+    assert sorted(os.listdir(tmp_path / "elsewhere")) == ["planted.json"]
     # a session whose catalogs stay in memory (Flink's default) neither reads nor writes the store
     out = dynsql("-D", "table.catalog-store.kind=generic_in_memory", "-e",
                  "CREATE CATALOG mine WITH ('type' = 'dynsql', 'path' = '%s');" % catalog, cwd=tmp_path)
