@@ -7,7 +7,8 @@ statement's own schema, merged as Flink 2.x's MergeTableAsUtil merges them.
   query's position with the declared type (which the query's type must cast to implicitly: a nullable one not to
   NOT NULL). A declared column the query lacks is NULL in every row, so it cannot be NOT NULL. The key's columns
   become NOT NULL; the watermark may name any column.
-- Names alone, `(c, b, a)`: the query's columns in that order, every one named once.
+- Names alone, `(c, b, a)`: the query's columns in that order, every one named once; as in Flink, a WATERMARK or
+  PRIMARY KEY beside them is not kept.
 
 The INSERT that fills the table names the query's columns (`INSERT INTO t (a, b, c) <query>`), so a declared
 column the query lacks is NULL, as Flink's rewritten query makes it. Flink refuses a temporary CTAS, and so
@@ -40,6 +41,9 @@ def ctas_columns(create, query_fields, line, col):
             if name not in source:
                 raise SqlError("Column '%s' not found in the source schema. " % name, line, col,
                                hint="the query's columns: " + ", ".join(source))
+        # Flink's converter then takes the query's columns in that order and nothing else: a WATERMARK or PRIMARY
+        # KEY written beside the names is not part of the table (SqlCreateTableAsConverter: reorderSchema)
+        create.table.watermark, create.table.primary_key = None, []
         return [source[name] for name in create.column_names]
     declared = OrderedDict()
     for position, column in enumerate(create.table.columns):

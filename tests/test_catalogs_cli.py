@@ -55,8 +55,9 @@ CREATE TABLE heavy_copy (note STRING, name STRING, PRIMARY KEY (id) NOT ENFORCED
   AS SELECT id, name, CAST('2024-01-01 10:00:00' AS TIMESTAMP(3)) AS ts FROM heavy;
 RESET 'pipeline.name';
 SHOW CREATE TABLE heavy_copy;
-CREATE TABLE heavy_names (name, id) WITH ('connector' = 'filesystem', 'path' = '%(names)s', 'format' = 'csv')
-  AS SELECT id, name FROM heavy;
+CREATE TABLE heavy_names (name, id, PRIMARY KEY (id) NOT ENFORCED)
+  WITH ('connector' = 'filesystem', 'path' = '%(names)s', 'format' = 'csv') AS SELECT id, name FROM heavy;
+SHOW CREATE TABLE heavy_names;
 CREATE TABLE light (name STRING) WITH ('connector' = 'filesystem', 'path' = '%(light)s', 'format' = 'csv');
 CREATE TABLE ids (id INT) WITH ('connector' = 'filesystem', 'path' = '%(ids)s', 'format' = 'csv');
 BEGIN STATEMENT SET;
@@ -78,6 +79,8 @@ END;
     assert ("CREATE TABLE `mine`.`shop`.`heavy_copy` ( `note` STRING, `id` INT NOT NULL, `name` STRING, "
             "`ts` TIMESTAMP(3) NOT NULL, WATERMARK FOR `ts` AS ts - INTERVAL '1' SECOND, "
             "PRIMARY KEY (`id`) NOT ENFORCED )") in created, text
+    # names alone order the query's columns, and (as Flink's converter does) keep no key or watermark beside them
+    assert "CREATE TABLE `mine`.`shop`.`heavy_names` ( `name` STRING, `id` INT ) WITH (" in created, text
     # the jobs run on their own (processes of their own): wait for them, then read what they wrote
     from runtime.job_registry import JobRegistry
     registry = JobRegistry(str(tmp_path / "jobs"))
@@ -100,22 +103,6 @@ END;
     assert [f.read_text() for f in (tmp_path / "light").glob("part-*")] == ["apple\n"]
     assert sorted(line for f in (tmp_path / "ids").glob("part-*") for line in f.read_text().split()) == \
         ["1", "2", "3"]
-
-    # what Flink 2.3 refuses in a CTAS, in its words
-    for statement, message in [
-            ("CREATE TEMPORARY TABLE t1 WITH ('connector' = 'blackhole') AS SELECT id FROM mine.shop.fruit;",
-             "CREATE TABLE AS SELECT syntax does not support to create temporary table yet."),
-            ("CREATE TABLE t2 (name, id) WITH ('connector' = 'blackhole') AS SELECT id FROM mine.shop.fruit;",
-             "The number of columns in the column list must match the number of columns in the source schema."),
-            ("CREATE TABLE t3 (kg BOOLEAN) WITH ('connector' = 'blackhole') AS SELECT kg FROM mine.shop.fruit;",
-             "Incompatible types for sink column 'kg' at position 0. The source column has type 'INT', while the "
-             "target column has type 'BOOLEAN'."),
-            ("CREATE TABLE t5 (extra INT NOT NULL) WITH ('connector' = 'blackhole') AS SELECT id FROM mine.shop.fruit;",
-             "Column 'extra' has no default value and does not allow NULLs."),
-            ("CREATE TABLE t4 (a, b) WITH ('connector' = 'blackhole');",
-             "Columns identifiers without types in the schema are supported on CTAS/RTAS statements only.")]:
-        out = dynsql("-e", statement, cwd=tmp_path)
-        assert out.returncode == 1 and "[ERROR] " + message in out.stderr, out.stderr
 
     # DROP CATALOG removes the registration (the catalog's own folder stays); again it is an error, as in Flink
     out = dynsql("-e", "DROP CATALOG mine;", cwd=tmp_path)
@@ -143,6 +130,36 @@ END;
     out = dynsql("-D", "table.catalog-store.kind=generic_in_memory", "-e",
                  "CREATE CATALOG mine WITH ('type' = 'dynsql', 'path' = '%s');" % catalog, cwd=tmp_path)
     assert out.returncode == 0 and not registration.exists(), out.stderr
+
+
+def test_ctas_refuses_what_flink_refuses_in_its_words(client, tmp_path):
+    """What Flink 2.3 refuses in a CREATE TABLE AS SELECT, refused before any job starts, in Flink's words."""
+    (tmp_path / "fruit.csv").write_text("1,apple,3\n")
+    client.execute("CREATE TABLE fruit (id INT, name STRING, kg INT) WITH ('connector' = 'filesystem', "
+                   "'path' = '%s', 'format' = 'csv')" % (tmp_path / "fruit.csv"))
+    from repl.errors import error_text
+    for statement, message in [
+            ("CREATE TEMPORARY TABLE t1 WITH ('connector' = 'blackhole') AS SELECT id FROM fruit",
+             "CREATE TABLE AS SELECT syntax does not support to create temporary table yet."),
+            ("CREATE TABLE t2 (name, id) WITH ('connector' = 'blackhole') AS SELECT id FROM fruit",
+             "The number of columns in the column list must match the number of columns in the source schema."),
+            ("CREATE TABLE t3 (kg BOOLEAN) WITH ('connector' = 'blackhole') AS SELECT kg FROM fruit",
+             "Incompatible types for sink column 'kg' at position 0. The source column has type 'INT', while the "
+             "target column has type 'BOOLEAN'."),
+            ("CREATE TABLE t5 (extra INT NOT NULL) WITH ('connector' = 'blackhole') AS SELECT id FROM fruit",
+             "Column 'extra' has no default value and does not allow NULLs."),
+            ("CREATE TABLE t6 (id, name INT) WITH ('connector' = 'blackhole') AS SELECT id, name FROM fruit",
+             'Encountered "INT"'),
+            ("CREATE TABLE t4 (a, b) WITH ('connector' = 'blackhole')",
+             "Columns identifiers without types in the schema are supported on CTAS/RTAS statements only.")]:
+        try:
+            client.execute(statement)
+        except Exception as e:
+            assert error_text(e).startswith("[ERROR] " + message), error_text(e)
+        else:
+            raise AssertionError("not refused: " + statement)
+        assert client.catalog.get(statement.split()[2] if "TEMPORARY" not in statement else "t1") is None
+    assert client.engine.jobs.registry.all() == []          # no job started
 
 
 def test_spark_tables_saved_with_save_as_table_are_read_by_name(client, spark, tmp_path):
