@@ -103,6 +103,8 @@ class Catalog:
         self.current_catalog = CATALOG
         self.current_database = DATABASE
         self.system_functions = {}     # temporary system functions, found from every database (python_functions)
+        # () -> the FileCatalogStore CREATE / DROP CATALOG write to (planner/catalog_registrations.py), or None
+        self.registrations = lambda: None
 
     # --- the current database's tables and views (what SHOW TABLES lists)
     @property
@@ -145,10 +147,19 @@ class Catalog:
         return self.catalogs[name]
 
     def add_catalog(self, store, if_not_exists=False):
+        """Register a catalog; the catalog store (when the session has one) keeps its name and options."""
         if store.name in self.catalogs:
             if if_not_exists:
                 return False
             raise SqlError("Catalog %s already exists." % store.name)
+        kept = self.registrations()
+        if kept is not None:
+            try:
+                kept.store(store.name, store.options)
+            except OSError as e:
+                raise SqlError("Could not store catalog %s in %s: %s" % (store.name, kept.path, e.strerror or e),
+                               hint="'table.catalog-store.file.path' names the folder; 'table.catalog-store.kind' "
+                                    "= 'generic_in_memory' keeps catalogs for this session only")
         self.catalogs[store.name] = store
         return True
 
@@ -159,6 +170,9 @@ class Catalog:
             raise SqlError("Catalog %s does not exist." % name)
         if name == self.current_catalog:
             raise SqlError("Cannot drop a catalog which is currently in use.", hint="USE CATALOG another one first")
+        kept = self.registrations()
+        if kept is not None:
+            kept.remove(name)
         del self.catalogs[name]
         return True
 

@@ -136,6 +136,7 @@ class CreateTable:
     like_position: tuple = (1, 1)
     query: str = None
     query_offset: int = 0
+    column_names: list = None     # CTAS `(c, b, a)`: the query's columns by name, in the table's order
 
 
 def parse_create_table(sql, line=1, column=1):
@@ -160,13 +161,24 @@ def parse_create_table_statement(sql, line=1, column=1):
     name = c.name("a table name")
     derived = _top_level_word(c, "LIKE") or _top_level_word(c, "AS")     # its columns come from elsewhere
     columns, watermark, pk = [], None, []
+    names_only = None       # `(c, b, a)`: a CTAS's columns named without types, to order the query's columns
+    list_start = c.cur
     if c.sym(TokenType.L_PAREN):
         for item in _split_items(c):
             first, last = item
             sub = _Cursor.__new__(_Cursor)
             sub.sql, sub.line0, sub.col0, sub.toks, sub.i = c.sql, c.line0, c.col0, c.toks[:last + 1], first
             head = sub.cur.text.upper() if sub.cur.token_type != TokenType.IDENTIFIER else None
-            if head == "WATERMARK":
+            if head not in ("WATERMARK", "PRIMARY", "CONSTRAINT") and (
+                    names_only is not None or (first == last and not columns)):
+                # Flink reads the list as names when its first column is a name alone; a type after one is then
+                # its parser's error
+                if first != last:
+                    raise sub.error('Encountered "%s"' % c.toks[first + 1].text, c.toks[first + 1],
+                                    hint="a CREATE TABLE AS SELECT lists its columns either all with types, or "
+                                         "all as names (to order the query's columns)")
+                names_only = (names_only or []) + [sub.name("a column name")]
+            elif head == "WATERMARK":
                 if watermark is not None:
                     raise sub.error("A table can have only one WATERMARK")
                 watermark = _watermark(sub, last)
@@ -183,6 +195,9 @@ def parse_create_table_statement(sql, line=1, column=1):
                     pk = [col.name]
     elif not derived:
         raise c.error("Expected '(' and the column list after the table name")
+    if names_only is not None and not _top_level_word(c, "AS"):
+        raise c.error("Columns identifiers without types in the schema are supported on CTAS/RTAS statements only.",
+                      list_start)
     comment = None
     if c.word("COMMENT"):
         comment = c.string("a comment")
@@ -194,7 +209,7 @@ def parse_create_table_statement(sql, line=1, column=1):
         options = _options(c)
     create = CreateTable(TableDef(name=name, columns=columns, options=options, watermark=watermark, primary_key=pk,
                                   comment=comment, ddl=sql, partition_keys=partition_keys),
-                         if_not_exists, temporary)
+                         if_not_exists, temporary, column_names=names_only)
     if c.word("LIKE"):
         create.like_position = c.pos()
         create.like = c.name("the source table of LIKE")

@@ -14,7 +14,7 @@ from .catalog import Catalog, TableDef, ViewDef
 from .catalog_statements import describe_rows, plan_catalog_statement, show_create
 from .connectors import check_table_options
 from .alter_table import alter_table
-from .catalog import ColumnDef
+from .create_table_as import ctas_columns
 from .create_table_like import merge_like
 from .ddl import check_table_definition, parse_create_table_statement
 from .errors import DynsqlError, SqlError, UnsupportedError
@@ -155,22 +155,21 @@ class Planner:
         """CREATE TABLE t WITH (...) AS <query>: the table, its columns the query's, then a job inserting the
         query's rows (as Flink: the table stays when the job fails)."""
         table = create.table
-        if table.columns or table.watermark or table.primary_key:
-            raise UnsupportedError("CREATE TABLE AS SELECT with declared columns, a WATERMARK or a PRIMARY KEY is not "
-                                   "supported by dynsql", line, col,
-                                   hint="CREATE TABLE t (...) WITH (...), then INSERT INTO t SELECT ...")
         if self.statement_set is not None:
             raise UnsupportedError("CREATE TABLE AS SELECT in a statement set is not supported by dynsql", line, col)
         q_line, q_col = _body_position(text, create.query_offset, line, col)
         q = self._query(create.query, q_line, q_col)
-        table.columns = [ColumnDef(f.name, f.type.text(), f.type.nullable) for f in q.fields]
+        table.columns = ctas_columns(create, q.fields, line, col)
         check_table_definition(table, line, col)
         check_table_options(table, line, col)
         writes = self.catalog.disk_writes()
         full = self.catalog.full_name(table.name)
         self.catalog.add_table(table, create.if_not_exists, path=full, temporary=create.temporary)
         target = self.catalog.require(full, line, col)     # IF NOT EXISTS and there: the rows go to that table
-        insert_text = "INSERT INTO %s %s" % (_quoted_path(self.catalog, full), create.query)
+        names = [f.name for f in q.fields]
+        listed = "" if names == [c.name for c in target.physical_columns] else \
+            " (%s)" % ", ".join("`%s`" % n.replace("`", "``") for n in names)    # the query's columns, by name
+        insert_text = "INSERT INTO %s%s %s" % (_quoted_path(self.catalog, full), listed, create.query)
         run = self._insert(insert_text, line, col)
         run.text = insert_text
         if not self.catalog.wrote_since(writes):        # a job process makes the table from its DDL

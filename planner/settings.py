@@ -34,6 +34,17 @@ KNOWN_KEYS = {
                                           "allow the SQL standard's MATCH_RECOGNIZE features that Flink refuses"),
     "table.dml-sync": ("false", ("true", "false"), "INSERT INTO waits for its job to finish"),
     "execution.savepoint.path": ("", None, "the next INSERT INTO jobs resume from this savepoint (a job's checkpoint)"),
+    "jobstore.expiration-time": ("604800", None,
+                                 "seconds after which a job that ended (FINISHED, FAILED, CANCELED) is removed from "
+                                 "the job registry, with its checkpoint and output, when SHOW JOBS lists it (Flink's "
+                                 "key; its default is 3600: dynsql keeps a week, as the job's folder holds the "
+                                 "checkpoint a resume or a savepoint needs)"),
+    "table.catalog-store.kind": ("file", ("generic_in_memory", "file"),
+                                 "where CREATE CATALOG keeps its registrations (Flink's catalog store): file (the "
+                                 "next session has them; dynsql's default) or generic_in_memory (gone at exit, "
+                                 "Flink's default)"),
+    "table.catalog-store.file.path": ("", None, "the file catalog store's folder, one file a catalog; empty: the "
+                                                "project's .dynsql/catalogs"),
     "dynsql.jobs.dir": ("", None, "the job registry: one folder per INSERT INTO job, shared by sessions; empty: "
                                   "the project's .dynsql/jobs (the nearest folder up from the working folder with a "
                                   ".dynsql folder or a .git, else the working folder)"),
@@ -102,9 +113,14 @@ class Settings:
     """The session's `SET` values; unknown Flink keys are kept (Flink accepts them) unless malformed."""
 
     def __init__(self, initial=None):
+        """initial: the -D / --conf settings; `warnings` then holds what SET would have said of each (a Flink key
+        with no effect in dynsql), for the command line to print."""
         self._values = {}
+        self.warnings = []
         for k, v in (initial or {}).items():
-            self.set(k, v)
+            warning = self.set(k, v)
+            if warning:
+                self.warnings.append(warning)
 
     def get(self, key):
         key = ALIASES.get(key, key)
@@ -139,6 +155,9 @@ class Settings:
                 _check_time_zone(value)
             if key in _SIZE_KEYS:
                 parse_size_bytes(value, key)
+            if key == "jobstore.expiration-time" and not re.fullmatch(r"[0-9]{1,15}", value):
+                raise ConfigError("Could not parse value '%s' for key '%s': a whole number of seconds"
+                                  % (_shown(value), key))
             if key == "sql-client.execution.max-table-result.rows" and not re.fullmatch(r"0*[1-9][0-9]{0,9}", value):
                 raise ConfigError("Invalid value '%s' for '%s': a positive whole number" % (_shown(value), key))
         elif not key.startswith("spark."):
@@ -177,6 +196,21 @@ class Settings:
     def jobs_dir(self):
         import os
         return os.path.abspath(os.path.expanduser(self.get("dynsql.jobs.dir") or project_jobs_dir()))
+
+    @property
+    def catalog_store_path(self):
+        """The file catalog store's folder, or None when catalogs are kept in memory."""
+        import os
+        if self.get("table.catalog-store.kind") != "file":
+            return None
+        path = self.get("table.catalog-store.file.path")
+        if path.startswith("file://"):       # Flink's examples write it as a URI
+            path = path[len("file://"):]
+        return os.path.abspath(os.path.expanduser(path or os.path.join(project_dynsql_dir(), "catalogs")))
+
+    @property
+    def job_expiration_seconds(self):
+        return int(self.get("jobstore.expiration-time"))
 
     @property
     def savepoint_path(self):
@@ -239,20 +273,26 @@ _UNITS_BYTES = {"": 1, "b": 1, "bytes": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1
 
 
 def project_jobs_dir(start=None):
-    """The project's job registry: `.dynsql/jobs` in the nearest folder from `start` (the working folder) up
-    that has a `.dynsql` folder, else in the nearest that is a checkout (has `.git`), else in `start` itself."""
+    """The project's job registry: `.dynsql/jobs` in the project's folder (project_dynsql_dir)."""
+    import os
+    return os.path.join(project_dynsql_dir(start), "jobs")
+
+
+def project_dynsql_dir(start=None):
+    """The project's `.dynsql` folder: in the nearest folder from `start` (the working folder) up that has a
+    `.dynsql` folder, else in the nearest that is a checkout (has `.git`), else in `start` itself."""
     import os
     start = os.path.abspath(start or os.getcwd())
     for marker in (".dynsql", ".git"):
         folder = start
         while True:
             if os.path.exists(os.path.join(folder, marker)):
-                return os.path.join(folder, ".dynsql", "jobs")
+                return os.path.join(folder, ".dynsql")
             parent = os.path.dirname(folder)
             if parent == folder:
                 break
             folder = parent
-    return os.path.join(start, ".dynsql", "jobs")
+    return os.path.join(start, ".dynsql")
 
 
 def parse_size_bytes(text, key=None):

@@ -134,10 +134,14 @@ def main(argv=None):
         # a script starts Spark when a statement first needs it: one of DDL and INSERT INTO jobs needs none (a
         # job host runs the jobs); the shell starts Spark once its prompt is up
         client = Client(master=args.master, conf=conf, remote=args.remote,
-                        warm_up=not (args.file or args.execute), ui=not (args.file or args.execute))
+                        warm_up=not (args.file or args.execute), ui=not (args.file or args.execute),
+                        catalog_store=True)
     except DynsqlError as e:
         print("[ERROR] " + e.render(), file=sys.stderr)
         return 2
+    for warning in client.settings.warnings:      # -D keys of Flink's that mean nothing on Spark, as SET says
+        print(warning, file=sys.stderr)
+    from runtime.spark_log import spark_log_path  # named at start, as Spark starts later (if a statement needs it)
     try:
         demo = None
         if args.demo:
@@ -145,13 +149,13 @@ def main(argv=None):
             if demo is None:
                 return 2
         if args.file or args.execute:
+            print("[INFO] Spark log: %s" % spark_log_path(), file=sys.stderr)    # stdout holds the results
             if demo is not None:
                 code = run_script(client, demo, "tableau", quiet=True)
                 if code:
                     return code
             return run_script(client, script if args.file else args.execute, args.output)
         from .shell import run_shell
-        from runtime.session import spark_log_path
         print("[INFO] Spark log: %s" % spark_log_path())
         # the demo tables are created in the background once the prompt is up
         return run_shell(client, init_statements=init, setup_script=demo) or 0
@@ -271,7 +275,10 @@ def run_script(client, text, output="tableau", quiet=False):
     previous = signal.signal(signal.SIGINT, on_sigint)
     out = sys.stdout
     try:
-        for stmt in client.split(text):
+        statements = client.split(text)
+        for notice in client.take_notices():    # a stored catalog that could not be registered
+            print(notice, file=sys.stderr)
+        for stmt in statements:
             try:
                 result = client.execute(stmt)
                 if quiet and not hasattr(result, "poll"):

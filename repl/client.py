@@ -2,9 +2,10 @@
 
 Data flows one way: text -> planner (plans) -> runtime (results) -> the caller renders them.
 
-The planner (and sqlglot under it), the Spark runtime and the engine are imported on first use, and a set-up
-script (the demo tables' DDL) can be run in the background with `load_in_background`: the shell draws its
-prompt first, and a statement typed meanwhile waits for the set-up as it waits for the SparkSession.
+The planner (and sqlglot under it), the Spark runtime (even its SparkRuntime handle) and the engine are imported
+on first use, so that the shell draws its prompt with none of them loaded; and a set-up script (the demo tables'
+DDL) can be run in the background with `load_in_background`: the shell draws its prompt first, and a statement
+typed meanwhile waits for the set-up as it waits for the SparkSession.
 
 The client keeps the session's DDL and SET statements in order: an INSERT INTO job runs in a job host
 (`dynsql --job-host <host folder>`) or a process of its own (`dynsql --job-run <job folder>`), which re-plans
@@ -13,7 +14,6 @@ its INSERTs from them."""
 import sys
 import threading
 
-from planner import plans
 from planner.settings import Settings
 
 # the command that runs a job given its folder (cli.py's --job-run)
@@ -31,18 +31,20 @@ class SetupError(Exception):
 
 class Client:
     def __init__(self, master=None, conf=None, settings=None, spark_runtime=None, remote=None, warm_up=False,
-                 ui=False):
+                 ui=False, catalog_store=False):
         """conf: the session's settings (-D, --conf): its spark.* keys start Spark and, with the others, are
-        listed by `SET;`. ui: Spark's web UI on by default (the shell's)."""
+        listed by `SET;`. ui: Spark's web UI on by default (the shell's). catalog_store: a user's session (the
+        shell, a script), which registers the catalogs of the catalog store (`table.catalog-store.kind`) and keeps
+        those CREATE CATALOG adds there; a job's process does not: it replays the session's statements, which
+        hold the registrations."""
         spark_conf = {}
         for k, v in (conf or {}).items():
             if k.startswith("spark."):
                 spark_conf[k] = v
         self.settings = settings or Settings(conf or {})
-        if spark_runtime is None:
-            from runtime.session import SparkRuntime
-            spark_runtime = SparkRuntime(master=master, conf=spark_conf, remote=remote, warm_up=warm_up, ui=ui)
-        self.spark_runtime = spark_runtime
+        self._spark_runtime = spark_runtime       # made on first use (runtime.session is not imported before)
+        self._spark_runtime_args = dict(master=master, conf=spark_conf, remote=remote, warm_up=warm_up, ui=ui)
+        self._spark_runtime_lock = threading.Lock()
         self._job_conf = conf
         self._engine = None
         self._engine_lock = threading.Lock()
@@ -51,6 +53,22 @@ class Client:
         self._planner_lock = threading.Lock()
         self._setup = None             # the background set-up thread
         self._setup_failure = None     # SetupError of its failed statement, reported once
+        self._catalog_store = catalog_store
+        self.notices = []              # warnings for the user (a stored catalog that could not be registered)
+
+    @property
+    def spark_runtime(self):
+        """The SparkRuntime (runtime/session.py), made on first use; Spark itself starts with `start()`."""
+        with self._spark_runtime_lock:
+            if self._spark_runtime is None:
+                from runtime.session import SparkRuntime
+                self._spark_runtime = SparkRuntime(**self._spark_runtime_args)
+            return self._spark_runtime
+
+    @property
+    def spark_ui_url(self):
+        """Spark's web UI once Spark is up with it on, else None (never makes the runtime)."""
+        return getattr(self._spark_runtime, "ui_url", None)
 
     @property
     def engine(self):
@@ -71,9 +89,42 @@ class Client:
         with self._planner_lock:
             if self._planner is None:
                 from planner.planner import Planner
-                self._planner = Planner(settings=self.settings, warehouse=(self._job_conf or {}).get(
+                planner = Planner(settings=self.settings, warehouse=(self._job_conf or {}).get(
                     "spark.sql.warehouse.dir"))
+                if self._catalog_store:
+                    self._register_stored_catalogs(planner)
+                self._planner = planner
             return self._planner
+
+    def _register_stored_catalogs(self, planner):
+        """Register the catalogs of the catalog store, each as its CREATE CATALOG (kept with the session's
+        statements, which a job replays); from then on CREATE / DROP CATALOG write to the store of the settings
+        of the moment."""
+        from planner.catalog_registrations import FileCatalogStore, create_catalog_statement
+        from planner.errors import DynsqlError
+        path = self.settings.catalog_store_path
+        if path is not None:
+            kept, problems = FileCatalogStore(path).load()
+            self.notices.extend(problems)
+            for name, options in kept:
+                text = create_catalog_statement(name, options)
+                try:
+                    planner.plan(text)
+                except DynsqlError as e:
+                    self.notices.append("[WARNING] The catalog '%s' stored in %s is not registered: %s"
+                                        % (name, FileCatalogStore(path).file(name), e.message))
+                    continue
+                self.session_statements.append(text)
+
+        def store():
+            where = self.settings.catalog_store_path
+            return None if where is None else FileCatalogStore(where)
+        planner.catalog.registrations = store
+
+    def take_notices(self):
+        """The warnings not shown yet, once."""
+        notices, self.notices = self.notices, []
+        return notices
 
     @property
     def planner_loaded(self):
@@ -90,6 +141,8 @@ class Client:
     def status(self):
         if self.setup_running():
             return "loading"
+        if self._spark_runtime is None:
+            return "stopped"            # as a SparkRuntime not started says
         return self.spark_runtime.status()
 
     def stage_progress(self):
@@ -151,6 +204,7 @@ class Client:
         return self._run(statement)
 
     def _run(self, statement):
+        from planner import plans
         plan = self.planner.plan(statement)
         if getattr(plan, "table_ddl", None):       # CREATE TABLE AS SELECT: the table is there from now on
             self.session_statements.append(plan.table_ddl)
@@ -164,6 +218,7 @@ class Client:
     def run_job(self, job_folder, stop_signal=None, output=None):
         """In a job's own process (or its thread of a job host): replay the job's session statements, re-plan its
         INSERTs, run them until they end. -> the job's final status."""
+        from planner import plans
         from runtime.jobs import read_job
         record = read_job(job_folder)
         for text in record.statements:
@@ -177,5 +232,5 @@ class Client:
     def close(self):
         if self._engine is not None:
             self._engine.shutdown()
-        else:
-            self.spark_runtime.stop()
+        elif self._spark_runtime is not None:
+            self._spark_runtime.stop()

@@ -9,7 +9,9 @@ mode) or to a full-screen view (`table`, `changelog` modes). What the user types
 view is open is kept: once the view closes, complete statements run (echoed after the prompt) and the
 rest waits at the next prompt. Errors print as `[ERROR] ...` and the shell carries on. Executing SQL is the client's job (`repl.client.Client`); this module never touches
 Spark, so the prompt is up before the SparkSession is; a statement sent meanwhile waits for it with
-a status line."""
+a status line. What only a statement needs (the result types, the renderer, the views, the runtime's redaction)
+is imported when the first one runs: the prompt is drawn with prompt_toolkit and the planner's settings alone
+(tests/repl/test_prompt_imports.py)."""
 
 import os
 import signal
@@ -20,22 +22,16 @@ import time
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.history import FileHistory, InMemoryHistory
-from prompt_toolkit.lexers import PygmentsLexer
+from prompt_toolkit.lexers import DynamicLexer, PygmentsLexer
 from prompt_toolkit.shortcuts import clear as clear_screen
 from prompt_toolkit.styles import Style, merge_styles, style_from_pygments_cls
 from pygments.styles import get_style_by_name
-
-from runtime.redaction import redact_statement
-from runtime.results import ChangeBatch, ChangeStream, TableResult
 
 from .completer import MetadataSnapshot, SqlCompleter, load_function_names, load_set_keys
 from .errors import error_text
 from .key_bindings import is_shell_command, ready_to_submit, shell_key_bindings
 from .lexer import FlinkSqlLexer
-from .render import print_result
 from .toolbar import ShellToolbar, change_summary, progress_bar
-from .views.changelog_view import ChangelogView
-from .views.table_view import TableView
 
 PROMPT = "Flink SQL> "
 CONTINUATION = "> "
@@ -96,6 +92,7 @@ class PrivateHistory(FileHistory):
         super().__init__(filename)
 
     def store_string(self, string):
+        from runtime.redaction import redact_statement
         super().store_string(redact_statement(string))
 
 
@@ -123,12 +120,13 @@ class Shell:
         self.snapshot = MetadataSnapshot()
         self.warmed_up = False
         self.typed_ahead = ""         # typed or pasted while a result view was open: not run yet
+        self.lexer = None             # compiled after the first render (its keyword regexes take a while)
         self.session = PromptSession(
             message=[("class:prompt", PROMPT)],
             prompt_continuation=lambda width, line_number, wrap_count: [
                 ("class:continuation", CONTINUATION if wrap_count == 0 else "")],
             multiline=True,
-            lexer=PygmentsLexer(FlinkSqlLexer),
+            lexer=DynamicLexer(lambda: self.lexer),
             completer=SqlCompleter(lambda: self.snapshot),
             complete_while_typing=True,
             auto_suggest=AutoSuggestFromHistory(),
@@ -196,8 +194,17 @@ class Shell:
         if self.warmed_up:
             return
         self.warmed_up = True
+        threading.Thread(target=self._load_lexer, name="dynsql-lexer", daemon=True).start()
         self.client.start()
         self.client.load_in_background(self.setup_script, then=self.load_metadata)
+
+    def _load_lexer(self):
+        """The highlighting lexer, made once the prompt is up (a line typed meanwhile is plain until it is)."""
+        self.lexer = PygmentsLexer(FlinkSqlLexer)
+        try:
+            self.session.app.invalidate()
+        except Exception:    # no application running (tests drive the shell without one)
+            pass
 
     def load_metadata(self):
         self.functions = load_function_names()
@@ -263,6 +270,8 @@ class Shell:
         except KeyboardInterrupt:
             self.say("[INFO] Cancelled.")
             return False
+        for notice in getattr(self.client, "take_notices", list)():    # a stored catalog that was not registered
+            self.say(notice)
         failure = self.client.take_setup_failure()
         if failure is not None:
             self.say("[ERROR] The set-up script failed; the tables it defines may be missing.")
@@ -331,12 +340,14 @@ class Shell:
         def reap():
             worker.join()
             result = outcome.get("result")
+            from runtime.results import ChangeStream
             if isinstance(result, ChangeStream):
                 result.stop()
         threading.Thread(target=reap, name="dynsql-cancelled", daemon=True).start()
 
     # --- results
     def show(self, result, text=""):
+        from runtime.results import ChangeStream, TableResult
         mode = self.client.settings.get(RESULT_MODE_KEY)
         if isinstance(result, ChangeStream):
             self.toolbar.query_started(result)
@@ -350,6 +361,8 @@ class Shell:
         return True
 
     def show_in_view(self, stream, mode):
+        from .views.changelog_view import ChangelogView
+        from .views.table_view import TableView
         view_class = TableView if mode == "table" else ChangelogView
         settings = self.client.settings
         extra = {"max_rows": int(settings.get(MAX_ROWS_KEY))} if mode == "table" else {}
@@ -383,6 +396,7 @@ class Shell:
         return True
 
     def print_result(self, result, stop_check=None):
+        from .render import print_result
         print_result(result, self.out, self.client.settings, stop_check=stop_check)
         self.out.flush()
 
@@ -433,7 +447,7 @@ def settle(stream, wait=2.0):
 
 def finished_stream(table_result, description=""):
     """A batch query's final rows as a finished ChangeStream of +I changes, for the full-screen views."""
-    from runtime.results import Column
+    from runtime.results import ChangeBatch, ChangeStream, Column
     columns = [c if isinstance(c, Column) else Column(*c) if isinstance(c, (tuple, list)) else Column(str(c), "")
                for c in table_result.columns]
     stream = ChangeStream(columns, description=description)

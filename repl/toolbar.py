@@ -107,7 +107,7 @@ class ShellToolbar:
         mode = self.client.settings.get("sql-client.execution.result-mode")
         runtime_mode = self.client.settings.get("execution.runtime-mode")
         fragments = [session_state(status, self.started_at)]
-        ui_url = getattr(getattr(self.client, "spark_runtime", None), "ui_url", None)
+        ui_url = getattr(self.client, "spark_ui_url", None)
         if status == "ready" and ui_url:
             fragments.append(("class:toolbar", " | Spark UI: %s" % ui_url))
         fragments.append(("class:toolbar", " | result mode: %s | %s" % (mode, runtime_mode)))

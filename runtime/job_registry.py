@@ -11,6 +11,9 @@ per INSERT INTO job, shared by the dynsql sessions of the project and by the pro
     <root>/<job id>/resume.lock    locked by a session while it resumes the job: one resume at a time
     <root>/.hosts/<key>/           a job host's folder (job_host.py): a process that runs jobs in one JVM
 
+A job that ended is removed (`expire`, when SHOW JOBS lists the registry) once its record is older than the
+setting `jobstore.expiration-time`, Flink's name (seconds).
+
 The root and each job's folder are owner-only (0700), its files 0600. The session that submits a job writes
 its record; from then on only the job's process writes it. A job whose record says it runs but whose process
 is gone (or, on another host, whose heartbeat stopped) reads as FAILED, with the command that resumes it; one
@@ -21,6 +24,7 @@ import dataclasses
 import fcntl
 import json
 import os
+import shutil
 import socket
 import time
 from dataclasses import dataclass, field
@@ -36,6 +40,7 @@ STOP_REQUEST = "stop.json"
 OUTPUT = "output.log"
 CHECKPOINT = "checkpoint"
 ACTIVE = ("INITIALIZING", "RUNNING")
+ENDED = ("FINISHED", "FAILED", "CANCELED")
 DAMAGED = "DAMAGED"          # job.json unreadable or not a record: listed with its path, its process still stoppable
 RUN_LOCK = "run.lock"        # held by the job's process while it runs
 RESUME_LOCK = "resume.lock"  # held by a session while it resumes the job
@@ -172,6 +177,39 @@ class JobRegistry:
             return []
         records = [r for r in (self.get(n) for n in names) if r is not None]
         return sorted(records, key=lambda r: r.started, reverse=True)
+
+    def expire(self, max_age_seconds, now=None):
+        """Remove (as DROP JOB does: record, checkpoint, output) every job that ended (FINISHED, FAILED, CANCELED)
+        whose record was last written `max_age_seconds` ago or longer, as Flink's job store purges completed jobs
+        after `jobstore.expiration-time`. A job a process still holds (running, or being resumed) stays, and so
+        does a DAMAGED record (SHOW JOBS names its file). -> the ids removed."""
+        now = time.time() if now is None else now
+        removed = []
+        try:
+            names = os.listdir(self.root)
+        except OSError:
+            return removed
+        for job_id in names:
+            record = self.get(job_id)
+            if record is None or record.status not in ENDED:
+                continue
+            try:
+                age = now - os.stat(os.path.join(self.folder(job_id), RECORD)).st_mtime
+            except OSError:
+                continue
+            if age < max_age_seconds:
+                continue
+            resume = self.resume_lock(job_id)
+            if not resume.take():          # a session is starting it again
+                continue
+            try:
+                if self.run_lock(job_id).held_elsewhere():
+                    continue
+                shutil.rmtree(self.folder(job_id), ignore_errors=True)
+                removed.append(job_id)
+            finally:
+                resume.release()
+        return removed
 
     def update(self, job_id, **changes):
         """Change fields of the record; a missing or damaged record is left as it is (None)."""

@@ -125,7 +125,12 @@ class SessionJobs:
 
     # ------------------------------------------------------------------ SHOW JOBS / STOP JOB / wait
     def show(self):
+        """SHOW JOBS: every job of the registry, once the jobs that ended longer ago than `jobstore.expiration-time`
+        are removed."""
         rows = []
+        settings = self.engine.settings
+        if settings is not None:
+            self.registry.expire(settings.job_expiration_seconds)
         for r in self.registry.all():
             resume = r.resume_command if r.status in ("FAILED", "CANCELED") else None
             rows.append((r.id, r.name, r.status, r.rows_written, r.started, self.registry.checkpoint(r.id), resume,

@@ -5,6 +5,7 @@ tableau|jsonl|csv, -D, --demo from another folder; --version, --help and a bad -
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,15 @@ def test_version_help_and_a_bad_define(tmp_path):
     assert out.returncode != 0 and "key=value" in out.stderr and out.stdout == ""
     out = dynsql("--output", "xml", "-e", "SELECT 1;", cwd=tmp_path)
     assert out.returncode != 0 and "xml" in out.stderr
+    # a -D key of Flink's that means nothing on Spark warns as SET of it does; a script names its Spark log
+    out = dynsql("-D", "table.optimizer.join-reorder-enabled=true", "--output", "jsonl", "-e",
+                 "SET 'pipeline.name' = 'x';", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert ("[WARNING] 'table.optimizer.join-reorder-enabled' is a Flink option that has no effect in dynsql: "
+            "Spark's optimizer plans the query (spark.sql.* keys tune it).") in out.stderr.splitlines()
+    assert "WARNING" not in out.stdout and "Spark log" not in out.stdout
+    log = re.search(r"^\[INFO\] Spark log: (/\S+/spark-\d{8}-\d{6}-(\d+)\.log)$", out.stderr, re.M)
+    assert log, out.stderr
 
 
 def test_script_stops_at_the_first_error(tmp_path):
@@ -65,6 +75,9 @@ SELECT 'never' AS x;
     errors = [line for line in out.stderr.splitlines() if line.startswith("[ERROR]")]
     assert len(errors) == 1 and "nope" in errors[0], out.stderr
     assert "Traceback" not in out.stderr
+    # the log named at start is the one this run's Spark wrote
+    log = re.search(r"^\[INFO\] Spark log: (\S+)$", out.stderr, re.M).group(1)
+    assert os.path.getsize(log) > 0 and "log4j" in open(log, errors="replace").read()
 
 
 def test_jsonl_csv_define_and_demo_from_another_folder(tmp_path):

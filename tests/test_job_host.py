@@ -1,7 +1,8 @@
 """INSERT INTO jobs in a job host (runtime/job_host.py), through the `dynsql` command: the scripts of a project
 hand their jobs to one long-lived process whose JVM runs them all; a script of DDL and INSERTs starts no JVM of
 its own (the host checks its INSERTs and a bad one fails the script with Flink's message, leaving no job); the
-registry is the project's .dynsql/jobs; STOP JOB returns at once; DROP JOB removes a job that no longer runs.
+registry is the project's .dynsql/jobs; STOP JOB returns at once; DROP JOB removes a job that no longer runs, and
+SHOW JOBS removes those that ended longer ago than `jobstore.expiration-time`.
 A paced source resumed from its checkpoint goes on at its pace at once."""
 
 import json
@@ -58,14 +59,25 @@ CREATE TABLE wrong (n INT, word INT) WITH ('connector' = 'filesystem', 'path' = 
 
     refused = dynsql("-e", "DROP JOB '%s';" % live.id, cwd=tmp_path)
     assert refused.returncode == 1 and "Could not drop job %s: it is still running" % live.id in refused.stderr
+    # jobs that ended expire from the registry when it is listed, after jobstore.expiration-time (Flink's key)
+    kept = dynsql("-D", "jobstore.expiration-time=3600", "-e", "SHOW JOBS;", cwd=tmp_path)
+    assert kept.returncode == 0 and live.id in kept.stdout and fixed.id in kept.stdout, kept.stdout + kept.stderr
+    expired = dynsql("-D", "jobstore.expiration-time=0", "-e", "SHOW JOBS;", cwd=tmp_path)
+    assert expired.returncode == 0 and fixed.id not in expired.stdout, expired.stdout + expired.stderr
+    assert live.id in expired.stdout                                        # the running one stays
+    assert not os.path.exists(registry.folder(fixed.id)) and os.path.exists(registry.folder(live.id))
+    bad = dynsql("-D", "jobstore.expiration-time=1 h", "-e", "SHOW JOBS;", cwd=tmp_path)
+    assert bad.returncode == 2 and \
+        "Could not parse value '1 h' for key 'jobstore.expiration-time': a whole number of seconds" in bad.stderr
+
     started = time.time()
-    stopped = dynsql("--output", "jsonl", "-e", "STOP JOB '%s'; DROP JOB '%s'; DROP JOB '%s'; SHOW JOBS;"
-                     % (live.id, live.id, fixed.id), cwd=tmp_path)
+    stopped = dynsql("--output", "jsonl", "-e", "STOP JOB '%s'; DROP JOB '%s'; SHOW JOBS;" % (live.id, live.id),
+                     cwd=tmp_path)
     assert stopped.returncode == 0, stopped.stderr
     assert "The specified job is stopped" in stopped.stdout + stopped.stderr
-    assert (stopped.stdout + stopped.stderr).count("The specified job is dropped") == 2
+    assert (stopped.stdout + stopped.stderr).count("The specified job is dropped") == 1
     assert registry.all() == [] and not os.path.exists(registry.folder(live.id))
-    print("STOP JOB + 2 DROP JOB + SHOW JOBS through dynsql -e: %.1f s" % (time.time() - started))
+    print("STOP JOB + DROP JOB + SHOW JOBS through dynsql -e: %.1f s" % (time.time() - started))
 
 
 def test_a_resumed_paced_source_goes_on_at_its_pace_at_once():
