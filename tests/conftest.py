@@ -52,7 +52,11 @@ def one_pass_client(spark_runtime, tmp_path_factory):
 
 def _client(spark_runtime, tmp_path_factory, conf):
     from repl.client import Client
-    return Client(spark_runtime=spark_runtime, conf={"dynsql.jobs.dir": str(tmp_path_factory.mktemp("jobs")), **conf})
+    return Client(spark_runtime=spark_runtime, conf={"dynsql.jobs.dir": str(tmp_path_factory.mktemp("jobs")),
+                                                     # the catalogs it creates are stored in a folder of its own,
+                                                     # not in the checkout's .dynsql/catalogs
+                                                     "table.catalog-store.file.path": str(tmp_path_factory.mktemp(
+                                                         "catalogs")), **conf})
 
 
 def _stop_jobs(c):
