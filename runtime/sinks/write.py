@@ -11,6 +11,7 @@ import threading
 
 from ..errors import from_spark
 from ..streaming import EndOfInputWatch, start_query, trigger_for
+from .unlogged_start import clear_unlogged_start
 
 ROWS_METRIC = "dynsql_rows"
 
@@ -129,6 +130,7 @@ def start_streaming(spark, result, writer, checkpoint, rows=0, last_batch=-1, in
         trigger = {"processingTime": interval}
     writer = (writer.outputMode(result.output_mode).option("checkpointLocation", checkpoint)
               .trigger(**trigger))
+    clear_unlogged_start(checkpoint)      # a job killed while it logged its first batch (unlogged_start.py)
     try:
         query = start_query(spark, writer, result.end_of_input, result.state_store)
     except Exception as e:
