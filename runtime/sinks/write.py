@@ -22,6 +22,23 @@ def observe_rows(df):
     return df.observe(ROWS_METRIC, F.count(F.lit(1)).alias("n"))
 
 
+def observed_count(row):
+    """The count `observe_rows` reported with a micro-batch's progress: a Row(n=...) in a classic session; in the
+    progress a Spark Connect client (pyspark 4.3) rebuilds, the row has no field `n` and its first value is a
+    list (an INSERT INTO a jdbc table through `--remote` failed on it: make connect-jdbc), so the first number
+    inside is read, whatever holds it."""
+    value = row
+    while True:
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, (list, tuple)):
+            if not value:
+                return 0
+            value = value[0]
+            continue
+        return int(value)
+
+
 class SinkWrite:
     """What the job's process asks of a write."""
     rows_written = 0
@@ -62,7 +79,7 @@ class StreamingWrite(SinkWrite):
             for progress in q.recentProgress:
                 metrics = progress.get("observedMetrics") or {}
                 if ROWS_METRIC in metrics and progress["batchId"] > self.last_batch:
-                    self.rows_written += int(metrics[ROWS_METRIC]["n"])
+                    self.rows_written += observed_count(metrics[ROWS_METRIC])
                     self.last_batch = progress["batchId"]
             if self.count_rows is not None:
                 self.rows_written = self.count_rows()
