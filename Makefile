@@ -89,9 +89,10 @@ cluster-test: java postgres $(STAMP)
 	$(BIN)/python tests/cluster/cluster_run.py
 
 # the jdbc connector through Spark Connect alone (part of cluster-test): a Connect server with PostgreSQL's driver
-# jar, a throwaway PostgreSQL, a scan, upsert sinks and a lookup join through `dynsql --remote` (needs root)
+# jar, a throwaway PostgreSQL, a scan, upsert sinks and a lookup join through `dynsql --remote` (needs root);
+# `cluster_run.py --jdbc-only` runs it on the standalone cluster too
 connect-jdbc: java postgres $(STAMP)
-	$(BIN)/python tests/cluster/cluster_run.py --jdbc-only
+	$(BIN)/python tests/cluster/cluster_run.py --jdbc-only --skip-cluster
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -11,12 +11,13 @@
 4. A Spark Connect server (sbin/start-connect-server.sh --wait from the same virtualenv, local[2], its Python
    workers the virtualenv's, PostgreSQL's JDBC driver jar on its classpath, the checkout hidden from it too), a
    set of cases through `dynsql --remote`, an INSERT INTO job through it, and the jdbc connector through it
-   (connect_jdbc.py: a scan, upsert sinks and a lookup join against a throwaway PostgreSQL).
+   (jdbc_check.py: a scan, upsert sinks and a lookup join against a throwaway PostgreSQL; on the cluster too).
 5. Stops what it started, by pid. Prints the counts and the machine's load; exit 0 when nothing failed.
 
     .venv/bin/python tests/cluster/cluster_run.py [--glob 'dt_*'] [--skip-cluster] [--skip-connect] [--jdbc-only]
 
-`--jdbc-only` (`make connect-jdbc`): the Connect server and the jdbc check alone. Where the checkout has no
+`--jdbc-only` (`make connect-jdbc`: with --skip-cluster): the jdbc check alone, on the cluster and through the
+Connect server (no conformance case, file-pieces or job check). Where the checkout has no
 .venv/bin/dynsql, dynsql runs as `<this Python> -m repl.cli` (PYTHONPATH must reach the checkout)."""
 
 import argparse
@@ -228,7 +229,7 @@ def main():
     ap.add_argument("--glob", default="*", help="the cluster's conformance cases (default: all)")
     ap.add_argument("--skip-cluster", action="store_true")
     ap.add_argument("--skip-connect", action="store_true")
-    ap.add_argument("--jdbc-only", action="store_true", help="the Connect server and the jdbc check alone")
+    ap.add_argument("--jdbc-only", action="store_true", help="the jdbc check alone (on the cluster, through Connect)")
     args = ap.parse_args()
     if os.geteuid() != 0:
         log("needs root (unshare -m and a tmpfs mount hide the checkout from the worker)")
@@ -245,7 +246,8 @@ def main():
         env.update(SPARK_HOME=home, SPARK_LOG_DIR=work, SPARK_PID_DIR=work, SPARK_WORKER_DIR=os.path.join(work, "w"),
                    PYSPARK_PYTHON=python, SPARK_NO_DAEMONIZE="1")
         dynsql = " ".join(_quote(c) for c in DYNSQL_COMMAND)
-        if not args.skip_cluster and not args.jdbc_only:
+        from jdbc_check import jdbc_check
+        if not args.skip_cluster:
             port, ui = free_port(7077), free_port(18080)
             master = "spark://127.0.0.1:%d" % port
             processes.start("master", [os.path.join(home, "bin", "spark-class"), "org.apache.spark.deploy.master.Master",
@@ -261,13 +263,17 @@ def main():
                 time.sleep(2)
             log("master %s: %d worker(s) alive" % (master, alive_workers(ui)))
             command = "%s --master %s -D spark.pyspark.python=%s" % (dynsql, master, python)
-            figures["cluster conformance"] = conformance(command, os.path.join(CONFORMANCE, "cases"), args.glob)
-            figures["cluster file pieces"] = pieces_check(
-                ["--master", master, "-D", "spark.pyspark.python=%s" % python], os.path.join(work, "pieces"), "cluster")
             # the session and its job are two applications: each takes one of the worker's two cores (by
             # default an application takes all, and the job would wait for the session that waits for it)
-            figures["cluster job"] = job_check(["--master", master, "-D", "spark.pyspark.python=%s" % python,
-                                                "-D", "spark.cores.max=1"], os.path.join(work, "job-cluster"), "cluster")
+            on_cluster = ["--master", master, "-D", "spark.pyspark.python=%s" % python, "-D", "spark.cores.max=1"]
+            if not args.jdbc_only:
+                figures["cluster conformance"] = conformance(command, os.path.join(CONFORMANCE, "cases"), args.glob)
+                figures["cluster file pieces"] = pieces_check(
+                    ["--master", master, "-D", "spark.pyspark.python=%s" % python], os.path.join(work, "pieces"),
+                    "cluster")
+                figures["cluster job"] = job_check(on_cluster, os.path.join(work, "job-cluster"), "cluster")
+            figures["cluster jdbc"] = jdbc_check(DYNSQL_COMMAND, on_cluster, os.path.join(work, "jdbc-cluster"),
+                                                 "cluster", log)
         if not args.skip_connect:
             port = free_port(15002)
             from runtime.connectors.jdbc_driver import driver_jars
@@ -293,8 +299,8 @@ def main():
                 figures["connect conformance"] = conformance("%s --remote %s" % (dynsql, remote), cases)
                 figures["connect job"] = job_check(["--remote", remote], os.path.join(work, "job-connect"),
                                                    "connect")
-            from connect_jdbc import jdbc_check
-            figures["connect jdbc"] = jdbc_check(DYNSQL_COMMAND, remote, os.path.join(work, "jdbc-connect"), log)
+            figures["connect jdbc"] = jdbc_check(DYNSQL_COMMAND, ["--remote", remote],
+                                                 os.path.join(work, "jdbc-connect"), "connect", log)
     finally:
         processes.stop_all()
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()

@@ -1,11 +1,13 @@
-"""The `jdbc` connector through Spark Connect (`make connect-jdbc`, and part of `make cluster-test`): a throwaway
-PostgreSQL (tests/postgres_server.py) and one `dynsql --remote sc://...` script that reads a table partitioned
-in streaming and batch mode, writes an updating query with deletes into an upsert sink and a GROUP BY into
-another (INSERT INTO jobs, table.dml-sync), and joins a file with a table looked up by key through the
-partial cache. The Connect server runs everything: Spark's JDBC reader and writer in its JVM (the driver jar
-on its classpath: `--jars`), the sink's transaction in its foreachBatch Python process and the lookups in its
-Python workers, with pg8000 from the zip of dynsql's packages the client ships (the server's Python has none).
-The rows are asserted from the script's output and with psql."""
+"""The `jdbc` connector where the executors cannot see the checkout (`make connect-jdbc`, and part of `make
+cluster-test`): a throwaway PostgreSQL (tests/postgres_server.py) and one dynsql script, through a Spark Connect
+server (`--remote`) or on a standalone cluster (`--master spark://...`), that reads a table partitioned in
+streaming and batch mode, writes an updating query with deletes into an upsert sink and a GROUP BY into another
+(INSERT INTO jobs, table.dml-sync), and joins a file with a table looked up by key through the partial cache.
+Spark's JDBC reader and writer run in the server's or the executors' JVMs (PostgreSQL's driver jar on their
+classpath: the Connect server's `--jars`, the cluster's `spark.jars` from the session), the lookups in their
+Python workers and, through Connect, the sink's transaction in the server's foreachBatch process, with pg8000
+from the zip of dynsql's packages (their Python has none). The rows are asserted from the script's output and
+with psql."""
 
 import json
 import os
@@ -66,16 +68,17 @@ def prepare(server, folder):
         f.write(SCRIPT % {"jdbc": jdbc, "d": folder})
 
 
-def jdbc_check(dynsql_command, remote, folder, log=print):
-    """Run the script through `dynsql --remote <remote>` against a throwaway PostgreSQL -> True when its rows,
-    and the tables the sinks wrote, are the expected ones and the password is in no output."""
+def jdbc_check(dynsql_command, dynsql_args, folder, label, log=print):
+    """Run the script with `dynsql_command` + `dynsql_args` (`--remote sc://...` or `--master spark://...`)
+    against a throwaway PostgreSQL -> True when its rows, and the tables the sinks wrote, are the expected ones and
+    the password is in no output."""
     os.makedirs(folder, exist_ok=True)
     server = PostgresServer().start()
     try:
         prepare(server, folder)
-        proc = subprocess.run(list(dynsql_command) + ["--remote", remote, "--output", "jsonl", "-D",
-                                                      "dynsql.jobs.dir=%s/jobs" % folder, "-f", "jdbc.sql"],
-                              capture_output=True, text=True, cwd=folder, timeout=1800)
+        proc = subprocess.run(list(dynsql_command) + list(dynsql_args) + [
+            "--output", "jsonl", "-D", "dynsql.jobs.dir=%s/jobs" % folder, "-f", "jdbc.sql"],
+            capture_output=True, text=True, cwd=folder, timeout=1800)
         rows = sorted((json.loads(line)["row"] for line in proc.stdout.splitlines() if line.startswith("{")),
                       key=str)
         tables = {sql: server.psql(sql) for sql in EXPECTED_TABLES}
@@ -90,6 +93,6 @@ def jdbc_check(dynsql_command, remote, folder, log=print):
                  if tables[sql] != want]
     if PASSWORD in proc.stdout + proc.stderr:
         problems.append("the password is in the output")
-    log("connect jdbc (scan, upsert sinks, lookup join): %s" % ("ok" if not problems else "FAILED: "
-                                                                + "; ".join(problems)))
+    log("%s: jdbc (scan, upsert sinks, lookup join) %s" % (label, "ok" if not problems else "FAILED: "
+                                                          + "; ".join(problems)))
     return not problems
