@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: postgres demo-jdbc run test test-faults test-plan test-paths conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java
+.PHONY: postgres demo-jdbc connect-jdbc run test test-faults test-plan test-paths conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -91,8 +91,14 @@ exactly-once: java $(STAMP)
 
 # a standalone master and a worker that cannot see the checkout, every conformance case on them; a Spark Connect
 # server and a set of cases through it (needs root: unshare -m); stops what it started
-cluster-test: java $(STAMP)
+cluster-test: java postgres $(STAMP)
 	$(BIN)/python tests/cluster/cluster_run.py
+
+# the jdbc connector through Spark Connect alone (part of cluster-test): a Connect server with PostgreSQL's driver
+# jar, a throwaway PostgreSQL, a scan, upsert sinks and a lookup join through `dynsql --remote` (needs root);
+# `cluster_run.py --jdbc-only` runs it on the standalone cluster too
+connect-jdbc: java postgres $(STAMP)
+	$(BIN)/python tests/cluster/cluster_run.py --jdbc-only --skip-cluster
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -2,16 +2,18 @@
 each key written 100 times) through dynsql's sink (an INSERT INTO job, streaming micro-batches, each staged by the
 executors and applied in one transaction), next to Spark's plain JDBC writer (`df.write.jdbc`, appends only:
 Spark has no upsert) writing the same rows into a table without a key. Rows/s of each, on a throwaway
-PostgreSQL (tests/postgres_server.py).
+PostgreSQL (tests/postgres_server.py), each with PostgreSQL's driver sending a JDBC batch as one multi-row
+INSERT (`reWriteBatchedInserts=true`, the sink's default) and as single-row INSERTs (`=false` in the url, the
+driver's default), at the same load.
 
     .venv/bin/python bench/jdbc_sink_bench.py [--rows 1000000] [--keys 10000]
 
 The sink's time is the INSERT's wall time with `table.dml-sync`, the job's process start included (a first job
-of 10 rows runs before, to warm the machine's caches; its time is shown too). On 2 shared cores: 1 M upserts in
-41.4 s (24,000 rows/s, start included), Spark's writer 1 M appends in 12.2 s (82,000 rows/s)."""
+of 10 rows runs before, to warm the machine's caches; its time is shown too). README (jdbc) has the figures."""
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,34 +44,41 @@ def main():
                 for name, path in (("src", src), ("small", os.path.join(folder, "small.csv"))):
                     client.execute("CREATE TABLE %s (k INT, v BIGINT) WITH ('connector' = 'filesystem', "
                                    "'path' = '%s', 'format' = 'csv')" % (name, path))
-                client.execute("CREATE TABLE dst (k INT, v BIGINT, PRIMARY KEY (k) NOT ENFORCED) WITH ("
-                               "'connector' = 'jdbc', 'url' = '%s', 'table-name' = 'dst', 'username' = '%s', "
-                               "'password' = '%s', 'sink.buffer-flush.max-rows' = '5000')"
-                               % (server.url, USER, PASSWORD))
+                for rewrite in ("true", "false"):
+                    client.execute("CREATE TABLE dst_%s (k INT, v BIGINT, PRIMARY KEY (k) NOT ENFORCED) WITH ("
+                                   "'connector' = 'jdbc', 'url' = '%s?reWriteBatchedInserts=%s', 'table-name' = "
+                                   "'dst', 'username' = '%s', 'password' = '%s', 'sink.buffer-flush.max-rows' = "
+                                   "'5000')" % (rewrite, server.url, rewrite, USER, PASSWORD))
                 client.execute("SET 'table.dml-sync' = 'true'")
                 t0 = time.time()
-                client.execute("INSERT INTO dst SELECT k, v FROM small")
+                client.execute("INSERT INTO dst_true SELECT k, v FROM small")
                 start = time.time() - t0
-                t0 = time.time()
-                client.execute("INSERT INTO dst SELECT k, v FROM src")
-                sink = time.time() - t0
-                n = int(server.psql("SELECT COUNT(*) FROM dst")[0][0])
                 spark = client.engine.spark
                 df = spark.read.csv(src, schema="k INT, v BIGINT")
-                t0 = time.time()
-                df.write.jdbc(server.url, "plain", mode="append", properties={
-                    "user": USER, "password": PASSWORD, "driver": "org.postgresql.Driver", "batchsize": "5000"})
-                plain = time.time() - t0
-                m = int(server.psql("SELECT COUNT(*) FROM plain")[0][0])
+                for rewrite in ("false", "true"):
+                    server.psql("TRUNCATE dst, plain")
+                    t0 = time.time()
+                    client.execute("INSERT INTO dst_%s SELECT k, v FROM src" % rewrite)
+                    sink = time.time() - t0
+                    n = int(server.psql("SELECT COUNT(*) FROM dst")[0][0])
+                    t0 = time.time()
+                    df.write.jdbc(server.url, "plain", mode="append", properties={
+                        "user": USER, "password": PASSWORD, "driver": "org.postgresql.Driver", "batchsize": "5000",
+                        "reWriteBatchedInserts": rewrite})
+                    plain = time.time() - t0
+                    m = int(server.psql("SELECT COUNT(*) FROM plain")[0][0])
+                    load = os.getloadavg()[0]
+                    print("reWriteBatchedInserts=%s (load %.1f):" % (rewrite, load))
+                    print("  dynsql jdbc sink: %d upserts over %d keys in %.1f s: %.0f rows/s, the job's process "
+                          "start included (%d rows in the table; the first job, 10 rows, took %.1f s)"
+                          % (a.rows, a.keys, sink, a.rows / sink, n, start))
+                    print("  Spark's JDBC writer: %d appends in %.1f s: %.0f rows/s (%d rows in the table)"
+                          % (a.rows, plain, a.rows / plain, m), flush=True)
             finally:
                 client.close()
     finally:
         server.stop()
-    print("dynsql jdbc sink: %d upserts over %d keys in %.1f s: %.0f rows/s, the job's process start included "
-          "(%d rows in the table; the first job, 10 rows, took %.1f s)" % (a.rows, a.keys, sink, a.rows / sink, n,
-                                                                           start))
-    print("Spark's JDBC writer: %d appends in %.1f s: %.0f rows/s (%d rows in the table)"
-          % (a.rows, plain, a.rows / plain, m))
+    print("load (uptime): %s" % subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 
 if __name__ == "__main__":

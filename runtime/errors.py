@@ -134,7 +134,8 @@ def _clean(msg):
 # Spark's words around a failure that say nothing of its cause
 _WRAPPERS = ("STREAM_FAILED", "FOREACH_BATCH_USER_FUNCTION_ERROR", "An exception was raised by the Python Proxy",
              "Task failed while writing rows", "(no cause message)", "Job aborted due to stage failure",
-             "Python worker exited unexpectedly", "EOFException occurred while reading the port number")
+             "Python worker exited unexpectedly", "EOFException occurred while reading the port number",
+             "Python worker failed to connect back", "waiting for the Python worker to connect back")
 _JAVA_CAUSE = re.compile(r"^Caused by: ([\w.$]+)(?:: (.*))?$", re.M)
 _CHECKPOINT_FILE = re.compile(r"(?:file:)?(/[^\s'\"]*?/(?:offsets|commits|sources|state|metadata)(?:/[^\s'\",:]*)?)")
 
@@ -174,6 +175,10 @@ def wrapped_cause(text):
     if "Python worker exited unexpectedly" in text or "reading the port number from pyspark.daemon" in text:
         return ("A Spark Python worker died while it ran the query (killed, or out of memory): "
                 "the query stopped; its checkpoint keeps what was committed")
+    if "Python worker to connect back" in text or "Python worker failed to connect back" in text:
+        return ("A Python process Spark started did not connect back within Spark's fixed 10 s (the machine too "
+                "busy, or the Python that 'spark.pyspark.python' names cannot start): the query stopped; run it "
+                "again")
     python = _python_exception(text)
     if python is not None:
         return python

@@ -389,15 +389,17 @@ WORKER_STARTUP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worke
 
 
 def package_zip():
-    """A zip of dynsql's packages (and sqlglot, which the runtime's MATCH_RECOGNIZE compiler imports) for
-    executors that cannot see this checkout; named by a hash of the files' content (not their names or times),
-    built once, in the owner-only working folder: no other user can plant a zip of that name there."""
+    """A zip of dynsql's packages (and the pure-Python libraries its executors import: sqlglot, which the
+    runtime's MATCH_RECOGNIZE compiler imports, and pg8000 with scramp and asn1crypto, which the jdbc lookup
+    join and sink use, with their METADATA, which they read their versions from) for executors and Spark
+    Connect servers that cannot see this checkout; named by a hash of the files' content (not their names or
+    times), built once, in the owner-only working folder: no other user can plant a zip of that name there."""
     files = []
     for root_dir, package in _package_roots():
         for folder, dirs, names in os.walk(os.path.join(root_dir, package)):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(names):
-                if name.endswith(".py"):
+                if name.endswith(".py") or name == "METADATA" and package.endswith(".dist-info"):
                     path = os.path.join(folder, name)
                     files.append((path, os.path.relpath(path, root_dir)))
     digest = hashlib.sha256()
@@ -416,13 +418,28 @@ def package_zip():
     return target
 
 
+# (distribution, its top-level package) of the libraries the zip carries
+BUNDLED_LIBRARIES = (("sqlglot", "sqlglot"), ("pg8000", "pg8000"), ("scramp", "scramp"), ("asn1crypto", "asn1crypto"))
+
+
 def _package_roots():
+    import importlib.metadata
+    import importlib.util
     roots = [(SOURCE_ROOT, p) for p in PACKAGES]
-    try:
-        import sqlglot
-        roots.append((os.path.dirname(os.path.dirname(os.path.abspath(sqlglot.__file__))), "sqlglot"))
-    except ImportError:
-        pass
+    for distribution, package in BUNDLED_LIBRARIES:
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        root_dir = os.path.dirname(list(spec.submodule_search_locations)[0])
+        roots.append((root_dir, package))
+        try:
+            dist = importlib.metadata.distribution(distribution)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for f in dist.files or ():
+            info = os.path.dirname(str(dist.locate_file(f)))     # its .dist-info folder
+            if f.name == "METADATA" and os.path.dirname(info) == root_dir:
+                roots.append((root_dir, os.path.basename(info)))
     return roots
 
 

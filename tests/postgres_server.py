@@ -5,6 +5,7 @@ checked (scram-sha-256), stopped (and its folder removed) by `stop()`. As root, 
 
 import glob
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -53,7 +54,7 @@ class PostgresServer:
 
     def _start(self):
         self.port = self.port or _free_port()
-        self._run([postgres_bin("pg_ctl"), "-D", self.data, "-w", "-l", os.path.join(self.folder, "server.log"),
+        self._run([postgres_bin("pg_ctl"), "-D", self.data, "-w", "-l", self.log_path,
                    "-o", "-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50"
                    % (self.port, self.folder), "start"])
         return self
@@ -76,6 +77,24 @@ class PostgresServer:
         if check and r.returncode != 0:
             raise RuntimeError("%s failed: %s%s" % (os.path.basename(cmd[0]), r.stdout, r.stderr))
         return r
+
+    @property
+    def log_path(self):
+        return os.path.join(self.folder, "server.log")
+
+    def log_statements(self, on=True):
+        """Log every statement the server runs (log_statement = 'all', sessions already open included), or stop.
+        -> the log's size now: `logged_statements` reads from there."""
+        self.psql("ALTER SYSTEM SET log_statement = '%s'" % ("all" if on else "none"))
+        self.psql("SELECT pg_reload_conf()")
+        return os.path.getsize(self.log_path)
+
+    def logged_statements(self, since=0):
+        """The statements the server logged from byte `since` of its log on (simple and extended protocol)."""
+        with open(self.log_path, encoding="utf-8", errors="replace") as f:
+            f.seek(since)
+            text = f.read()
+        return re.findall(r"LOG:\s+(?:statement|execute [^:]*):\s(.*)", text)
 
     def psql(self, sql):
         """Run SQL with psql -> its rows as lists of text (tab-separated, unaligned)."""

@@ -3,8 +3,10 @@ spark-defaults.conf, else $PYSPARK_PYTHON, else this Python only for a local mas
 packages that goes to executors, and the command a YARN / Kubernetes job is submitted with."""
 
 import os
+import subprocess
 import sys
 import zipfile
+from importlib.metadata import version
 
 from runtime.job_launch import cluster_deploy, spark_submit_command
 from runtime.job_registry import JobRecord
@@ -19,14 +21,22 @@ def test_the_executors_python():
     assert executor_python("local[2]", None, {}) == sys.executable    # local executors run beside the driver
 
 
-def test_the_package_zip_holds_dynsql_and_sqlglot():
+def test_the_package_zip_holds_dynsql_sqlglot_and_pg8000(tmp_path):
     path = package_zip()
     names = zipfile.ZipFile(path).namelist()
     for module in ("runtime/engine.py", "runtime/sinks/filesystem.py", "planner/expr/types.py", "repl/cli.py",
-                   "sqlglot/__init__.py"):
+                   "sqlglot/__init__.py", "pg8000/dbapi.py", "scramp/core.py", "asn1crypto/pem.py"):
         assert module in names
     assert not any("__pycache__" in n for n in names)
     assert package_zip() == path       # named by its content: built once
+    # a Python that has only the zip (and the standard library, dateutil: pandas brings it) imports pg8000 from
+    # it, and the version pg8000 reads of itself from its METADATA
+    import dateutil
+    (tmp_path / "dateutil").symlink_to(os.path.dirname(dateutil.__file__))
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import pg8000.dbapi, pg8000.core; print(pg8000.core.ver)"
+    r = subprocess.run([sys.executable, "-S", "-c", code, path], capture_output=True, text=True,
+                       env={"PYTHONPATH": str(tmp_path)})
+    assert r.returncode == 0 and r.stdout.strip() == version("pg8000"), r.stderr
 
 
 def test_cluster_deploy_mode_is_for_yarn_and_kubernetes(tmp_path):

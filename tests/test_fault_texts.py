@@ -41,6 +41,18 @@ def test_a_killed_python_worker_is_named():
     assert from_spark(Exception(KILLED_WORKER)).message.startswith("A Spark Python worker died while it ran")
 
 
+def test_a_python_worker_that_did_not_connect_back_is_named():
+    """A streaming query's Python source runner that did not start within Spark's 10 s (a Spark Connect server
+    at load 35): the exception and its causes as the server logged them."""
+    text = ("[STREAM_FAILED] Query dynsql_result_80e5 [id = d68f, runId = 9d4d] terminated with exception: Python "
+            "worker failed to connect back. SQLSTATE: XXKST\nCaused by: org.apache.spark.SparkException: Python "
+            "worker failed to connect back.\nCaused by: java.net.SocketTimeoutException: Timed out while waiting "
+            "for the Python worker to connect back")
+    message = from_spark(Exception(text)).message
+    assert message.startswith("A Python process Spark started did not connect back within Spark's fixed 10 s")
+    assert "SocketTimeoutException" not in message
+
+
 def test_the_python_exception_inside_the_proxys_wrapper_is_the_message():
     assert from_spark(Exception(USER_ERROR)).message == "ArrowInvalid: CSV parse error: Expected 2 columns, got 3"
 

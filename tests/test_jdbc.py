@@ -151,8 +151,9 @@ def test_lookup_join_queries_by_key_through_the_partial_cache(client, postgres, 
     """A processing-time lookup join against a jdbc table (Flink's LookupJoin), which is queried by key: LEFT
     JOIN through a PARTIAL cache (expire-after-write 15 s) sees a rate changed in PostgreSQL only once the
     cached one expired, and pads a key the table lacks; INNER JOIN without a cache (NONE) sees it at once; a
-    condition beyond the key (r.rate > 100) is part of the join, as in Flink."""
-    import time
+    condition beyond the key (r.rate > 100) is part of the join, as in Flink. The server's statement log shows
+    that the table is only ever read by key (`WHERE ("cur") IN (...)`), never whole."""
+    import re
     postgres.psql("DROP TABLE IF EXISTS rates; CREATE TABLE rates (cur TEXT PRIMARY KEY, rate INT);"
                   "INSERT INTO rates VALUES ('EUR', 110), ('JPY', 1)")
     client.execute(jdbc_table(postgres, "cached", "cur STRING, rate INT", "rates", ", 'lookup.cache' = "
@@ -171,28 +172,44 @@ def test_lookup_join_queries_by_key_through_the_partial_cache(client, postgres, 
            "lookup=[cur0=cur]" in explained and PASSWORD not in explained
     cases = (("LEFT", "cached", "", [[(1, 1100), (2, None), (5, 1)], [(3, 1100)], [(4, 1200)]]),
              ("", "uncached", " AND r.rate > 100", [[(1, 1100)], [(3, 1200)], [(4, 1200)]]))
-    for kind, table, more, expected in cases:
-        postgres.psql("UPDATE rates SET rate = 110 WHERE cur = 'EUR'")
-        for f in folder.iterdir():
-            f.unlink()
-        (folder / "1.csv").write_text("1,EUR,10\n2,USD,5\n5,JPY,1\n")
-        stream = client.execute(sql % (kind, table, more))
-        seen, first_at = [], None
-        try:
-            for batch in stream:
-                rows = [tuple(row) for op, row in batch.changes]
-                if not rows:
-                    continue
-                seen.append(sorted(rows, key=str))
-                if len(seen) == 1:      # EUR is cached (LEFT) at 110; the database says 120 from now on
-                    first_at = time.time()
-                    postgres.psql("UPDATE rates SET rate = 120 WHERE cur = 'EUR'")
-                    (folder / "2.csv").write_text("3,EUR,10\n")
-                elif len(seen) == 2:    # past the cache's 15 s (only LEFT's table has one)
-                    time.sleep(max(0.0, first_at + 15.5 - time.time()) if table == "cached" else 0)
-                    (folder / "3.csv").write_text("4,EUR,10\n")
-                else:
-                    break
-        finally:
-            stream.stop()
-        assert seen == expected, (kind, seen)
+    log_from = postgres.log_statements()
+    try:
+        for kind, table, more, expected in cases:
+            _run_lookup_case(client, postgres, folder, sql % (kind, table, more), table == "cached", kind, expected)
+    finally:
+        postgres.log_statements(False)
+    reads = [s for s in postgres.logged_statements(log_from) if re.search(r'\bFROM\s+"?rates\b', s, re.I)]
+    assert reads, "no lookup reached PostgreSQL"
+    whole = [s for s in reads if not re.search(r'^SELECT "cur", "rate", "cur" FROM "rates" WHERE \("cur"\) IN '
+                                                r'\(\(\$1\)(, \(\$\d\))*\)$', s)]
+    assert not whole, whole
+
+
+def _run_lookup_case(client, postgres, folder, sql, cached, kind, expected):
+    """Three files into `folder` while the lookup join runs: the second after EUR's rate changed in PostgreSQL,
+    the third once a cache would have expired; the rows of each micro-batch are as `expected`."""
+    import time
+    postgres.psql("UPDATE rates SET rate = 110 WHERE cur = 'EUR'")
+    for f in folder.iterdir():
+        f.unlink()
+    (folder / "1.csv").write_text("1,EUR,10\n2,USD,5\n5,JPY,1\n")
+    stream = client.execute(sql)
+    seen, first_at = [], None
+    try:
+        for batch in stream:
+            rows = [tuple(row) for op, row in batch.changes]
+            if not rows:
+                continue
+            seen.append(sorted(rows, key=str))
+            if len(seen) == 1:      # EUR is cached (LEFT) at 110; the database says 120 from now on
+                first_at = time.time()
+                postgres.psql("UPDATE rates SET rate = 120 WHERE cur = 'EUR'")
+                (folder / "2.csv").write_text("3,EUR,10\n")
+            elif len(seen) == 2:    # past the cache's 15 s (only LEFT's table has one)
+                time.sleep(max(0.0, first_at + 15.5 - time.time()) if cached else 0)
+                (folder / "3.csv").write_text("4,EUR,10\n")
+            else:
+                break
+    finally:
+        stream.stop()
+    assert seen == expected, (kind, seen)

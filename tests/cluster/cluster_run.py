@@ -9,11 +9,16 @@
    (../shared/conformance/run.py), a batch query over a 20 MB csv file (read in pieces, one a core), and an
    INSERT INTO job on the cluster (table.dml-sync) read back.
 4. A Spark Connect server (sbin/start-connect-server.sh --wait from the same virtualenv, local[2], its Python
-   workers the virtualenv's, the checkout hidden from it too), a set of cases through `dynsql --remote`, and
-   an INSERT INTO job through it.
+   workers the virtualenv's, PostgreSQL's JDBC driver jar on its classpath, the checkout hidden from it too), a
+   set of cases through `dynsql --remote`, an INSERT INTO job through it, and the jdbc connector through it
+   (jdbc_check.py: a scan, upsert sinks and a lookup join against a throwaway PostgreSQL; on the cluster too).
 5. Stops what it started, by pid. Prints the counts and the machine's load; exit 0 when nothing failed.
 
-    .venv/bin/python tests/cluster/cluster_run.py [--glob 'dt_*'] [--skip-cluster] [--skip-connect]"""
+    .venv/bin/python tests/cluster/cluster_run.py [--glob 'dt_*'] [--skip-cluster] [--skip-connect] [--jdbc-only]
+
+`--jdbc-only` (`make connect-jdbc`: with --skip-cluster): the jdbc check alone, on the cluster and through the
+Connect server (no conformance case, file-pieces or job check). Where the checkout has no
+.venv/bin/dynsql, dynsql runs as `<this Python> -m repl.cli` (PYTHONPATH must reach the checkout)."""
 
 import argparse
 import fnmatch
@@ -29,7 +34,9 @@ import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(1, ROOT)
 DYNSQL = os.path.join(ROOT, ".venv", "bin", "dynsql")
+DYNSQL_COMMAND = [DYNSQL] if os.path.exists(DYNSQL) else [sys.executable, "-m", "repl.cli"]
 CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
 WORKER_VENV = os.environ.get("DYNSQL_WORKER_VENV", "/tmp/dynsql-worker-venv")
 WORKER_PYTHON = os.path.join(WORKER_VENV, "bin", "python")
@@ -172,7 +179,7 @@ def run_script(dynsql_args, folder, name, sql):
     script = os.path.join(folder, name)
     with open(script, "w") as f:
         f.write(sql)
-    proc = subprocess.run([DYNSQL] + dynsql_args + ["--output", "jsonl", "-f", script], capture_output=True,
+    proc = subprocess.run(DYNSQL_COMMAND + dynsql_args + ["--output", "jsonl", "-f", script], capture_output=True,
                           text=True, cwd=folder, timeout=1800)
     return proc, [json.loads(line)["row"] for line in proc.stdout.splitlines() if line.startswith("{")]
 
@@ -222,6 +229,7 @@ def main():
     ap.add_argument("--glob", default="*", help="the cluster's conformance cases (default: all)")
     ap.add_argument("--skip-cluster", action="store_true")
     ap.add_argument("--skip-connect", action="store_true")
+    ap.add_argument("--jdbc-only", action="store_true", help="the jdbc check alone (on the cluster, through Connect)")
     args = ap.parse_args()
     if os.geteuid() != 0:
         log("needs root (unshare -m and a tmpfs mount hide the checkout from the worker)")
@@ -237,6 +245,8 @@ def main():
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SPARK_HOME", "PYSPARK_PYTHON")}
         env.update(SPARK_HOME=home, SPARK_LOG_DIR=work, SPARK_PID_DIR=work, SPARK_WORKER_DIR=os.path.join(work, "w"),
                    PYSPARK_PYTHON=python, SPARK_NO_DAEMONIZE="1")
+        dynsql = " ".join(_quote(c) for c in DYNSQL_COMMAND)
+        from jdbc_check import jdbc_check
         if not args.skip_cluster:
             port, ui = free_port(7077), free_port(18080)
             master = "spark://127.0.0.1:%d" % port
@@ -252,28 +262,45 @@ def main():
             while alive_workers(ui) < 1 and time.time() < deadline:
                 time.sleep(2)
             log("master %s: %d worker(s) alive" % (master, alive_workers(ui)))
-            command = "%s --master %s -D spark.pyspark.python=%s" % (DYNSQL, master, python)
-            figures["cluster conformance"] = conformance(command, os.path.join(CONFORMANCE, "cases"), args.glob)
-            figures["cluster file pieces"] = pieces_check(
-                ["--master", master, "-D", "spark.pyspark.python=%s" % python], os.path.join(work, "pieces"), "cluster")
+            command = "%s --master %s -D spark.pyspark.python=%s" % (dynsql, master, python)
             # the session and its job are two applications: each takes one of the worker's two cores (by
             # default an application takes all, and the job would wait for the session that waits for it)
-            figures["cluster job"] = job_check(["--master", master, "-D", "spark.pyspark.python=%s" % python,
-                                                "-D", "spark.cores.max=1"], os.path.join(work, "job-cluster"), "cluster")
+            on_cluster = ["--master", master, "-D", "spark.pyspark.python=%s" % python, "-D", "spark.cores.max=1"]
+            if not args.jdbc_only:
+                figures["cluster conformance"] = conformance(command, os.path.join(CONFORMANCE, "cases"), args.glob)
+                figures["cluster file pieces"] = pieces_check(
+                    ["--master", master, "-D", "spark.pyspark.python=%s" % python], os.path.join(work, "pieces"),
+                    "cluster")
+                figures["cluster job"] = job_check(on_cluster, os.path.join(work, "job-cluster"), "cluster")
+            figures["cluster jdbc"] = jdbc_check(DYNSQL_COMMAND, on_cluster, os.path.join(work, "jdbc-cluster"),
+                                                 "cluster", log)
         if not args.skip_connect:
             port = free_port(15002)
+            from runtime.connectors.jdbc_driver import driver_jars
+            jars = ",".join(driver_jars())      # PostgreSQL's driver for Spark's JDBC reader and writer
+            # the server's Python processes import the virtualenv's pyspark (bytecode cached) rather than Spark's
+            # zip, as dynsql's own sessions' do (runtime/worker_startup): a streaming query's Python source runner
+            # must connect back within Spark's fixed 10 s, which a busy machine missed
+            startup = os.path.join(work, "worker_startup")
+            shutil.copytree(os.path.join(ROOT, "runtime", "worker_startup"), startup)
+            connect_env = dict(env, PYTHONPATH=startup)
             processes.start("Spark Connect server (checkout hidden)", hidden_command(
-                [os.path.join(home, "sbin", "start-connect-server.sh"), "--wait", "--master", "local[2]",
+                [os.path.join(home, "sbin", "start-connect-server.sh"), "--wait", "--master", "local[2]"]
+                + (["--jars", jars] if jars else []) + [
                  "--conf", "spark.connect.grpc.binding.port=%d" % port,
                  "--conf", "spark.connect.grpc.binding.address=127.0.0.1", "--conf", "spark.ui.enabled=false",
                  "--conf", "spark.driver.extraJavaOptions=-Xss16m -Duser.timezone=UTC",
-                 "--conf", "spark.sql.session.timeZone=UTC"]), os.path.join(work, "connect.log"), env)
+                 "--conf", "spark.sql.session.timeZone=UTC"]), os.path.join(work, "connect.log"), connect_env)
             if not wait_port(port, 600):
                 raise RuntimeError("the Spark Connect server did not start: see %s" % os.path.join(work, "connect.log"))
             remote = "sc://127.0.0.1:%d" % port
-            cases = subset(CONNECT_CASES, tempfile.mkdtemp(prefix="cases-", dir=work))
-            figures["connect conformance"] = conformance("%s --remote %s" % (DYNSQL, remote), cases)
-            figures["connect job"] = job_check(["--remote", remote], os.path.join(work, "job-connect"), "connect")
+            if not args.jdbc_only:
+                cases = subset(CONNECT_CASES, tempfile.mkdtemp(prefix="cases-", dir=work))
+                figures["connect conformance"] = conformance("%s --remote %s" % (dynsql, remote), cases)
+                figures["connect job"] = job_check(["--remote", remote], os.path.join(work, "job-connect"),
+                                                   "connect")
+            figures["connect jdbc"] = jdbc_check(DYNSQL_COMMAND, ["--remote", remote],
+                                                 os.path.join(work, "jdbc-connect"), "connect", log)
     finally:
         processes.stop_all()
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
@@ -286,7 +313,10 @@ def main():
         else:
             log("%-22s %s" % (name, "ok" if value else "FAILED"))
             bad += not value
-    shutil.rmtree(work, ignore_errors=True)
+    if bad:
+        log("kept %s (the servers' logs) for a look at what failed" % work)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
     return 1 if bad else 0
 
 
