@@ -16,6 +16,7 @@ from sqlglot import exp
 
 from .errors import SqlError, UnsupportedError
 from .expr.functions.flink_builtins import NAMES as FLINK_NAMES
+from .expr.signatures import calcite
 from .expr.types import FlinkType, parse_type
 
 NEW = ("ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "APPROX_COUNT_DISTINCT")
@@ -101,9 +102,7 @@ def check_key_type(name, arg_types, options, position):
 
 
 def _calcite_name(t):
-    if t is None:
-        return "ANY"
-    return {"INT": "INTEGER", "STRING": "VARCHAR"}.get(t.name, t.name)
+    return "ANY" if t is None else calcite(t)
 
 
 def check_calls(calls, position):

@@ -9,6 +9,7 @@ from sqlglot import exp
 from ..errors import SqlError, UnsupportedError
 from ..plan.calc import Calc
 from ..expr.bound import Expr
+from ..expr.signatures import calcite
 from ..plan.fields import unique_names
 from ..plan.scan import Values
 from ..plan.unnest import Unnest, collection_kind, element_types
@@ -67,7 +68,7 @@ def bind_unnest(binder, left, lscope, rel, join_type):
             raise SqlError("UNNEST needs an ARRAY, MULTISET or MAP; the type of %s is not known"
                            % collection.text, *ctx.pos(args[0]))
         raise SqlError("Cannot apply 'UNNEST' to arguments of type 'UNNEST(<%s>)'. Supported form(s): "
-                       "'UNNEST(<MULTISET>)'" % _calcite_name(collection.type), *ctx.pos(rel))
+                       "'UNNEST(<MULTISET>)'" % calcite(collection.type), *ctx.pos(rel))
     offset = rel.args.get("offset")
     ordinality = bool(offset)
     defaults = [n for n, _ in element_types(collection.type, ordinality)]
@@ -92,7 +93,3 @@ def _is_true(on):
     return isinstance(on, exp.Boolean) and on.this is True
 
 
-def _calcite_name(ftype):
-    names = {"INT": "INTEGER", "STRING": "VARCHAR(2147483647)"}
-    text = ftype.text(with_null=False)
-    return names.get(text, text)

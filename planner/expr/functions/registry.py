@@ -354,8 +354,24 @@ def return_type_rule(name, node):
     if isinstance(node, exp.Anonymous):
         rule = _CALL_TYPES.get(name)
         if rule is not None:
-            return lambda n, args, typeof: rule([typeof(a) for a in args], args)
+            return lambda n, args, typeof: _flink_words(name, rule, [typeof(a) for a in args], args)
     return RETURN_TYPES.get(name)
+
+
+def _flink_words(name, rule, types, args):
+    """A collection function's refusal as Flink words it: the call with its argument types (the reason as a hint)."""
+    try:
+        return rule(types, args)
+    except SqlError as err:
+        if name not in functions_collections.RETURN_TYPES or not err.message.startswith("Invalid function call: "):
+            raise
+        from ..signatures import CALCITE, calcite_refusal
+        refusal = calcite_refusal(name, types, (err.line, err.column)) if name in CALCITE else None
+        if refusal is not None:           # CARDINALITY, ELEMENT: Calcite's operators in Flink
+            raise refusal from None
+        given = ", ".join(t.text() if t is not None else "?" for t in types)
+        raise SqlError("Invalid function call:\n%s(%s)" % (name, given), err.line, err.column,
+                       hint=err.message[len("Invalid function call: "):]) from None
 
 
 # ---------------------------------------------------------------------- functions added at run time
