@@ -10,9 +10,10 @@ from ..errors import SqlError, UnsupportedError
 from ..plan.calc import Calc
 from ..expr.bound import Expr
 from ..expr.signatures import calcite
-from ..plan.fields import unique_names
+from ..expr.translate import finish
+from ..plan.fields import Field, unique_names
 from ..plan.scan import Values
-from ..plan.unnest import Unnest, collection_kind, element_types
+from ..plan.unnest import ARRAY, MAP, Unnest, collection_kind, element_types
 from .expressions import ExpressionBinder
 from .scope import Scope, ScopeEntry
 
@@ -29,9 +30,6 @@ def bind_unnest_join(binder, left, lscope, j):
     if j.args.get("using"):
         raise SqlError("JOIN UNNEST cannot have a USING clause", *ctx.pos(j))
     join_type = "LEFT" if side == "LEFT" else "INNER"
-    if on is not None and not _is_true(on) and join_type == "LEFT":
-        raise UnsupportedError("LEFT JOIN UNNEST supports only the condition ON TRUE", *ctx.pos(on),
-                               hint="filter the unnested rows in a subquery")
     if join_type == "LEFT" and on is None:
         raise SqlError("LEFT JOIN UNNEST needs an ON condition: ON TRUE", *ctx.pos(j))
     node, scope = bind_unnest(binder, left, lscope, j.this, join_type)
@@ -45,7 +43,33 @@ def bind_unnest_join(binder, left, lscope, j):
         raise UnsupportedError("JOIN UNNEST's ON condition may name the unnested columns only, not %s (Flink fails "
                                "on it: unexpected correlate variable in the plan)" % ", ".join(outer), *ctx.pos(on),
                                hint="filter on the other columns in WHERE")
+    if join_type == "LEFT":
+        node.collection = _kept_elements(node, condition, ctx, on)
+        return node, scope
     return Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], condition, position=ctx.pos(on)), scope
+
+
+def _kept_elements(node, condition, ctx, on):
+    """LEFT JOIN UNNEST(c) ON <condition on the elements>: Flink keeps the elements (a MAP's entries) the condition
+    holds for, and a row of NULLs when none does; the collection unnested is `FILTER(arr, e -> condition)`
+    (`MAP_FILTER(m, (k, v) -> condition)`). WITH ORDINALITY (an element's place is before the filter) and an
+    ARRAY of ROWs are refused: Flink 2.3 failed on the one ("Error while applying rule ProjectToCalcRule")."""
+    if node.kind not in (ARRAY, MAP) or node.ordinality:
+        raise UnsupportedError("LEFT JOIN UNNEST of %s with a condition other than ON TRUE is not supported"
+                               % ("an ARRAY WITH ORDINALITY" if node.ordinality else "an ARRAY of ROWs"),
+                               *ctx.pos(on), hint="filter the unnested rows in WHERE")
+    ctype = node.collection.type
+    names = ("_ue",) if node.kind == ARRAY else ("_uk", "_uv")
+    variables = {f.name: Field(name, t) for f, name, t in zip(node.added, names, ctype.children)}
+    body = condition.tree.copy()
+    for col in body.find_all(exp.Column):
+        if "field" in col.meta and col.meta["field"].name in variables:
+            col.meta["field"] = variables[col.meta["field"].name]
+    kept = exp.Anonymous(this="FILTER" if node.kind == ARRAY else "MAP_FILTER", expressions=[
+        node.collection.tree.copy(), exp.Lambda(this=body, expressions=[exp.to_identifier(n) for n in names])])
+    kept.meta["spark"] = True
+    kept.meta["result_type"] = ctype
+    return finish(kept, ctx)
 
 
 def bind_unnest_alone(binder, rel):
