@@ -109,7 +109,7 @@ def _arithmetic(node, op, typeof, position):
 def _mod(node, typeof, position):
     _null_operand([node.this, node.expression], position)
     types = [typeof(node.this), typeof(node.expression)]
-    refusal = calcite_refusal("MOD", types, position(node))
+    refusal = calcite_refusal("MOD", types, lambda: position(node))
     if refusal is not None:
         raise refusal
 
@@ -255,12 +255,12 @@ def _call(node, typeof, position):
         return
     if name in CALCITE:
         _null_operand(operands, position)
-        refusal = calcite_refusal(name, [typeof(a) for a in operands], position(node),
-                                  written=written(typeof) if written else None)
+        refusal = calcite_refusal(name, [typeof(a) for a in operands], lambda: position(node),
+                                  written=(lambda: written(typeof)) if written else None)
         if refusal is not None:
             raise refusal
     elif name in FLINK_STACK:
-        refusal = flink_refusal(name, [typeof(a) for a in operands], position(node))
+        refusal = flink_refusal(name, [typeof(a) for a in operands], lambda: position(node))
         if refusal is not None:
             raise refusal
 

@@ -139,7 +139,10 @@ def shown_forms(name):
 
 
 def cannot_apply(name, written, forms, position):
-    """Calcite's refusal: `written` is the call with its operand types ('ABS(<CHAR(1)>)', '<DATE> + <INTEGER>')."""
+    """Calcite's refusal: `written` is the call with its operand types ('ABS(<CHAR(1)>)', '<DATE> + <INTEGER>');
+    `position`: (line, column), or a function giving it (asked for only when refusing)."""
+    if callable(position):
+        position = position()
     return SqlError("Cannot apply '%s' to arguments of type '%s'. Supported form(s): %s"
                     % (name, written, "\n".join(forms)), *position)
 
@@ -154,6 +157,8 @@ def calcite_refusal(name, types, position, written=None, shown=None):
         return None               # a wrong number of arguments: Flink's count error, raised where the call is mapped
     if any(_fits(types, form) for form in forms):
         return None
+    if callable(written):
+        written = written()
     if written is None:
         written = "%s(%s)" % (name, ", ".join("<%s>" % calcite(t) for t in types))
     return cannot_apply(name, written, shown or shown_forms(name), position)
@@ -236,4 +241,6 @@ def flink_refusal(name, types, position):
     """Flink's "Invalid function call" for a call of `name` (a key of FLINK_STACK), or None when it fits."""
     if any(t is None for t in types) or FLINK_STACK[name](types):
         return None
+    if callable(position):
+        position = position()
     return SqlError("Invalid function call:\n%s(%s)" % (name, ", ".join(t.text() for t in types)), *position)
