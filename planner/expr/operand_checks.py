@@ -143,15 +143,16 @@ def _other(node, typeof, position):
                             else "FALSE")
         _unary(node, word, "<%s> " + word, (("BOOLEAN",), ["'<BOOLEAN> %s'" % word]), typeof, position)
     elif isinstance(node, exp.DPipe):
+        _null_operand([node.this, node.expression], position)
         a, b = typeof(node.this), typeof(node.expression)
-        if a is not None and b is not None and not (in_family(a, "STRING") and in_family(b, "STRING")) \
-                and a.name != b.name:
+        if a is not None and b is not None and "NULL" not in (a.name, b.name) and a.name != b.name and \
+                not (in_family(a, "STRING") and in_family(b, "STRING")):
             raise cannot_apply("||", "<%s> || <%s>" % (calcite(a), calcite(b)), shown_forms("||"), position(node))
     elif isinstance(node, (exp.Like, exp.SimilarTo)):
         name = ("NOT " if node.args.get("negate") or isinstance(node.parent, exp.Not) else "") + \
             ("LIKE" if isinstance(node, exp.Like) else "SIMILAR TO")
         types = [typeof(node.this), typeof(node.expression)]
-        if all(t is not None for t in types) and not all(in_family(t, "STRING") for t in types):
+        if all(t is not None and t.name != "NULL" for t in types) and not all(in_family(t, "STRING") for t in types):
             raise cannot_apply(name, "%s(%s)" % (name, ", ".join("<%s>" % calcite(t) for t in types)),
                                ["'%s(<STRING>, <STRING>, <STRING>)'" % name], position(node))
     elif isinstance(node, (exp.Cast, exp.TryCast)):

@@ -105,7 +105,7 @@ FLINK_FUNCTIONS = {
     "GREATEST": FunctionMapping("conditional"), "LEAST": FunctionMapping("conditional"),
     # arithmetic
     "ABS": FunctionMapping("math"), "MOD": FunctionMapping("math"), "POWER": FunctionMapping("math"),
-    "POW": FunctionMapping("math", spark="POWER"), "SQRT": FunctionMapping("math"),
+    "SQRT": FunctionMapping("math"),
     "EXP": FunctionMapping("math"), "LN": FunctionMapping("math"), "LOG10": FunctionMapping("math"),
     "LOG2": FunctionMapping("math"), "LOG": FunctionMapping("math"), "CEIL": FunctionMapping("math"),
     "CEILING": FunctionMapping("math", spark="CEIL"), "FLOOR": FunctionMapping("math"),
