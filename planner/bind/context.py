@@ -1,6 +1,8 @@
 """What binding one statement needs besides the tree: the catalog, the settings, where the statement's
 text starts (for error positions), the CTEs in scope and a counter for internal names."""
 
+import re
+
 from sqlglot import exp
 
 from ..errors import SqlError
@@ -91,7 +93,10 @@ class BindContext:
             return at
         words = _OPENING.get(type(node)) or ((function_name(node),) if isinstance(node, exp.Func) else ())
         offset = at[1] - self.column                  # `at` in the statement's first line
-        head = self.text[:offset] if 0 <= offset <= len(self.text) else ""
+        if not 0 <= offset <= len(self.text):
+            return at
+        window = max(0, offset - 200)                 # (the keyword is near: a long statement is not read again)
+        head = self.text[window:offset]
         upper = head.upper()
         for word in words:
             found = upper.rfind(word)
@@ -100,9 +105,20 @@ class BindContext:
                 continue
             if word == "-" and head[found + 1:].strip(" \t\n("):
                 continue
-            return at[0], self.column + found
+            return at[0], self.column + window + found
+        if isinstance(node, exp.Func):                # a call written under another name (LOCATE, SUBSTR, IFNULL)
+            m = re.search(r"([A-Za-z_][A-Za-z_0-9]*)\s*\(\s*$", head)
+            if m:
+                return at[0], self.column + window + m.start(1)
         return at
 
+    def call_name(self, node):
+        """The name a call is written with in the statement (`SUBSTR`, `LOCATE`, `IFNULL`), or None."""
+        line, column = self.start(node)
+        if not self.text or line != self.line:
+            return None
+        m = re.match(r"[A-Za-z_][A-Za-z_0-9]*", self.text[column - self.column:])
+        return m.group(0).upper() if m else None
 
     def _first_name(self, node):
         """The Identifier with a place nearest `node`'s root, the first of those in breadth-first order (what

@@ -290,7 +290,7 @@ class SelectBinder:
         if not args and name != "COUNT":
             raise SqlError("%s needs an argument" % name, *self.pos(call))
         arg_types = [finish(a, self.ctx).type for a in args]
-        check_aggregate(name, arg_types, self.ctx.start(call))
+        check_aggregate(name, arg_types, lambda: self.ctx.start(call))
         if name in aggregate_functions.NEW:
             aggregate_functions.check_key_type(
                 name, [finish(aggregate_functions.value_of(a), self.ctx).type for a in args], options, self.pos(call))
@@ -375,7 +375,7 @@ class SelectBinder:
                 n, e = field_for(a)
                 args.append(n)
                 typed.append(e.type)
-            check_aggregate(name, typed, self.ctx.start(w))
+            check_aggregate(name, typed, lambda: self.ctx.start(w))
             if name in ("ROW_NUMBER", "RANK", "DENSE_RANK") and not order:
                 raise SqlError("%s() needs ORDER BY in its OVER clause" % name, *self.pos(w))
             ftype = typing.t("BIGINT", False) if name in ("ROW_NUMBER", "RANK", "DENSE_RANK", "COUNT", "NTILE") \

@@ -29,8 +29,10 @@ _ARITHMETIC_FORMS = {"+": [("NUMERIC", "NUMERIC"), ("DATETIME_INTERVAL", "DATETI
 _EXTRACT_UNITS = {"DAYOFMONTH": "DAY", "DAYOFYEAR": "DOY", "DAYOFWEEK": "DOW"}
 
 
-def check_operands(tree, typeof, position):
-    """Raise Flink's SqlError for the first operator in `tree` whose operand types Flink refuses."""
+def check_operands(tree, typeof, position, call_name=lambda node: None):
+    """Raise Flink's SqlError for the first operator in `tree` whose operand types Flink refuses; `call_name(node)`:
+    the name a call is written with (SUBSTR for SUBSTRING, LOCATE or INSTR for POSITION, IFNULL for COALESCE),
+    asked for when a refusal names it."""
     for node in tree.walk():
         symbol = _COMPARISONS.get(type(node))
         if symbol is not None:
@@ -42,7 +44,7 @@ def check_operands(tree, typeof, position):
         elif isinstance(node, exp.Mod):
             _mod(node, typeof, position)
         else:
-            _other(node, typeof, position)
+            _other(node, typeof, position, call_name)
 
 
 def _comparison(node, symbol, typeof, position):
@@ -126,7 +128,7 @@ def _unary(node, name, written, forms, typeof, position, operand=None):
         raise cannot_apply(name, written % calcite(t), forms[1], position(node))
 
 
-def _other(node, typeof, position):
+def _other(node, typeof, position, call_name):
     if isinstance(node, exp.Neg):
         _unary(node, "-", "-<%s>", (("NUMERIC", "DATETIME_INTERVAL"), shown_forms("NEG")), typeof, position)
     elif isinstance(node, exp.Not) and not isinstance(node.this, exp.Is):
@@ -178,7 +180,7 @@ def _other(node, typeof, position):
     elif isinstance(node, exp.Between):
         _between(node, typeof, position)
     elif isinstance(node, exp.Func):
-        _call(node, typeof, position)
+        _call(node, typeof, position, call_name)
 
 
 def _same_type(types, node, position):
@@ -240,7 +242,7 @@ def _item(node, typeof, position):
                            position(node))
 
 
-def _call(node, typeof, position):
+def _call(node, typeof, position, call_name):
     if isinstance(node, exp.Anonymous) and node.name.upper() == "MAP":
         _same_type([typeof(e) for e in node.expressions[0::2]], node, position)
         _same_type([typeof(e) for e in node.expressions[1::2]], node, position)
@@ -259,11 +261,34 @@ def _call(node, typeof, position):
         refusal = calcite_refusal(name, [typeof(a) for a in operands], lambda: position(node),
                                   written=(lambda: written(typeof)) if written else None)
         if refusal is not None:
-            raise refusal
+            raise _as_written(refusal, node, operands, typeof, position, call_name(node))
     elif name in FLINK_STACK:
         refusal = flink_refusal(name, [typeof(a) for a in operands], lambda: position(node))
         if refusal is not None:
+            written_as = call_name(node)
+            if written_as in FLINK_STACK and written_as != name:       # IFNULL, read as COALESCE
+                refusal.message = refusal.message.replace("\n%s(" % name, "\n%s(" % written_as, 1)
             raise refusal
+
+
+def _as_written(refusal, node, operands, typeof, position, written_as):
+    """The refusal of a call Flink names by another name than the one sqlglot reads it as: SUBSTR (SUBSTRING),
+    LOCATE and INSTR (POSITION), with their own forms and, for LOCATE, their operands in the order written."""
+    if written_as not in _ALIASES or _ALIASES[written_as][0] != function_name(node):
+        return refusal
+    _, forms, order = _ALIASES[written_as]
+    shown = ["'%s(%s)'" % (written_as, ", ".join("<%s>" % f for f in form)) for form in forms]
+    types = [typeof(a) for a in (order(operands) if order else operands)]
+    return cannot_apply(written_as, "%s(%s)" % (written_as, ", ".join("<%s>" % calcite(t) for t in types)),
+                        shown, position(node))
+
+
+_C3 = ("CHARACTER", "CHARACTER", "INTEGER")
+_ALIASES = {      # name as written -> (the name sqlglot reads, Flink's forms, the operands' order as written)
+    "SUBSTR": ("SUBSTRING", [("CHARACTER", "INTEGER"), ("CHARACTER", "INTEGER", "INTEGER")], None),
+    "LOCATE": ("POSITION", [_C3[:2], _C3], None),
+    "INSTR": ("POSITION", [_C3[:2], _C3, _C3 + ("INTEGER",)], lambda ops: [ops[1], ops[0]] + ops[2:]),
+}
 
 
 def call_operands(node):

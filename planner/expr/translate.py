@@ -49,7 +49,8 @@ def finish(resolved, ctx=None):
             err.line, err.column = _start(ctx, err.node)
         raise
     if ctx is not None:
-        check_operands(resolved, typeof, lambda n: _start(ctx, n))
+        check_operands(resolved, typeof, lambda n: _start(ctx, n),
+                       call_name=getattr(ctx, "call_name", lambda n: None))
     spark = to_spark(resolved, ctx) if any(is_mapped_call(n) for n in resolved.walk()) else None
     return bound(resolved, ftype, spark, types)
 
