@@ -16,6 +16,7 @@ from sqlglot import exp
 
 from .errors import SqlError, UnsupportedError
 from .expr.functions.flink_builtins import NAMES as FLINK_NAMES
+from .expr.signatures import calcite
 from .expr.types import FlinkType, parse_type
 
 NEW = ("ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "APPROX_COUNT_DISTINCT")
@@ -55,8 +56,7 @@ def arguments(name, resolved, args, ignore_nulls, position, batch):
         raise SqlError("RESPECT NULLS / IGNORE NULLS is allowed for ARRAY_AGG only, not %s" % name, *position)
     if name == "ARRAY_AGG":
         if len(args) == 1 and isinstance(args[0], exp.Order):
-            raise UnsupportedError("ARRAY_AGG(.. ORDER BY ..) is not supported", *position,
-                                   hint="Flink's ARRAY_AGG keeps the rows' arrival order")
+            args = [args[0].this]     # Flink 2.3 takes the ORDER BY and keeps the rows' arrival order all the same
         return args, ("IGNORE NULLS",) if ignore_nulls else ()
     if name == "JSON_ARRAYAGG":
         values = [a for a in args if not _is_option(a)]
@@ -101,9 +101,7 @@ def check_key_type(name, arg_types, options, position):
 
 
 def _calcite_name(t):
-    if t is None:
-        return "ANY"
-    return {"INT": "INTEGER", "STRING": "VARCHAR"}.get(t.name, t.name)
+    return "ANY" if t is None else calcite(t)
 
 
 def check_calls(calls, position):

@@ -37,6 +37,11 @@ class MatchRecognizeClause(exp.Expression):
     arg_types = {"raw": True, "line": False, "col": False, "alias": False}
 
 
+def _typed_literal(cast):
+    cast.meta["typed_literal"] = True
+    return cast
+
+
 class Flink(Dialect):
     NORMALIZATION_STRATEGY = "case_sensitive"
 
@@ -72,10 +77,21 @@ class Flink(Dialect):
                 return interval
             return super()._parse_interval_span(this, parse_function_unit)
 
+        # TIMESTAMP '...' / TIME '...' literals: typed by their fraction digits, not as a CAST (expr/translate.py)
+        TYPE_LITERAL_PARSERS = {
+            **parser.Parser.TYPE_LITERAL_PARSERS,
+            **{t: lambda self, this, data_type: _typed_literal(self.expression(exp.Cast(this=this, to=data_type)))
+               for t in (exp.DType.TIMESTAMP, exp.DType.TIME)},
+        }
+
         FUNCTIONS = {
             **parser.Parser.FUNCTIONS,
             # TIMESTAMPDIFF(unit, a, b) as written: sqlglot's node reads `b` as a unit (a column `lz` became `LZ`)
             "TIMESTAMPDIFF": lambda args: exp.Anonymous(this="TIMESTAMPDIFF", expressions=args),
+            # not Flink's functions (Flink: "No match found for function signature POW(...)"): kept by their
+            # names, not read as POWER / CHAR_LENGTH, so that the function registry refuses them
+            "POW": lambda args: exp.Anonymous(this="POW", expressions=args),
+            "LENGTH": lambda args: exp.Anonymous(this="LENGTH", expressions=args),
         }
 
         LAMBDAS = {

@@ -1,11 +1,16 @@
 """What binding one statement needs besides the tree: the catalog, the settings, where the statement's
 text starts (for error positions), the CTEs in scope and a counter for internal names."""
 
+import re
+
 from sqlglot import exp
 
 from ..errors import SqlError
 
 MAX_VIEW_DEPTH = 32
+_OPENING = {exp.Cast: ("CAST", "DATE", "TIMESTAMP", "TIME"), exp.TryCast: ("TRY_CAST",), exp.Case: ("CASE",),
+            exp.Not: ("NOT",), exp.Neg: ("-",), exp.Array: ("ARRAY",), exp.Ceil: ("CEILING", "CEIL"),
+            exp.Substring: ("SUBSTRING", "SUBSTR"), exp.Trim: ("TRIM", "LTRIM", "RTRIM")}
 
 
 class BindContext:
@@ -58,6 +63,62 @@ class BindContext:
             return meta["position"]
         first = self._first_name(node) if isinstance(node, exp.Expression) else None
         return self.pos(first) if first is not None else (self.line, self.column)
+
+    def start(self, node):
+        """(line, column) where `node`'s text begins, as Flink places a call's error: the leftmost place in its
+        subtree (a resolved column's own place, or a token's start in the statement's text)."""
+        best = None
+        for n in node.walk():
+            meta = getattr(n, "_meta", None) or {}
+            if "position" in meta and meta["position"][0] is not None:
+                at = tuple(meta["position"])
+            elif "line" in meta and "start" in meta and self.text and meta["start"] <= len(self.text):
+                offset = meta["start"]
+                el = self.text.count("\n", 0, offset) + 1
+                ec = offset - self.text.rfind("\n", 0, offset)
+                at = (self.line + el - 1, (self.column + ec - 1) if el == 1 else ec)
+            else:
+                continue
+            if best is None or at < best:
+                best = at
+        if best is None:
+            return self.pos(node)
+        return self._keyword_before(node, best)
+
+    def _keyword_before(self, node, at):
+        """`at` moved back to the keyword that opens `node` (CAST, CASE, NOT, ARRAY, a function's name, a
+        minus sign) when only words, spaces and brackets lie between them in the statement's text."""
+        from ..expr.inference import function_name
+        if not self.text or at[0] != self.line:
+            return at
+        words = _OPENING.get(type(node)) or ((function_name(node),) if isinstance(node, exp.Func) else ())
+        offset = at[1] - self.column                  # `at` in the statement's first line
+        if not 0 <= offset <= len(self.text):
+            return at
+        window = max(0, offset - 200)                 # (the keyword is near: a long statement is not read again)
+        head = self.text[window:offset]
+        upper = head.upper()
+        for word in words:
+            found = upper.rfind(word)
+            if found < 0 or head[found + len(word):].strip(" \t\n([") and word != "-" or \
+                    found > 0 and (head[found - 1].isalnum() or head[found - 1] == "_") and word != "-":
+                continue
+            if word == "-" and head[found + 1:].strip(" \t\n("):
+                continue
+            return at[0], self.column + window + found
+        if isinstance(node, exp.Func):                # a call written under another name (LOCATE, SUBSTR, IFNULL)
+            m = re.search(r"([A-Za-z_][A-Za-z_0-9]*)\s*\(\s*$", head)
+            if m:
+                return at[0], self.column + window + m.start(1)
+        return at
+
+    def call_name(self, node):
+        """The name a call is written with in the statement (`SUBSTR`, `LOCATE`, `IFNULL`), or None."""
+        line, column = self.start(node)
+        if not self.text or line != self.line:
+            return None
+        m = re.match(r"[A-Za-z_][A-Za-z_0-9]*", self.text[column - self.column:])
+        return m.group(0).upper() if m else None
 
     def _first_name(self, node):
         """The Identifier with a place nearest `node`'s root, the first of those in breadth-first order (what

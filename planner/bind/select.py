@@ -22,6 +22,7 @@ from ..expr import inference as typing
 from .binder import output_scope
 from ..expr.conditions import conjuncts, is_flat_and, rebuild_and, referenced
 from .expressions import ExpressionBinder, field_ref, is_aggregate_call
+from ..expr.signatures import check_aggregate
 from ..expr.translate import finish
 from .relations import add_join_condition, bind_from
 from .scope import Scope, ScopeEntry
@@ -298,6 +299,7 @@ class SelectBinder:
         if not args and name != "COUNT":
             raise SqlError("%s needs an argument" % name, *self.pos(call))
         arg_types = [finish(a, self.ctx).type for a in args]
+        check_aggregate(name, arg_types, lambda: self.ctx.start(call))
         if name in aggregate_functions.NEW:
             aggregate_functions.check_key_type(
                 name, [finish(aggregate_functions.value_of(a), self.ctx).type for a in args], options, self.pos(call))
@@ -308,7 +310,9 @@ class SelectBinder:
                            type=aggregate_functions.result_type(name, arg_types, options), options=options)
         if name == "LISTAGG":
             if len(args) > 1:
-                if not isinstance(args[1], exp.Literal) or not args[1].is_string:
+                if not isinstance(args[1], exp.Literal):
+                    raise SqlError("Argument to function 'LISTAGG' must be a literal", *self.pos(call))
+                if not args[1].is_string:
                     raise SqlError("LISTAGG's separator must be a string literal", *self.pos(call))
                 options = (args[1].name,)
             args = args[:1]
@@ -386,6 +390,7 @@ class SelectBinder:
                 n, e = field_for(a) if python is None else field_for(None, checked[i])
                 args.append(n)
                 typed.append(e.type)
+            check_aggregate(name, typed, lambda: self.ctx.start(w))
             if name in ("ROW_NUMBER", "RANK", "DENSE_RANK") and not order:
                 raise SqlError("%s() needs ORDER BY in its OVER clause" % name, *self.pos(w))
             ftype = typing.t("BIGINT", False) if name in ("ROW_NUMBER", "RANK", "DENSE_RANK", "COUNT", "NTILE") \

@@ -9,8 +9,9 @@
 
 A correlated conjunct is one of the subquery's WHERE conjuncts naming a column of the outer block; it is taken
 out of the subquery and becomes part of the join's condition, the subquery's own columns it reads added to its
-select list. A correlation elsewhere (the select list, HAVING, a subquery that groups or is a UNION), and a
-subquery predicate that is not a conjunct of WHERE (under OR, in the select list), are refused."""
+select list. IN and EXISTS elsewhere (under OR, in the select list) are counted as scalar subqueries
+(subquery_counts.py) and joined so. A correlation elsewhere (the select list, HAVING, a subquery that groups or
+is a UNION) is refused."""
 
 from sqlglot import exp
 
@@ -23,6 +24,7 @@ from ..plan.semi_join import SemiJoin
 from ..expr import inference as typing
 from ..expr.conditions import conjuncts, field_equality
 from .expressions import ExpressionBinder, column_parts
+from .subquery_counts import as_counts
 from ..expr.translate import finish
 from .scope import Scope, ScopeEntry
 
@@ -66,7 +68,7 @@ def bind_subqueries(sb, node, scope):
             node, scope = _semi_join(sb, node, scope, pred, negated)
         rest = []
         for c in scalar:
-            node, scope, c = _scalars(sb, node, scope, c)
+            node, scope, c = _scalars(sb, node, scope, c, in_where=True)
             rest.append(c)
         if rest:
             node = sb._where(node, scope, _and(rest))
@@ -272,10 +274,11 @@ def _side(col, inner, outer):
 
 
 # ---------------------------------------------------------------------- scalar subqueries
-def _scalars(sb, node, scope, tree):
-    """Every scalar subquery in `tree` joined to `node`; -> (node, scope, tree with each replaced by its field)."""
+def _scalars(sb, node, scope, tree, in_where=False):
+    """Every scalar subquery in `tree` joined to `node`; -> (node, scope, tree with each replaced by its field).
+    IN and EXISTS in `tree` are counted first (`as_counts`: scalar subqueries that COUNT)."""
     ctx = sb.ctx
-    tree = tree.copy()
+    tree = as_counts(tree.copy(), scope, in_where)
     for sub in [n for n in tree.walk() if isinstance(n, exp.Subquery)]:
         if any(isinstance(p, exp.Subquery) for p in _ancestors(sub, tree)):
             continue
@@ -289,10 +292,6 @@ def _scalars(sb, node, scope, tree):
             tree = ref
         else:
             sub.replace(ref)
-    for n in tree.walk():
-        if is_predicate(n):
-            raise UnsupportedError("IN and EXISTS with a subquery are supported as conditions of WHERE (joined by "
-                                   "AND) only", *ctx.pos(n))
     return node, scope, tree
 
 

@@ -9,9 +9,11 @@ from sqlglot import exp
 from ..errors import SqlError, UnsupportedError
 from ..plan.calc import Calc
 from ..expr.bound import Expr
-from ..plan.fields import unique_names
+from ..expr.signatures import calcite
+from ..expr.translate import finish
+from ..plan.fields import Field, unique_names
 from ..plan.scan import Values
-from ..plan.unnest import Unnest, collection_kind, element_types
+from ..plan.unnest import ARRAY, MAP, Unnest, collection_kind, element_types
 from .expressions import ExpressionBinder
 from .scope import Scope, ScopeEntry
 
@@ -28,9 +30,6 @@ def bind_unnest_join(binder, left, lscope, j):
     if j.args.get("using"):
         raise SqlError("JOIN UNNEST cannot have a USING clause", *ctx.pos(j))
     join_type = "LEFT" if side == "LEFT" else "INNER"
-    if on is not None and not _is_true(on) and join_type == "LEFT":
-        raise UnsupportedError("LEFT JOIN UNNEST supports only the condition ON TRUE", *ctx.pos(on),
-                               hint="filter the unnested rows in a subquery")
     if join_type == "LEFT" and on is None:
         raise SqlError("LEFT JOIN UNNEST needs an ON condition: ON TRUE", *ctx.pos(j))
     node, scope = bind_unnest(binder, left, lscope, j.this, join_type)
@@ -44,7 +43,33 @@ def bind_unnest_join(binder, left, lscope, j):
         raise UnsupportedError("JOIN UNNEST's ON condition may name the unnested columns only, not %s (Flink fails "
                                "on it: unexpected correlate variable in the plan)" % ", ".join(outer), *ctx.pos(on),
                                hint="filter on the other columns in WHERE")
+    if join_type == "LEFT":
+        node.collection = _kept_elements(node, condition, ctx, on)
+        return node, scope
     return Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], condition, position=ctx.pos(on)), scope
+
+
+def _kept_elements(node, condition, ctx, on):
+    """LEFT JOIN UNNEST(c) ON <condition on the elements>: Flink keeps the elements (a MAP's entries) the condition
+    holds for, and a row of NULLs when none does; the collection unnested is `FILTER(arr, e -> condition)`
+    (`MAP_FILTER(m, (k, v) -> condition)`). WITH ORDINALITY (an element's place is before the filter) and an
+    ARRAY of ROWs are refused: Flink 2.3 failed on the one ("Error while applying rule ProjectToCalcRule")."""
+    if node.kind not in (ARRAY, MAP) or node.ordinality:
+        raise UnsupportedError("LEFT JOIN UNNEST of %s with a condition other than ON TRUE is not supported"
+                               % ("an ARRAY WITH ORDINALITY" if node.ordinality else "an ARRAY of ROWs"),
+                               *ctx.pos(on), hint="filter the unnested rows in WHERE")
+    ctype = node.collection.type
+    names = ("_ue",) if node.kind == ARRAY else ("_uk", "_uv")
+    variables = {f.name: Field(name, t) for f, name, t in zip(node.added, names, ctype.children)}
+    body = condition.tree.copy()
+    for col in body.find_all(exp.Column):
+        if "field" in col.meta and col.meta["field"].name in variables:
+            col.meta["field"] = variables[col.meta["field"].name]
+    kept = exp.Anonymous(this="FILTER" if node.kind == ARRAY else "MAP_FILTER", expressions=[
+        node.collection.tree.copy(), exp.Lambda(this=body, expressions=[exp.to_identifier(n) for n in names])])
+    kept.meta["spark"] = True
+    kept.meta["result_type"] = ctype
+    return finish(kept, ctx)
 
 
 def bind_unnest_alone(binder, rel):
@@ -67,7 +92,7 @@ def bind_unnest(binder, left, lscope, rel, join_type):
             raise SqlError("UNNEST needs an ARRAY, MULTISET or MAP; the type of %s is not known"
                            % collection.text, *ctx.pos(args[0]))
         raise SqlError("Cannot apply 'UNNEST' to arguments of type 'UNNEST(<%s>)'. Supported form(s): "
-                       "'UNNEST(<MULTISET>)'" % _calcite_name(collection.type), *ctx.pos(rel))
+                       "'UNNEST(<MULTISET>)'" % calcite(collection.type), *ctx.pos(rel))
     offset = rel.args.get("offset")
     ordinality = bool(offset)
     defaults = [n for n, _ in element_types(collection.type, ordinality)]
@@ -92,7 +117,3 @@ def _is_true(on):
     return isinstance(on, exp.Boolean) and on.this is True
 
 
-def _calcite_name(ftype):
-    names = {"INT": "INTEGER", "STRING": "VARCHAR(2147483647)"}
-    text = ftype.text(with_null=False)
-    return names.get(text, text)

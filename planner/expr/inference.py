@@ -131,7 +131,7 @@ def least_restrictive(types):
                 p, s = _clamp_decimal(max(p1 - s1, p2 - s2) + s, s)
                 out = t("DECIMAL(%d, %d)" % (p, s))
         return nullable(out, null)
-    if len(names) == 1:
+    if len(names) == 1 or names == {"TIMESTAMP", "TIMESTAMP_LTZ"}:   # (Flink: CASE of both is the first's kind)
         first = known[0]
         if first.name in ("TIMESTAMP", "TIMESTAMP_LTZ", "TIME"):
             p = max(x.params[0] if x.params else 6 for x in known)
@@ -263,6 +263,9 @@ def infer(node, typeof):
     if isinstance(node, exp.Coalesce):
         types = [typeof(a) for a in _args(node)]
         out = least_restrictive(types)
+        if out is not None and out.name == "TIMESTAMP" and any(x is not None and x.name == "TIMESTAMP_LTZ"
+                                                               for x in types):
+            out = t("TIMESTAMP_LTZ(%d)" % out.params[0])   # Flink's COALESCE: the local time zone's kind wins
         return nullable(out, all(x is None or x.nullable for x in types)) if out is not None else None
     if isinstance(node, exp.DPipe):
         return t(STRING, any_nullable([typeof(node.this), typeof(node.expression)]))

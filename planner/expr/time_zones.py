@@ -150,12 +150,7 @@ def _date_format(node, typeof, zone):
     args = node.expressions
     if len(args) != 2:
         return None
-    ft = typeof(args[0])
-    if ft is not None and ft.name not in ("TIMESTAMP", "TIMESTAMP_LTZ", "NULL") + _STRINGS:
-        second = typeof(args[1])
-        raise SqlError("Cannot apply 'DATE_FORMAT' to arguments of type 'DATE_FORMAT(<%s>, <%s>)'. Supported "
-                       "form(s): 'DATE_FORMAT(<TIMESTAMP>, <CHARACTER>)', 'DATE_FORMAT(<CHARACTER>, <CHARACTER>)'"
-                       % (ft.text(False), second.text(False) if second is not None else "CHARACTER"))
+    ft = typeof(args[0])      # (its operand types were checked with the others': operand_checks.py)
     return format_call(_local(args[0], zone) if _name(ft) == "TIMESTAMP_LTZ" else args[0], args[1])
 
 

@@ -42,11 +42,22 @@ def finish(resolved, ctx=None):
     refused here, at its place in the statement."""
     types = {}
     typeof = typer(types)
-    ftype = typeof(resolved)
+    try:
+        ftype = typeof(resolved)
+    except SqlError as err:
+        if err.line is None and ctx is not None and getattr(err, "node", None) is not None:
+            err.line, err.column = _start(ctx, err.node)
+        raise
     if ctx is not None:
-        check_operands(resolved, typeof, ctx.pos)
+        check_operands(resolved, typeof, lambda n: _start(ctx, n),
+                       call_name=getattr(ctx, "call_name", lambda n: None))
     spark = to_spark(resolved, ctx) if any(is_mapped_call(n) for n in resolved.walk()) else None
     return bound(resolved, ftype, spark, types)
+
+
+def _start(ctx, node):
+    """Where Flink places an error in `node`: where its text begins (`ctx.pos` where the context has no text)."""
+    return ctx.start(node) if hasattr(ctx, "start") else ctx.pos(node)
 
 
 def bound(resolved, ftype, spark=None, types=None):
@@ -71,7 +82,12 @@ def typer(types):
                            hint="SHOW FUNCTIONS lists the functions; Flink's documentation gives their arguments")
         hit = types.get(id(n))
         if hit is None or hit[0] is not n:          # (a copied memo's ids are its original nodes')
-            hit = types[id(n)] = (n, typing.infer(n, typeof))
+            try:
+                hit = types[id(n)] = (n, typing.infer(n, typeof))
+            except SqlError as err:                 # the call it refuses, for `finish` to place the error
+                if err.line is None and getattr(err, "node", None) is None:
+                    err.node = n
+                raise
         return hit[1]
     return typeof
 
@@ -185,6 +201,10 @@ def cast_type(node, ctx):
     """The Flink type a CAST names (checked: Flink's limits), or raise a SqlError at the CAST."""
     text = node.to.sql(dialect=Flink).upper().replace("TEXT", "STRING")
     text = re.sub(r"^TIMESTAMPLTZ", "TIMESTAMP_LTZ", text)
+    if node.meta.get("typed_literal") and text in ("TIMESTAMP", "TIME") and isinstance(node.this, exp.Literal):
+        # Flink types TIMESTAMP '2020-01-01 00:00:00' as TIMESTAMP(0), TIME '10:00:00.12' as TIME(2): its digits
+        fraction = re.search(r"\.(\d+)\s*$", node.this.name)
+        text = "%s(%d)" % (text, min(len(fraction.group(1)), 9) if fraction else 0)
     try:
         return parse_type(text)
     except SqlError as e:

@@ -14,15 +14,15 @@ from sqlglot import exp
 
 from planner.errors import SqlError, UnsupportedError
 from planner.expr import inference as binder_types
-from planner.literals import number_type
+from planner.expr.translate import cast_type
 from planner.match_recognize.expressions import SEMANTICS_MARKERS, FlinkDialect, call_args, func_name
 
 _NUM_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4, "DECIMAL": 5, "FLOAT": 6, "DOUBLE": 7}
 
 # the scalar functions the runtime evaluator implements (runtime/match_recognize); typed by the registry
 SCALAR_FUNCTIONS = {
-    "ABS", "CEIL", "CEILING", "FLOOR", "ROUND", "MOD", "SIGN", "POWER", "POW", "SQRT", "LN", "LOG10", "EXP",
-    "UPPER", "LOWER", "CONCAT", "SUBSTRING", "SUBSTR", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH",
+    "ABS", "CEIL", "CEILING", "FLOOR", "ROUND", "MOD", "SIGN", "POWER", "SQRT", "LN", "LOG10", "EXP",
+    "UPPER", "LOWER", "CONCAT", "SUBSTRING", "SUBSTR", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH",
     "COALESCE", "IFNULL", "NULLIF", "GREATEST", "LEAST", "TIMESTAMPDIFF",
 }
 
@@ -151,32 +151,6 @@ def numeric_result(a, b, op):
     return TypeInfo(out.text(with_null=False), nullable)
 
 
-def common_type(types):
-    types = [t for t in types if t.name != "NULL"]
-    if not types:
-        return TypeInfo("NULL", True)
-    out = types[0]
-    for t in types[1:]:
-        if out.name in _NUM_RANK and t.name in _NUM_RANK:        # the binder's least restrictive type
-            r = binder_types.least_restrictive([_flink_type(out), _flink_type(t)])
-            out = TypeInfo(r.text(with_null=False), out.nullable or t.nullable)
-        elif out.name in ("CHAR", "VARCHAR", "STRING") and t.name in ("CHAR", "VARCHAR", "STRING"):
-            out = TypeInfo(_common_string(out, t), out.nullable or t.nullable)
-        else:
-            out = TypeInfo(out.base, out.nullable or t.nullable)
-    return out
-
-
-def _common_string(a, b):
-    """CHAR(1), CHAR(2) -> CHAR(2); with a VARCHAR -> VARCHAR(longest); with STRING -> STRING."""
-    if "STRING" in (a.name, b.name):
-        return "STRING"
-    la = int(re.search(r"\d+", a.base).group(0)) if "(" in a.base else 1
-    lb = int(re.search(r"\d+", b.base).group(0)) if "(" in b.base else 1
-    name = "CHAR" if a.name == b.name == "CHAR" else "VARCHAR"
-    return "%s(%d)" % (name, max(la, lb))
-
-
 def infer(node, scope):
     """TypeInfo of a MEASURES/DEFINE expression (sqlglot tree)."""
     if isinstance(node, exp.Paren):
@@ -188,22 +162,8 @@ def infer(node, scope):
         if t is None:
             raise SqlError("Column '%s' not found in the input of MATCH_RECOGNIZE" % node.name)
         return TypeInfo(t.base, True, t.time_attr)
-    if isinstance(node, exp.Literal):
-        if node.is_string:
-            return TypeInfo("CHAR(%d)" % max(1, len(node.this)), False)
-        text = node.this
-        kind = number_type(text)                 # "Numeric literal '...' out of range" past a BIGINT
-        if kind in ("INT", "BIGINT"):
-            return TypeInfo(kind, False)
-        if re.fullmatch(r"\d*\.\d*", text):
-            digits = text.replace(".", "").lstrip("0") or "0"
-            scale = len(text.split(".")[1])
-            return TypeInfo("DECIMAL(%d, %d)" % (max(len(digits), scale, 1), scale), False)
-        return TypeInfo("DOUBLE", False)
-    if isinstance(node, exp.Boolean):
-        return TypeInfo("BOOLEAN", False)
-    if isinstance(node, exp.Null):
-        return TypeInfo("NULL", True)
+    if isinstance(node, (exp.Literal, exp.Boolean, exp.Null)):
+        return _layer_type(node, scope)
     if isinstance(node, exp.Neg):
         t = infer(node.this, scope)
         return TypeInfo(t.base, t.nullable)
@@ -228,25 +188,8 @@ def infer(node, scope):
     if isinstance(node, exp.Is):
         infer(node.this, scope)
         return TypeInfo("BOOLEAN", False)
-    if isinstance(node, exp.Cast):
-        t = infer(node.this, scope)
-        target = parse_type_text(node.to.sql(dialect="spark").upper().replace("LONG", "BIGINT")
-                                 .replace("INTEGER", "INT"))
-        if node.to.this == exp.DataType.Type.TEXT or node.to.this == exp.DataType.Type.VARCHAR and \
-                not node.to.expressions:
-            target = TypeInfo("STRING")
-        return TypeInfo(target.base, t.nullable or isinstance(node, exp.TryCast))
-    if isinstance(node, exp.Case):
-        branches = [infer(i.args["true"], scope) for i in node.args.get("ifs") or []]
-        for i in node.args.get("ifs") or []:
-            infer(i.this, scope)
-        default = node.args.get("default")
-        branches.append(infer(default, scope) if default is not None else TypeInfo("NULL", True))
-        return common_type(branches)
-    if isinstance(node, exp.If):
-        infer(node.this, scope)
-        return common_type([infer(node.args["true"], scope),
-                            infer(node.args["false"], scope) if node.args.get("false") else TypeInfo("NULL")])
+    if isinstance(node, (exp.Cast, exp.Case, exp.If)):
+        return _layer_type(node, scope)
     if isinstance(node, exp.Count):
         return TypeInfo("BIGINT", False)
     if isinstance(node, (exp.Sum, exp.Avg, exp.Min, exp.Max)):
@@ -285,9 +228,7 @@ def infer(node, scope):
     if name == "CLASSIFIER":
         return TypeInfo("STRING", False)
     if isinstance(node, exp.Coalesce) or name in ("COALESCE", "IFNULL"):
-        ts = [infer(a, scope) for a in args]
-        c = common_type(ts)
-        return TypeInfo(c.base, all(t.nullable for t in ts))
+        return _layer_type(node, scope)
     if isinstance(node, exp.TimestampDiff) or name == "TIMESTAMPDIFF":
         return TypeInfo("INT", True)
     if isinstance(node, exp.Length):
@@ -301,6 +242,28 @@ def infer(node, scope):
             return out
     raise UnsupportedError("Function %s is not supported inside MATCH_RECOGNIZE"
                            % (name or node.sql(dialect=FlinkDialect)))
+
+
+class _NoPlace:
+    """A CAST's type read outside a statement's binding: its errors carry no position (MATCH_RECOGNIZE's
+    validation places them)."""
+    @staticmethod
+    def pos(node):
+        return None, None
+
+
+def _layer_type(node, scope):
+    """The type the expression layer gives `node` (planner/expr/inference.py: literals, CAST, CASE, IF,
+    COALESCE), its operands typed here: MEASURES and DEFINE type them as SELECT does."""
+    def typeof(child):
+        info = infer(child, scope)
+        return binder_types.FlinkType("NULL") if info.name == "NULL" else _flink_type(info)
+    if isinstance(node, (exp.Cast, exp.TryCast)) and "flink_type" not in node.meta:
+        node.meta["flink_type"] = cast_type(node, _NoPlace)
+    out = binder_types.infer(node, typeof)
+    if out is None:
+        raise UnsupportedError("The type of %s inside MATCH_RECOGNIZE is not known" % node.sql(dialect=FlinkDialect))
+    return TypeInfo(out.text(with_null=False), out.nullable)
 
 
 def _registry_type(node, name, args, scope):

@@ -133,4 +133,4 @@ def test_output_types():
     assert output_columns(spec, COLUMNS) == [
         ("sym", "STRING"), ("ap", "BIGINT"), ("ar", "DOUBLE"), ("sa", "DECIMAL(38, 2)"),
         ("cb", "BIGINT NOT NULL"), ("mt", "TIMESTAMP(3) NOT NULL *ROWTIME*"), ("fb", "TIMESTAMP(3) *ROWTIME*"),
-        ("d", "BIGINT"), ("q", "DECIMAL(26, 6)"), ("c", "DOUBLE"), ("s", "CHAR(2) NOT NULL")]
+        ("d", "BIGINT"), ("q", "DECIMAL(26, 6)"), ("c", "DOUBLE"), ("s", "VARCHAR(2) NOT NULL")]

@@ -11,7 +11,11 @@ from planner.plan.node import post_order
 from planner.planner import Planner
 
 EXPRESSIONS = ["price * price", "price / 3", "price + qty", "ROUND(price, 1)", "MOD(qty, 7)", "ABS(qty)",
-               "UPPER(symbol)", "GREATEST(price, 1.5)", "CEIL(price)", "POWER(qty, 2)"]
+               "UPPER(symbol)", "GREATEST(price, 1.5)", "CEIL(price)", "POWER(qty, 2)",
+               # literals, CAST, CASE, IF, COALESCE: typed by the expression layer in MEASURES too
+               "TIMESTAMP '2020-01-01 00:00:00'", "TIME '10:00:00.12'", "1.50", "CAST(qty AS DECIMAL(5, 1))",
+               "CASE WHEN qty > 1 THEN price ELSE 0 END", "CASE qty WHEN 1 THEN 1.5 ELSE 2 END",
+               "IF(qty > 1, 'a', 'bc')", "COALESCE(qty, 1)", "TRY_CAST(symbol AS INT)"]
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +45,7 @@ def test_measures_are_typed_as_select_types_them(planner):
     types are the registry's rules in both (MATCH_RECOGNIZE had its own table: ROUND kept DECIMAL(10, 2))."""
     selected = select_types(planner)
     assert selected[:4] == ["DECIMAL(21, 4)", "DECIMAL(21, 13)", "DECIMAL(13, 2)", "DECIMAL(10, 1)"]
+    assert selected[10:12] == ["TIMESTAMP(0) NOT NULL", "TIME(2) NOT NULL"]       # Flink 2.3's TYPEOF of them
     assert [t.replace(" NOT NULL", "") for t in measure_types(planner)] == \
         [t.replace(" NOT NULL", "") for t in selected]
 

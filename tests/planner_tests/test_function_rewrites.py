@@ -39,6 +39,14 @@ def test_rewrites(flink, spark):
     assert spark_sql(flink) == spark
 
 
+@pytest.mark.parametrize("flink", ["GREATEST(a * 2, b)", "LEAST(b, a * 2)", "SPLIT_INDEX(s, ',', i * 2)"])
+def test_an_argument_read_twice_is_written_once(flink):
+    """GREATEST / LEAST test each argument for NULL and pass it on, SPLIT_INDEX tests its index and reads it:
+    an argument that is more than a column is bound once (operands_once), not copied into both places."""
+    sql = spark_sql(flink)
+    assert sql.count("* 2") == 1 and sql.startswith("TRANSFORM(ARRAY(")
+
+
 def test_errors_name_the_function():
     with pytest.raises(SqlError, match="SPLIT_INDEX"):
         spark_sql("SPLIT_INDEX(s)")

@@ -245,7 +245,7 @@ def _query_type(types, args):
     if ftype is not None and ftype.name == "ARRAY":
         element = ftype.children[0]
         if element.name not in ("CHAR", "VARCHAR"):
-            from ..operand_checks import calcite
+            from ..signatures import calcite
             raise SqlError("Unsupported array element type '%s' for RETURNING ARRAY in JSON_QUERY()."
                            % calcite(element))
         return _t("ARRAY<STRING>")

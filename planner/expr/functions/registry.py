@@ -17,6 +17,7 @@ from sqlglot import exp
 
 from ...errors import SqlError, UnsupportedError
 from ...literals import integer_literal
+from ..spark_template import spark_template
 
 
 @dataclass(frozen=True)
@@ -45,11 +46,9 @@ def _to_timestamp(args):
 
 def _split_index(args):
     # Flink: split by the literal separator, 0-based index, NULL when out of range or negative.
-    # '\Q...\E' quotes the separator for Spark's regex split (the generator doubles the backslash).
-    s, sep, idx = args
-    part = _call("TRY_ELEMENT_AT", _call("SPLIT", s, _call("CONCAT", _lit("\\Q"), sep, _lit("\\E"))),
-                 exp.Add(this=idx.copy(), expression=_lit(1)))
-    return exp.Case(ifs=[exp.If(this=exp.GTE(this=idx.copy(), expression=_lit(0)), true=part)], default=exp.Null())
+    # '\Q...\E' quotes the separator for Spark's regex split; the index is written once (spark_template)
+    return spark_template("CASE WHEN {2} >= 0 THEN TRY_ELEMENT_AT(SPLIT({0}, CONCAT('\\\\Q', {1}, '\\\\E')), "
+                          "{2} + 1) ELSE NULL END", list(args))
 
 
 def _timestampadd(args):
@@ -88,14 +87,6 @@ def _date_format(args):
     return _call("DATE_FORMAT", *args)
 
 
-def _truncate(args):
-    # toward zero to `d` decimals: SIGN(x) * FLOOR(ABS(x) * 10^d) / 10^d
-    x, d = args[0], (args[1] if len(args) > 1 else _lit(0))
-    scale = _call("POWER", _lit(10), d)
-    return exp.Div(this=exp.Mul(this=_call("SIGN", x), expression=_call(
-        "FLOOR", exp.Mul(this=_call("ABS", x), expression=scale))), expression=scale)
-
-
 def _element(args):
     arr = args[0]
     return exp.Case(ifs=[exp.If(this=exp.EQ(this=_call("SIZE", arr), expression=_lit(1)),
@@ -114,11 +105,11 @@ FLINK_FUNCTIONS = {
     "GREATEST": FunctionMapping("conditional"), "LEAST": FunctionMapping("conditional"),
     # arithmetic
     "ABS": FunctionMapping("math"), "MOD": FunctionMapping("math"), "POWER": FunctionMapping("math"),
-    "POW": FunctionMapping("math", spark="POWER"), "SQRT": FunctionMapping("math"),
+    "SQRT": FunctionMapping("math"),
     "EXP": FunctionMapping("math"), "LN": FunctionMapping("math"), "LOG10": FunctionMapping("math"),
     "LOG2": FunctionMapping("math"), "LOG": FunctionMapping("math"), "CEIL": FunctionMapping("math"),
     "CEILING": FunctionMapping("math", spark="CEIL"), "FLOOR": FunctionMapping("math"),
-    "ROUND": FunctionMapping("math"), "TRUNCATE": FunctionMapping("math", args=(1, 2), rewrite=lambda a: _truncate(a)),
+    "ROUND": FunctionMapping("math"),     # TRUNCATE: functions/math.py
     "SIGN": FunctionMapping("math"), "SIN": FunctionMapping("math"), "COS": FunctionMapping("math"),
     "TAN": FunctionMapping("math"), "ASIN": FunctionMapping("math"), "ACOS": FunctionMapping("math"),
     "ATAN": FunctionMapping("math"), "ATAN2": FunctionMapping("math"), "DEGREES": FunctionMapping("math"),
@@ -260,15 +251,6 @@ def _check_argument_count(name, bounds, count):
 # sqlglot reads some Flink calls into typed nodes (exp.Greatest, exp.RegexpExtract, ...), which never reach
 # `map_anonymous`; where Spark's function of the same name differs from Flink's, `map_parsed` rewrites them.
 
-def _null_if_any_null(args, call):
-    """Flink's GREATEST / LEAST are NULL when an argument is NULL; Spark's skip NULLs."""
-    test = None
-    for a in args:
-        cond = exp.Is(this=a.copy(), expression=exp.Null())
-        test = cond if test is None else exp.Or(this=test, expression=cond)
-    return exp.Case(ifs=[exp.If(this=test, true=exp.Null())], default=call)
-
-
 def _spark_call(name, *args):
     node = _call(name, *args)
     node.meta["spark"] = True
@@ -276,8 +258,12 @@ def _spark_call(name, *args):
 
 
 def _parsed_greatest(node, name):
+    """Flink's GREATEST / LEAST are NULL when an argument is NULL (Spark's skip NULLs); each argument written
+    once (spark_template)."""
     args = [node.this] + list(node.expressions)
-    return _null_if_any_null(args, _spark_call(name, *[a.copy() for a in args]))
+    places = ", ".join("{%d}" % i for i in range(len(args)))
+    nulls = " OR ".join("{%d} IS NULL" % i for i in range(len(args)))
+    return spark_template("CASE WHEN %s THEN NULL ELSE %s(%s) END" % (nulls, name, places), args)
 
 
 def _parsed_regexp_extract(node):
@@ -296,11 +282,6 @@ def _parsed_str_to_map(node):
     return _spark_call("STR_TO_MAP", node.this.copy(), pair.copy(), kv.copy())
 
 
-def _parsed_trunc(node):
-    decimals = node.args.get("decimals")
-    return _truncate([node.this.copy()] + ([decimals.copy()] if decimals is not None else []))
-
-
 _PARSED = {
     exp.Greatest: lambda n: _parsed_greatest(n, "GREATEST"),
     exp.Least: lambda n: _parsed_greatest(n, "LEAST"),
@@ -308,7 +289,6 @@ _PARSED = {
     exp.StrToMap: _parsed_str_to_map,
     # Flink's CONCAT_WS skips NULL arguments, as Spark's does (sqlglot would make it NULL-if-any-NULL)
     exp.ConcatWs: lambda n: _spark_call("CONCAT_WS", *[e.copy() for e in n.expressions]),
-    exp.Trunc: _parsed_trunc,
     exp.FromBase64: lambda n: exp.Cast(this=_spark_call("UNBASE64", n.this.copy()), to=exp.DataType.build("STRING")),
     exp.Typeof: lambda n: _spark_call("UPPER", _spark_call("TYPEOF", n.this.copy())),
     exp.Week: lambda n: _spark_call("WEEKOFYEAR", n.this.copy()),
@@ -354,8 +334,24 @@ def return_type_rule(name, node):
     if isinstance(node, exp.Anonymous):
         rule = _CALL_TYPES.get(name)
         if rule is not None:
-            return lambda n, args, typeof: rule([typeof(a) for a in args], args)
+            return lambda n, args, typeof: _flink_words(name, rule, [typeof(a) for a in args], args)
     return RETURN_TYPES.get(name)
+
+
+def _flink_words(name, rule, types, args):
+    """A collection function's refusal as Flink words it: the call with its argument types (the reason as a hint)."""
+    try:
+        return rule(types, args)
+    except SqlError as err:
+        if name not in functions_collections.RETURN_TYPES or not err.message.startswith("Invalid function call: "):
+            raise
+        from ..signatures import CALCITE, calcite_refusal
+        refusal = calcite_refusal(name, types, (err.line, err.column)) if name in CALCITE else None
+        if refusal is not None:           # CARDINALITY, ELEMENT: Calcite's operators in Flink
+            raise refusal from None
+        given = ", ".join(t.text() if t is not None else "?" for t in types)
+        raise SqlError("Invalid function call:\n%s(%s)" % (name, given), err.line, err.column,
+                       hint=err.message[len("Invalid function call: "):]) from None
 
 
 # ---------------------------------------------------------------------- functions added at run time

@@ -1,0 +1,143 @@
+"""IN and EXISTS where a semi join cannot take them (under OR, under NOT with other terms, in the select list),
+as scalar subqueries that count, which subqueries.py joins as it joins any scalar subquery (a LEFT join, the
+correlated ones grouped by their keys). Flink plans these as mark joins; the values are the same:
+
+- `EXISTS (q)` is `COALESCE((SELECT COUNT(*) FROM .. WHERE ..), 0) > 0`: TRUE or FALSE, never NULL;
+- `x IN (SELECT y FROM .. WHERE ..)` is SQL's three-valued IN: TRUE when a row has `y = x`; else FALSE when
+  the subquery has no row; else NULL when `x` is NULL or a `y` is NULL; else FALSE. As a condition of WHERE
+  that no NOT turns (`.. OR x IN (..)`), NULL and FALSE both drop the row: the first count alone decides.
+
+A subquery that groups, is DISTINCT, has a LIMIT or is no plain SELECT is counted from outside,
+`(SELECT COUNT(*) FROM (q) AS $in($v) WHERE $v = x)`, which needs it uncorrelated (as Flink's decorrelator
+does not, dynsql refuses a correlation there with its usual message)."""
+
+from sqlglot import exp
+
+from ..errors import SqlError
+
+
+def _is_predicate(node):
+    return isinstance(node, exp.Exists) or isinstance(node, exp.In) and node.args.get("query") is not None
+
+
+def as_counts(tree, outer, in_where):
+    """`tree` (a copy the caller owns) with each IN / EXISTS subquery replaced by its counting form."""
+    for pred in [n for n in tree.walk() if _is_predicate(n)]:
+        if any(isinstance(p, (exp.Subquery, exp.Exists)) or _is_predicate(p) for p in _above(pred, tree)):
+            continue                          # inside another subquery: that one's binding rewrites it
+        decides_alone = in_where and all(isinstance(p, (exp.And, exp.Or, exp.Paren)) for p in _above(pred, tree))
+        counted = _exists(pred) if isinstance(pred, exp.Exists) else _in(pred, outer, decides_alone)
+        if pred is tree:
+            tree = counted
+        else:
+            pred.replace(counted)
+    return tree
+
+
+def _above(node, root):
+    p = node.parent
+    while p is not None and node is not root:
+        yield p
+        if p is root:
+            return
+        p = p.parent
+
+
+def _query(pred):
+    q = pred.this if isinstance(pred, exp.Exists) else pred.args["query"]
+    while isinstance(q, exp.Subquery):
+        q = q.this
+    return q
+
+
+def _plain(q):
+    """Whether conditions can be added to `q`'s WHERE and its select list replaced by a COUNT."""
+    if not isinstance(q, exp.Select):
+        return False
+    if any(q.args.get(a) is not None for a in ("group", "having", "distinct", "limit", "offset", "qualify")):
+        return False
+    from .subqueries import _aggregates
+    return not _aggregates(q)
+
+
+def _count(q, *conditions):
+    """`COALESCE((SELECT COUNT(*) FROM <q's FROM> WHERE <q's WHERE> AND conditions), 0)` (q plain)."""
+    q = q.copy()
+    q.set("expressions", [exp.Count(this=exp.Star())])
+    q.set("order", None)
+    where = q.args.get("where")
+    parts = ([where.this] if where is not None else []) + list(conditions)
+    if parts:
+        cond = parts[0]
+        for c in parts[1:]:
+            cond = exp.And(this=exp.Paren(this=cond) if isinstance(cond, exp.Or) else cond,
+                           expression=exp.Paren(this=c) if isinstance(c, exp.Or) else c)
+        q.set("where", exp.Where(this=cond))
+    return exp.Coalesce(this=exp.Subquery(this=q), expressions=[exp.Literal.number(0)])
+
+
+def _wrapped(q, *conditions):
+    """`q` counted from outside: `SELECT * FROM (q) AS $in($v) WHERE conditions` (its value named `$v`)."""
+    alias = exp.TableAlias(this=exp.to_identifier("$in", quoted=True),
+                           columns=[exp.to_identifier("$v", quoted=True)])
+    outer = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(this=q.copy(), alias=alias))
+    return _count(outer, *conditions)
+
+
+def _value():
+    return exp.column("$v", table="$in", quoted=True)
+
+
+def _positive(count):
+    return exp.GT(this=count, expression=exp.Literal.number(0))
+
+
+def _exists(pred):
+    q = _query(pred)
+    if _plain(q):
+        return exp.Paren(this=_positive(_count(q)))
+    outer = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
+        this=q.copy(), alias=exp.TableAlias(this=exp.to_identifier("$ex", quoted=True))))
+    return exp.Paren(this=_positive(_count(outer)))
+
+
+def _in(pred, outer, decides_alone):
+    q = _query(pred)
+    x = _qualified(pred.this, outer)
+    if isinstance(q, exp.Select) and len(q.expressions) != 1 and not any(isinstance(e, exp.Star)
+                                                                          for e in q.expressions):
+        raise SqlError("The subquery of IN must return one column, not %d" % len(q.expressions))
+    if _plain(q) and not isinstance(q.expressions[0], exp.Star):
+        y = q.expressions[0].unalias()
+        match = _count(q, exp.EQ(this=y.copy(), expression=x.copy()))
+        every = _count(q)
+        nulls = _count(q, exp.Is(this=y.copy(), expression=exp.Null()))
+    else:
+        match = _wrapped(q, exp.EQ(this=_value(), expression=x.copy()))
+        every = _wrapped(q)
+        nulls = _wrapped(q, exp.Is(this=_value(), expression=exp.Null()))
+    if decides_alone:
+        return exp.Paren(this=_positive(match))
+    unknown = exp.Cast(this=exp.Null(), to=exp.DataType.build("BOOLEAN"))
+    return exp.Case(ifs=[
+        exp.If(this=_positive(match), true=exp.true()),
+        exp.If(this=exp.EQ(this=every, expression=exp.Literal.number(0)), true=exp.false()),
+        exp.If(this=exp.Is(this=x.copy(), expression=exp.Null()), true=unknown),
+        exp.If(this=_positive(nulls), true=unknown.copy()),
+    ], default=exp.false())
+
+
+def _qualified(x, outer):
+    """The IN operand with its columns named by their table in the outer block, so that the subquery's own
+    columns of the same name do not take their place once the operand is inside it."""
+    x = x.copy()
+    for col in list(x.find_all(exp.Column)):
+        if col.table or isinstance(col.this, exp.Star):
+            continue
+        try:
+            entry, _ = outer.resolve([col.name], (None, None))
+        except SqlError:
+            continue
+        if entry.qualifier is not None:
+            col.set("table", exp.to_identifier(entry.qualifier, quoted=True))
+    return x
