@@ -67,19 +67,18 @@ def merge_like(create, source, line=None, column=None):
                            line, column)
         watermark = own.watermark
 
-    primary_key = list(source.primary_key) if how["CONSTRAINTS"] == "INCLUDING" else []
-    if own.primary_key:
-        if primary_key:
-            raise SqlError("The base table already has a primary key. You might want to specify EXCLUDING "
-                           "CONSTRAINTS.", line, column)
-        primary_key = list(own.primary_key)
+    def one_of(inherited, declared, clash):
+        """The base table's list (when INCLUDING) or the new table's own; both: Flink's error `clash`."""
+        if inherited and declared:
+            raise SqlError(clash, line, column)
+        return list(declared or inherited)
 
-    partition_keys = list(source.partition_keys) if how["PARTITIONS"] == "INCLUDING" else []
-    if own.partition_keys:
-        if partition_keys:
-            raise SqlError("The base table already has a partition spec defined. You might want to specify "
-                           "EXCLUDING PARTITIONS.", line, column)
-        partition_keys = list(own.partition_keys)
+    primary_key = one_of(source.primary_key if how["CONSTRAINTS"] == "INCLUDING" else [], own.primary_key,
+                         "The base table already has a primary key. You might want to specify EXCLUDING "
+                         "CONSTRAINTS.")
+    partition_keys = one_of(source.partition_keys if how["PARTITIONS"] == "INCLUDING" else [], own.partition_keys,
+                            "The base table already has a partition spec defined. You might want to specify "
+                            "EXCLUDING PARTITIONS.")
 
     options = dict(source.options) if how["OPTIONS"] != "EXCLUDING" else {}
     for key, value in own.options.items():

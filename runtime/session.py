@@ -402,13 +402,19 @@ def package_zip():
                 if name.endswith(".py") or name == "METADATA" and package.endswith(".dist-info"):
                     path = os.path.join(folder, name)
                     files.append((path, os.path.relpath(path, root_dir)))
+    return content_named_zip(files, "dynsql-packages-%s.zip", 24)
+
+
+def content_named_zip(files, name, digits):
+    """A zip of `files` ([(path, name in the zip)]) in the owner-only working folder, named `name` % the first
+    `digits` hex digits of a hash of the names and contents; built once (a zip of that name holds them)."""
     digest = hashlib.sha256()
     for path, arcname in files:
         with open(path, "rb") as f:
             content = f.read()
         digest.update(b"%s %d\n" % (arcname.encode(), len(content)))
         digest.update(content)
-    target = os.path.join(log_dir(), "dynsql-packages-%s.zip" % digest.hexdigest()[:24])
+    target = os.path.join(log_dir(), name % digest.hexdigest()[:digits])
     if not os.path.exists(target):
         tmp = "%s.%d.tmp" % (target, os.getpid())
         with open_private(tmp, "wb") as out, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:

@@ -29,7 +29,24 @@ def joined_fields(left, right, kind, keep_time=False):
     return out
 
 
-class Join(PlanNode):
+class TwoInputs(PlanNode):
+    """A node over a left and a right input whose rows it puts side by side (joins, semi joins)."""
+
+    @property
+    def left(self):
+        return self.inputs[0]
+
+    @property
+    def right(self):
+        return self.inputs[1]
+
+    def side_by_side_name(self, fields, side, name):
+        """The name in `fields` (left's then right's) of input `side`'s (0 left, 1 right) field `name`."""
+        offset = 0 if side == 0 else len(self.left.fields)
+        return fields[offset + self.inputs[side].field_names.index(name)].name
+
+
+class Join(TwoInputs):
     name = "Join"
 
     def __init__(self, left, right, kind, left_keys, right_keys, condition=None, position=None):
@@ -40,18 +57,9 @@ class Join(PlanNode):
         self.condition = condition        # Expr over the output fields, or None
         self.fields = joined_fields(left, right, kind)
 
-    @property
-    def left(self):
-        return self.inputs[0]
-
-    @property
-    def right(self):
-        return self.inputs[1]
-
     def output_name(self, side, name):
         """The output field name of input `side`'s (0 left, 1 right) field `name`."""
-        offset = 0 if side == 0 else len(self.left.fields)
-        return self.fields[offset + self.inputs[side].field_names.index(name)].name
+        return self.side_by_side_name(self.fields, side, name)
 
     def provided_kinds(self, input_kinds):
         if self.kind == "INNER":

@@ -8,14 +8,14 @@ left fields then the right ones, named as `joined_fields` names them). Time attr
 timestamps, as in Flink's regular joins. Over insert-only inputs a semi join is insert-only; an anti join
 retracts a left row (-D) when its first match arrives, and a semi join does so when its last match leaves."""
 
-from .changelog import ALL_KINDS
-from .join import joined_fields
-from .node import PlanNode
+from .changelog import ALL_KINDS, InsertOnlyInOut
+from .join import TwoInputs, joined_fields
+from .window import window_join_detail
 
 SEMI_JOIN_TYPES = {False: "LeftSemiJoin", True: "LeftAntiJoin"}
 
 
-class SemiJoin(PlanNode):
+class SemiJoin(TwoInputs):
     name = "Join"
 
     def __init__(self, left, right, anti, left_keys, right_keys, condition=None, null_safe=None, position=None):
@@ -29,21 +29,12 @@ class SemiJoin(PlanNode):
         self.fields = [f.materialized() for f in left.fields]
 
     @property
-    def left(self):
-        return self.inputs[0]
-
-    @property
-    def right(self):
-        return self.inputs[1]
-
-    @property
     def joined_names(self):
         return [f.name for f in self.joined]
 
     def joined_name(self, side, name):
         """The name in the joined row of input `side`'s (0 left, 1 right) field `name`."""
-        offset = 0 if side == 0 else len(self.left.fields)
-        return self.joined[offset + self.inputs[side].field_names.index(name)].name
+        return self.side_by_side_name(self.joined, side, name)
 
     def provided_kinds(self, input_kinds):
         if self.anti:
@@ -66,7 +57,7 @@ class SemiJoin(PlanNode):
                                                             ", ".join(self.field_names))
 
 
-class WindowSemiJoin(SemiJoin):
+class WindowSemiJoin(InsertOnlyInOut, SemiJoin):
     """A semi or anti join of two inputs carrying the same windows, on `L.window_start = R.window_start AND
     L.window_end = R.window_end` (Flink's WindowJoin with joinType LeftSemiJoin / LeftAntiJoin): each window's
     left rows are emitted once the window closes, those that some right row of the same window matches (semi)
@@ -89,19 +80,5 @@ class WindowSemiJoin(SemiJoin):
     def window_ref(self):
         return self.left_window
 
-    def accepted_kinds(self, i):
-        from .changelog import INSERT_ONLY_KINDS
-        return INSERT_ONLY_KINDS
-
-    def provided_kinds(self, input_kinds):
-        from .changelog import INSERT_ONLY_KINDS
-        return INSERT_ONLY_KINDS
-
-    def input_update_before(self, i, required):
-        return False
-
     def explain_detail(self):
-        lw, rw = self.left_window, self.right_window
-        return "leftWindow=[%s], rightWindow=[%s], joinType=[%s], where=[%s], select=[%s]" % (
-            lw.spec.describe(lw.start, lw.end), rw.spec.describe(rw.start, rw.end), SEMI_JOIN_TYPES[self.anti],
-            self.where_text(), ", ".join(self.field_names))
+        return window_join_detail(self, SEMI_JOIN_TYPES[self.anti])

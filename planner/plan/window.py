@@ -12,7 +12,7 @@ group window with early / late firing, which updates its result. Nothing here ru
 from dataclasses import dataclass, replace
 
 from ..expr.types import parse_type
-from .changelog import INSERT_ONLY_KINDS, UPDATE, INSERT
+from .changelog import INSERT_ONLY_KINDS, UPDATE, INSERT, InsertOnlyInOut
 from .fields import PROCTIME, ROWTIME, Field, unique_names
 from .join import JOIN_TYPES, Join, joined_fields
 from .node import PlanNode
@@ -222,7 +222,7 @@ class WindowDeduplicate(_PerWindow):
             self.window_text(), "LastRow" if self.keep_last else "FirstRow", ", ".join(self.keys), self.order_field)
 
 
-class WindowJoin(Join):
+class WindowJoin(InsertOnlyInOut, Join):
     """A join of two inputs carrying the same windows on `L.window_start = R.window_start AND L.window_end =
     R.window_end` (and key equalities, and a remaining condition): each window's rows of both sides are joined
     once it closes; INNER, LEFT, RIGHT or FULL; insert-only. Unlike a regular join, the time attributes stay."""
@@ -251,20 +251,16 @@ class WindowJoin(Join):
             return self.right_window.renamed(names)
         return None
 
-    def accepted_kinds(self, i):
-        return INSERT_ONLY_KINDS
-
-    def provided_kinds(self, input_kinds):
-        return INSERT_ONLY_KINDS
-
-    def input_update_before(self, i, required):
-        return False
-
     def explain_detail(self):
-        lw, rw = self.left_window, self.right_window
-        return "leftWindow=[%s], rightWindow=[%s], joinType=[%s], where=[%s], select=[%s]" % (
-            lw.spec.describe(lw.start, lw.end), rw.spec.describe(rw.start, rw.end), JOIN_TYPES[self.kind],
-            self.where_text(), ", ".join(self.field_names))
+        return window_join_detail(self, JOIN_TYPES[self.kind])
+
+
+def window_join_detail(join, join_type):
+    """EXPLAIN's text of a window join (WindowJoin, WindowSemiJoin): both windows, the type, the condition."""
+    lw, rw = join.left_window, join.right_window
+    return "leftWindow=[%s], rightWindow=[%s], joinType=[%s], where=[%s], select=[%s]" % (
+        lw.spec.describe(lw.start, lw.end), rw.spec.describe(rw.start, rw.end), join_type, join.where_text(),
+        ", ".join(join.field_names))
 
 
 GROUP_WINDOW_NAMES = {"TUMBLE": "TumblingGroupWindow", "HOP": "SlidingGroupWindow", "SESSION": "SessionGroupWindow"}

@@ -21,10 +21,15 @@ def rewrite(join):
         return join
     if not lw.spec.same_windows(rw.spec):
         return join
+    check_windows(join, lw, rw)
+    keys = [(a, b) for a, b in pairs if (a, b) not in ((lw.start, rw.start), (lw.end, rw.end))]
+    return WindowJoin(join.left, join.right, join.kind, lw, rw, [a for a, _ in keys], [b for _, b in keys],
+                      join.condition, position=join.position)
+
+
+def check_windows(join, lw, rw):
+    """A window join (or semi / anti join) runs on event-time windows other than SESSION, as in Flink."""
     if lw.time_kind != ROWTIME or rw.time_kind != ROWTIME:
         raise UnsupportedError("Processing time Window Join is not supported yet.", *join.position)
     if lw.spec.kind == "SESSION":
         raise UnsupportedError("A window join over SESSION windows is not supported yet", *join.position)
-    keys = [(a, b) for a, b in pairs if (a, b) not in ((lw.start, rw.start), (lw.end, rw.end))]
-    return WindowJoin(join.left, join.right, join.kind, lw, rw, [a for a, _ in keys], [b for _, b in keys],
-                      join.condition, position=join.position)

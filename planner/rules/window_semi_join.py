@@ -6,11 +6,10 @@ regular semi join, as Flink plans it. The binder calls `rewrite` once the join's
 
 from dataclasses import replace
 
-from ..errors import UnsupportedError
 from ..plan.calc import Calc
-from ..plan.fields import ROWTIME
 from ..plan.semi_join import SemiJoin, WindowSemiJoin
 from ..plan.window import window_of
+from .window_join import check_windows
 
 
 def rewrite(join):
@@ -26,10 +25,7 @@ def rewrite(join):
     if not starts or not ends or not lw.spec.same_windows(rw.spec):
         return join
     bounds = (starts[0], ends[0])
-    if lw.time_kind != ROWTIME or rw.time_kind != ROWTIME:
-        raise UnsupportedError("Processing time Window Join is not supported yet.", *join.position)
-    if lw.spec.kind == "SESSION":
-        raise UnsupportedError("A window join over SESSION windows is not supported yet", *join.position)
+    check_windows(join, lw, rw)
     kept = [(a, b, s) for a, b, s in zip(join.left_keys, join.right_keys, join.null_safe) if (a, b) not in bounds]
     lw = replace(lw, start=bounds[0][0], end=bounds[1][0])
     rw = replace(rw, start=bounds[0][1], end=bounds[1][1])

@@ -12,24 +12,27 @@ from collections import Counter
 from .keyed_state import KeyedChangelogProcessor, add, weight
 
 
-class JoinState:
-    __slots__ = ("left", "right")
+class SidesState:
+    __slots__ = ("left", "right", "null_key")
 
     def __init__(self):
         self.left = Counter()
         self.right = Counter()
+        self.null_key = False       # (semi joins) the key has a NULL where `=` compares: nothing matches
 
 
-class JoinProcessor(KeyedChangelogProcessor):
-    def __init__(self, kind, left_columns, right_columns, ttl_ms=0, condition=None):
-        self.kind = kind
+class TwoSidedProcessor(KeyedChangelogProcessor):
+    """A key's state is the multisets of both sides' rows (`__side` 0 left, 1 right, each side's fields packed
+    in `left_columns` / `right_columns`); `result` pairs them."""
+
+    def __init__(self, left_columns, right_columns, ttl_ms=0, condition=None):
         self.left_columns = left_columns      # names of the packed left columns in the input rows
         self.right_columns = right_columns
         self.ttl_ms = ttl_ms
         self.condition = condition            # RowCondition over a joined row, or None
 
     def empty(self):
-        return JoinState()
+        return SidesState()
 
     def is_empty(self, state):
         return not state.left and not state.right
@@ -37,11 +40,21 @@ class JoinProcessor(KeyedChangelogProcessor):
     def apply(self, state, rows):
         for r in rows:
             w = weight(r["__op"])
+            self.note(state, r)
             if r["__side"] == 0:
                 add(state.left, tuple(r[c] for c in self.left_columns), w)
             else:
                 add(state.right, tuple(r[c] for c in self.right_columns), w)
         return state
+
+    def note(self, state, row):
+        """What a processor keeps of an input row besides its side's multiset (nothing here)."""
+
+
+class JoinProcessor(TwoSidedProcessor):
+    def __init__(self, kind, left_columns, right_columns, ttl_ms=0, condition=None):
+        super().__init__(left_columns, right_columns, ttl_ms, condition)
+        self.kind = kind
 
     def result(self, state):
         left = [row for row, c in state.left.items() for _ in range(max(c, 0))]
@@ -125,10 +138,7 @@ def _processor_join(node, left, right, ctx, condition=None):
     def pack(s, side, join_keys):
         df = s.df
         cols = [F.col(q(k)).alias(keys[i]) for i, k in enumerate(join_keys)]
-        for i, c in enumerate(lcols):
-            cols.append((F.col(q(c)) if side == 0 else F.lit(None).cast(ltypes[c])).alias(lpack[i]))
-        for i, c in enumerate(rcols):
-            cols.append((F.col(q(c)) if side == 1 else F.lit(None).cast(rtypes[c])).alias(rpack[i]))
+        cols += packed_sides(side, (lcols, rcols), (ltypes, rtypes), (lpack, rpack))
         op = F.col("__op") if s.changelog else F.lit(0).cast("tinyint")
         # a NULL key equals nothing: such a row is keyed by its side and content, alone (its retraction with it)
         null_key = None
@@ -146,3 +156,10 @@ def _processor_join(node, left, right, ctx, condition=None):
     out_fields += [st.StructField(n, rtypes[c], True) for n, c in zip(node.field_names[len(lcols):], rcols)]
     processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms, condition)
     return run_keyed(both, keys + ["__jn"] if keys else keys, processor, out_fields, ctx)
+
+
+def packed_sides(side, columns, types, packed):
+    """The columns of a row of input `side` in the one stream of both sides: each side's fields under its
+    packed names (`packed` = (left names, right names)), the other side's NULL."""
+    return [(F.col(q(c)) if side == s else F.lit(None).cast(types[s][c])).alias(packed[s][i])
+            for s in (0, 1) for i, c in enumerate(columns[s])]

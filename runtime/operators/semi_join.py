@@ -6,42 +6,16 @@ without equalities on one task); the state holds the multisets of both sides' ro
 rows that some right row matches, or that none does) is recomputed after each micro-batch and diffed: a left
 row comes (+I) and goes (-D) as its matches come and go, on either side's changes."""
 
-from .keyed_state import KeyedChangelogProcessor, add, weight
+from .join import TwoSidedProcessor
 
 
-class SemiJoinState:
-    __slots__ = ("left", "right", "null_key")
-
-    def __init__(self):
-        from collections import Counter
-        self.left = Counter()
-        self.right = Counter()
-        self.null_key = False       # the key has a NULL where `=` compares: nothing matches
-
-
-class SemiJoinProcessor(KeyedChangelogProcessor):
+class SemiJoinProcessor(TwoSidedProcessor):
     def __init__(self, anti, left_columns, right_columns, ttl_ms=0, condition=None):
+        super().__init__(left_columns, right_columns, ttl_ms, condition)
         self.anti = anti
-        self.left_columns = left_columns      # names of the packed left columns in the input rows
-        self.right_columns = right_columns
-        self.ttl_ms = ttl_ms
-        self.condition = condition            # RowCondition over a joined row (left values + right values), or None
 
-    def empty(self):
-        return SemiJoinState()
-
-    def is_empty(self, state):
-        return not state.left and not state.right
-
-    def apply(self, state, rows):
-        for r in rows:
-            w = weight(r["__op"])
-            state.null_key = bool(r["__nk"])
-            if r["__side"] == 0:
-                add(state.left, tuple(r[c] for c in self.left_columns), w)
-            else:
-                add(state.right, tuple(r[c] for c in self.right_columns), w)
-        return state
+    def note(self, state, row):
+        state.null_key = bool(row["__nk"])
 
     def result(self, state):
         rights = [] if state.null_key else [row for row, c in state.right.items() if c > 0]
@@ -67,6 +41,7 @@ from planner.errors import UnsupportedError  # noqa: E402
 from planner.plan.semi_join import SemiJoin  # noqa: E402
 
 from ..translate import Stream, conform, q, translates  # noqa: E402
+from .join import packed_sides  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
 from .row_condition import RowCondition  # noqa: E402
 
@@ -113,10 +88,7 @@ def translate_semi_join(node, inputs, ctx):
         null_key = F.lit(False)
         for n in nulls:
             null_key = null_key | n
-        for i, c in enumerate(lcols):
-            cols.append((F.col(q(c)) if side == 0 else F.lit(None).cast(ltypes[c])).alias(lpack[i]))
-        for i, c in enumerate(rcols):
-            cols.append((F.col(q(c)) if side == 1 else F.lit(None).cast(rtypes[c])).alias(rpack[i]))
+        cols += packed_sides(side, (lcols, rcols), (ltypes, rtypes), (lpack, rpack))
         op = F.col("__op") if s.changelog else F.lit(0).cast("tinyint")
         return s.df.select(*cols, null_key.alias("__nk"), F.lit(side).cast("tinyint").alias("__side"),
                            op.alias("__op"), F.col("__seq"))

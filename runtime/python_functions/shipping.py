@@ -4,14 +4,11 @@ to install). A module of a package goes as a zip of that package's .py files; a 
 one file. Each zip is named by its content (a changed module is a new zip) and added once (`addPyFile`, or
 Spark Connect's `addArtifacts`)."""
 
-import hashlib
 import os
 import sys
 import sysconfig
-import zipfile
 
-from ..private_files import open_private
-from ..session import is_connect, log_dir
+from ..session import content_named_zip, is_connect
 
 _INSTALLED = tuple(os.path.realpath(p) + os.sep for p in {sysconfig.get_paths()["purelib"],
                                                            sysconfig.get_paths()["platlib"], sys.base_prefix})
@@ -59,18 +56,5 @@ def _zip_of(path, package=None):
                     files.append((full, os.path.join(package, rel) if package else rel))
     else:
         files.append((path, os.path.basename(path)))
-    digest = hashlib.sha256()
-    for full, arcname in files:
-        with open(full, "rb") as f:
-            content = f.read()
-        digest.update(b"%s %d\n" % (arcname.encode(), len(content)))
-        digest.update(content)
     stem = package or os.path.splitext(os.path.basename(path))[0]
-    target = os.path.join(log_dir(), "dynsql-udf-%s-%s.zip" % (stem, digest.hexdigest()[:16]))
-    if not os.path.exists(target):
-        tmp = "%s.%d.tmp" % (target, os.getpid())
-        with open_private(tmp, "wb") as out, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-            for full, arcname in files:
-                z.write(full, arcname)
-        os.replace(tmp, target)
-    return target
+    return content_named_zip(files, "dynsql-udf-%s-%%s.zip" % stem.replace("%", "%%"), 16)

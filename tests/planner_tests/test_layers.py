@@ -29,22 +29,29 @@ def modules_of(package):
                 yield (name[:-len(".__init__")] if name.endswith(".__init__") else name), path
 
 
-def imported(module, path):
-    """The absolute names of the modules `path` imports (relative imports resolved)."""
+def import_statements(module, path):
+    """(line, absolute module name, imported names) for each import in `path` (relative imports resolved)."""
     package = module if path.endswith("__init__.py") else module.rsplit(".", 1)[0]
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read())
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            yield from (a.name for a in node.names)
+            for a in node.names:
+                yield node.lineno, a.name, ()
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module
-            yield target
-            yield from (target + "." + a.name for a in node.names)
+            yield node.lineno, target, tuple(a.name for a in node.names)
+
+
+def imported(module, path):
+    """The absolute names of the modules `path` imports (and of the names it imports from them)."""
+    for _, target, names in import_statements(module, path):
+        yield target
+        yield from (target + "." + name for name in names)
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
