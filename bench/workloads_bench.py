@@ -3,7 +3,8 @@ through the client API on one warm session (local[2]), each result drained to it
 is; prints rows/s per workload. With FLINK_PY set (a Python with apache-flink 2.3), runs flink_perf.py on the
 same files in the same sitting and prints the ratio dynsql / Flink.
 
-    python bench/workloads_bench.py [--rows N] [--parts P] [--data DIR] [--shell-warm-up] [--micro-batches] [WORKLOAD ...]
+    python bench/workloads_bench.py [--rows N] [--parts P] [--data DIR] [--shell-warm-up] [--micro-batches]
+                                    [--set KEY=VALUE ...] [WORKLOAD ...]
 
 The session is warmed as flink_perf.py warms Flink's JVM: one trivial query first. With --shell-warm-up it is
 first warmed as the interactive shell warms its session (runtime/warm_up.py's queries, run to their end).
@@ -86,6 +87,8 @@ def main():
                     help="warm the session as the interactive shell does before the workloads")
     ap.add_argument("--micro-batches", action="store_true",
                     help="streaming workloads on micro-batches, never in one pass")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a session setting for the workloads (e.g. dynsql.window-aggregate.per-micro-batch=false)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     ensure_data(args.data, args.rows, args.parts)
@@ -97,6 +100,9 @@ def main():
     client = Client(spark_runtime=rt)
     if args.micro_batches:
         client.settings.set("dynsql.one-pass.max-input-size", "0")
+    for pair in args.set:
+        key, _, value = pair.partition("=")
+        client.settings.set(key.strip(), value.strip())
     t = time.time()
     rt.session()
     print("spark session: %.1f s" % (time.time() - t), flush=True)

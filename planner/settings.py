@@ -71,6 +71,11 @@ KNOWN_KEYS = {
                                    "read as one batch (batch mode, one pass) straight over one file of at most this "
                                    "size: each Spark task reads the whole file and computes its share of the keys, "
                                    "without a shuffle; 0: always shuffle"),
+    "dynsql.window-aggregate.per-micro-batch": ("true", ("true", "false"),
+                                                "a TUMBLE, HOP or CUMULATE aggregate a streaming SELECT shows on "
+                                                "micro-batches: Spark's batch aggregate in each micro-batch over the "
+                                                "windows the watermark has closed, the open windows' rows carried to "
+                                                "the next (no state store); false: Spark's streaming aggregate"),
     "python.files": ("", None, "Python files, folders or zips (comma-separated) that CREATE FUNCTION ... LANGUAGE "
                                "PYTHON imports from, shipped to the Spark executors"),
 }
@@ -235,6 +240,10 @@ class Settings:
     @property
     def physical_force(self):
         return self.get("dynsql.physical.force")
+
+    @property
+    def window_per_micro_batch(self):
+        return self.get("dynsql.window-aggregate.per-micro-batch") == "true"
 
     @property
     def whole_file_max_bytes(self):

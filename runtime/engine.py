@@ -50,6 +50,7 @@ class ResultFrame:
     parse_errors: object = None   # connectors.parse_errors.QueryParseErrors of the tables it reads
     state_store: str = None       # a streaming query's state store provider class (state_backend.py)
     physical: object = None       # its PhysicalPlan (runtime/physical)
+    per_batch: object = None      # the part that runs on each micro-batch's rows (runtime/micro_batch_stage.py)
 
 
 class Engine:
@@ -141,7 +142,7 @@ class Engine:
         """The query's physical plan (runtime/physical): every execution choice, made once."""
         from .physical import EngineFacts, plan_physical
         return plan_physical(query, batch, self.settings, EngineFacts(
-            broadcast_bytes=self._broadcast_bytes(),
+            broadcast_bytes=self._broadcast_bytes(), foreach_batch=not self.spark_runtime.is_connect,
             state_ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0))
 
     def _broadcast_bytes(self):
@@ -219,7 +220,7 @@ class Engine:
                            paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time,
                            parse_errors=parse_errors,
                            state_store=(chosen or state_store_provider(df, backend)) if streaming else None,
-                           physical=physical)
+                           physical=physical, per_batch=stream.per_batch)
 
     def run_query(self, query, batch):
         result = self.result_frame(query, batch)
@@ -248,7 +249,8 @@ class Engine:
         try:
             StreamingRun(self.spark, result.df, sink, stream, bounded=result.bounded, paced=result.paced,
                          output_mode=result.output_mode, end_of_input=result.end_of_input,
-                         parse_errors=result.parse_errors, state_store=result.state_store).start()
+                         parse_errors=result.parse_errors, state_store=result.state_store,
+                         per_batch=result.per_batch).start()
         except DynsqlError:
             raise
         except Exception as e:

@@ -123,7 +123,7 @@ class StreamingRun:
     """One running streaming query feeding a ChangeStream."""
 
     def __init__(self, spark, frame, sink, stream, bounded, paced, name="dynsql", output_mode="append",
-                 end_of_input=False, parse_errors=None, checkpoint=None, state_store=None):
+                 end_of_input=False, parse_errors=None, checkpoint=None, state_store=None, per_batch=None):
         self.spark = spark
         self.frame = frame
         self.sink = sink
@@ -135,6 +135,7 @@ class StreamingRun:
         self.end_of_input = end_of_input   # the sources end with the sentinel row: keep filters above watermarks
         self.parse_errors = parse_errors   # the sources' ignore-parse-errors counters, copied to the stream's stats
         self.state_store = state_store     # the state store provider class (state_backend.py), None: the session's
+        self.per_batch = per_batch         # what runs on each micro-batch's rows (micro_batch_stage.py), or None
         self.query = None
         # a job's checkpoint (given) is kept when the query ends, so that the job can resume from it
         self.keep_checkpoint = checkpoint is not None
@@ -147,9 +148,23 @@ class StreamingRun:
     def _on_batch(self, batch_df, batch_id):
         if self._stopping:
             return
-        changes = self.sink.changes(collect_columns(batch_df))
+        if self.per_batch is None:
+            changes = self.sink.changes(collect_columns(batch_df))
+        else:
+            try:
+                changes = self.sink.changes(collect_columns(self.per_batch.batch(batch_df)))
+            finally:
+                self.per_batch.release()
         self._count_parse_errors()
         self.stream.publish(ChangeBatch(changes, batch_id))
+
+    def _flush(self):
+        """The input ended: what the per-micro-batch stage still holds (its open windows) as a last batch."""
+        if self.per_batch is None or self._stopping:
+            return
+        df = self.per_batch.flush()
+        if df is not None:
+            self.stream.publish(ChangeBatch(self.sink.changes(collect_columns(df)), None))
 
     def _count_parse_errors(self):
         count_parse_errors(self.parse_errors, self.stream)
@@ -188,6 +203,7 @@ class StreamingRun:
             if exc is not None and not self._stopping:
                 self.stream.fail(from_spark(exc))
                 return
+            self._flush()
         except Exception as e:  # a failure while stopping
             if not self._stopping:
                 self.stream.fail(from_spark(e))

@@ -40,6 +40,9 @@ class Stream:
     changelog: bool = False         # rows carry __op
     upsert_keys: list = None        # a native update-mode aggregate's hidden key columns
     visible: bool = False           # (upsert) the frame has a __visible column
+    # a node that runs on each micro-batch's rows (runtime/micro_batch_stage.py): `df` is the streaming frame it
+    # reads, and the nodes above it are translated on each batch's frame, in this stage
+    per_batch: object = None
 
     def columns(self, names):
         """The node's field columns, then the hidden ones this stream carries."""
@@ -90,13 +93,26 @@ def translate(root, ctx):
         if fn is None:
             raise UnsupportedError("%s cannot run %s yet" % (n.explain_name(), "in streaming mode" if ctx.streaming
                                                               else "in batch mode"), *n.position)
+        inputs = [done[id(c)] for c in n.inputs]
+        stage = next((s.per_batch for s in inputs if s.per_batch is not None), None)
         try:
-            done[id(n)] = fn(n, [done[id(c)] for c in n.inputs], ctx)
+            if stage is not None:      # above a per-micro-batch node (only Calcs: runtime/physical/rules.py)
+                done[id(n)] = Stream(inputs[0].df, per_batch=stage.then(fn, n))
+            else:
+                done[id(n)] = fn(n, inputs, ctx)
         except DynsqlError:
             raise
         except Exception as e:        # Spark's analysis errors while building the frames
             raise from_spark(e, *(n.position if n.position[0] is not None else (ctx.line, ctx.column)))
-    return done[id(root.inputs[0])]
+    out = done[id(root.inputs[0])]
+    if out.per_batch is not None:
+        try:
+            out.per_batch.check(out.df.schema)
+        except DynsqlError:
+            raise
+        except Exception as e:
+            raise from_spark(e, ctx.line, ctx.column)
+    return out
 
 
 _LOADED = []

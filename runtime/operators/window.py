@@ -4,7 +4,8 @@ GroupWindowAggregate translators.
 Windows are assigned by exploding each row into the windows it belongs to (TUMBLE, HOP, CUMULATE: one path for
 all three, Flink's assigners' arithmetic, offsets included). A window aggregate then groups by a struct
 `__window` (start, end) that carries Spark's event-time watermark metadata, so that Spark's native streaming
-aggregate runs in append mode and emits a window's row once the watermark passes its end (the window function
+aggregate runs in append mode and emits a window's row once the watermark passes its end (a SELECT's result on
+micro-batches runs Spark's batch aggregate per micro-batch instead, window_per_batch.py; the window function
 SESSION's rows come with their sessions from session_window.py; a legacy SESSION group window groups by
 Spark's `session_window`); one over a small file read as one batch, each task reading the file, without a
 shuffle (whole_file_aggregate.py). Before that, a (row, window) pair whose window had
@@ -24,7 +25,7 @@ from planner.errors import UnsupportedError
 from planner.plan.fields import PROCTIME
 from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
 
-from ..physical.nodes import WHOLE_FILE
+from ..physical.nodes import PER_MICRO_BATCH_WINDOW_AGGREGATE, WHOLE_FILE
 from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column
 from .whole_file_aggregate import aggregate_whole_file
@@ -158,9 +159,25 @@ def _aggregates(calls, streaming):
     return aggs, finish
 
 
-def _window_groups(node, s, ctx, lateness_ms=0):
-    """The input rows with `__window` (start, end) as Spark groups them: assigned here from the time column
-    (or read from the rows' window_start / window_end), late (row, window) pairs dropped."""
+def window_pairs(node, df, ctx, lateness_ms=0):
+    """The (row, window) pairs of a TUMBLE, HOP or CUMULATE aggregate's input rows `df`: `__start_ms`,
+    `__end_ms` assigned from the time column (or read from the rows' window_start / window_end), late pairs
+    dropped."""
+    spec = node.spec
+    time_field = getattr(node, "time_field", None)
+    if time_field is not None:
+        df = assign_windows(df, spec, time_field)
+    else:
+        df = df.withColumn("__start_ms", bound_ms(F.col(q(node.start_field)), spec)) \
+            .withColumn("__end_ms", bound_ms(F.col(q(node.end_field)), spec))
+    if (ctx.streaming or ctx.late_rows) and node.time_kind != PROCTIME:
+        df = df.filter(~fired(F.col("__end_ms"), lateness_ms))
+    return df
+
+
+def _window_groups(node, s, ctx, lateness_ms=0, paired=False):
+    """The input rows with `__window` (start, end) as Spark groups them: the (row, window) pairs (window_pairs;
+    `paired`: the rows are such pairs already), or a legacy SESSION group window's sessions."""
     streaming_rowtime = (ctx.streaming or ctx.late_rows) and node.time_kind != PROCTIME
     df = s.df
     spec = node.spec
@@ -172,13 +189,8 @@ def _window_groups(node, s, ctx, lateness_ms=0):
         elif node.time_kind == PROCTIME and ctx.streaming:
             df = df.withWatermark(time_field, "0 seconds")
         return df, F.session_window(ts, "%d milliseconds" % spec.gap_ms).alias(WINDOW)
-    if time_field is not None:
-        df = assign_windows(df, spec, time_field)
-    else:
-        df = df.withColumn("__start_ms", bound_ms(F.col(q(node.start_field)), spec)) \
-            .withColumn("__end_ms", bound_ms(F.col(q(node.end_field)), spec))
-    if streaming_rowtime:
-        df = df.filter(~fired(F.col("__end_ms"), lateness_ms))
+    if not paired:
+        df = window_pairs(node, df, ctx, lateness_ms)
     window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
                       F.timestamp_millis(F.col("__end_ms")).alias("end"))
     if ctx.streaming:
@@ -190,9 +202,9 @@ def _window_groups(node, s, ctx, lateness_ms=0):
     return df, window
 
 
-def _aggregate(node, s, ctx, lateness_ms=0):
+def _aggregate(node, s, ctx, lateness_ms=0, paired=False):
     """-> (Spark's grouped result with the keys, the finished calls and `__window`)."""
-    df, window = _window_groups(node, s, ctx, lateness_ms)
+    df, window = _window_groups(node, s, ctx, lateness_ms, paired)
     aggs, finish = _aggregates(node.calls, ctx.streaming)
     if node.spec.kind != "SESSION" or getattr(node, "time_field", None) is None:
         # grouped by a column (an attribute), not an expression: Spark finds the watermark metadata on it
@@ -228,9 +240,18 @@ def _finish(node, grouped, ctx):
     return conform(out.select(*[F.col(q(n)) for n in node.field_names], "__seq", "__wm"), node.fields)
 
 
+def aggregate_pairs(node, s, ctx):
+    """A window aggregate's result over (row, window) pairs already assigned (window_pairs), on batch frames:
+    the node's fields, then `__seq` and `__wm` (runtime/operators/window_per_batch.py runs it per micro-batch)."""
+    return _finish(node, _aggregate(node, s, ctx, paired=True), ctx)
+
+
 @translates(WindowAggregate)
 def translate_window_aggregate(node, inputs, ctx):
     chosen = ctx.chosen(node)
+    if chosen.choice == PER_MICRO_BATCH_WINDOW_AGGREGATE:
+        from .window_per_batch import window_aggregate_per_batch
+        return window_aggregate_per_batch(node, inputs[0], ctx)
     if chosen.choice != WHOLE_FILE:
         return Stream(_finish(node, _aggregate(node, inputs[0], ctx), ctx))
     grouped = aggregate_whole_file(ctx, *chosen.file, node, node.spec)

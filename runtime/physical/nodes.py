@@ -14,6 +14,9 @@ KEYED_AGGREGATE = "dynsql's keyed aggregate"
 SPARK_AGGREGATE = "Spark's aggregate"
 WHOLE_FILE = "whole-file read"          # each task reads the whole file and computes its share of the keys
 SPARK_WINDOW_AGGREGATE = "Spark's window aggregate"
+# Spark's batch aggregate in each micro-batch over the windows the watermark closed (runtime/operators/
+# window_per_batch.py): no state store; the nodes above it run per micro-batch too
+PER_MICRO_BATCH_WINDOW_AGGREGATE = "Spark's aggregate per micro-batch, open windows carried"
 STREAMING_MATCHER = "dynsql's streaming matcher"
 BATCH_MATCHER = "dynsql's batch matcher"
 TEMPORAL_JOIN_PROCESSOR = "dynsql's temporal join"

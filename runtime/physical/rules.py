@@ -8,7 +8,9 @@ what the engine knows of Spark (EngineFacts):
 - a grouped aggregate: Spark's update-mode aggregate (insert-only input, functions whose result does not depend
   on the rows' order, only projections above) or dynsql's keyed aggregate; read as one batch: Spark's aggregate,
   or each task reading the whole file (up to `dynsql.whole-file.max-size`) and computing its share of the keys;
-- a window aggregate and MATCH_RECOGNIZE read as one batch: the whole-file read, or Spark's plan;
+- a window aggregate and MATCH_RECOGNIZE read as one batch: the whole-file read, or Spark's plan; a TUMBLE, HOP or
+  CUMULATE aggregate a SELECT shows on micro-batches: Spark's batch aggregate per micro-batch over the windows the
+  watermark closed (`dynsql.window-aggregate.per-micro-batch`), else Spark's streaming aggregate;
 - an event-time temporal join read as one batch: the in-memory as-of lookup when the versions' files fit under
   Spark's broadcast limit (`spark.sql.autoBroadcastJoinThreshold`), else the as-of join on window functions;
 - a regular join: Spark's join (insert-only inputs, only projections above) or dynsql's keyed join;
@@ -44,6 +46,7 @@ from .statistics import scan_statistics, size_text
 class EngineFacts:
     """What the engine knows of Spark that a choice depends on."""
     broadcast_bytes: int = 10 << 20     # spark.sql.autoBroadcastJoinThreshold (-1: never)
+    foreach_batch: bool = True          # the result sink runs in the driver (not under Spark Connect)
     state_ttl_ms: int = 0
 
 
@@ -195,6 +198,8 @@ class _Planner:
             if one_batch:
                 from ..operators.whole_file_aggregate import whole_file_fields
                 self._whole_file(p, n.input, whole_file_fields(n, n.spec))
+            else:
+                self._per_micro_batch(p)
         elif isinstance(n, GroupWindowAggregate):
             p.choice = P.SPARK_WINDOW_AGGREGATE
             if not one_batch and n.updating and not p.only_projections_above:
@@ -213,6 +218,36 @@ class _Planner:
             if native and not one_batch and self.force == "general":
                 native, p.because = False, ["dynsql.physical.force = general"]
             p.choice = P.SPARK_JOIN if native else P.KEYED_JOIN
+
+    def _per_micro_batch(self, p):
+        """A TUMBLE, HOP or CUMULATE aggregate on event time that a SELECT shows (only projections above it) over
+        rows whose per-row watermark `__wm` comes from a filesystem scan: Spark's batch aggregate per micro-batch
+        (runtime/operators/window_per_batch.py), unless `dynsql.window-aggregate.per-micro-batch` is false or the
+        result sink does not run in the driver (Spark Connect)."""
+        n = p.logical
+        if not (isinstance(self.query.root, CollectSink) and p.only_projections_above and self.facts.foreach_batch
+                and n.spec.kind != "SESSION" and n.time_kind != PROCTIME and self._watermarked_rows(n.input)):
+            return
+        if self.settings is not None and not self.settings.window_per_micro_batch:
+            p.because = ["dynsql.window-aggregate.per-micro-batch = false"]
+            return
+        p.choice = P.PER_MICRO_BATCH_WINDOW_AGGREGATE
+        p.because = ["a SELECT's result on micro-batches"]
+
+    def _watermarked_rows(self, node):
+        """Rows of one filesystem table with a watermark on a physical column, through Calcs and window table
+        functions: each row's `__wm` is the source's watermark before it (what window_per_batch.py closes by)."""
+        while isinstance(node, (Calc, WindowTableFunction)) and node.insert_only:
+            if isinstance(node, WindowTableFunction) and node.spec.kind == "SESSION":
+                return False
+            node = node.inputs[0]
+        if not (isinstance(node, TableScan) and node.insert_only and not node.changelog_source):
+            return False
+        table = node.table
+        wm = table.watermark
+        return (self.stats[id(node)].connector == "filesystem" and wm is not None
+                and not any(c.is_proctime for c in table.columns)
+                and not any(c.name == wm.column and c.computed is not None for c in table.columns))
 
     def _group_aggregate(self, p, one_batch):
         from ..operators.accumulators import FUNCTIONS
