@@ -48,8 +48,10 @@ DEFAULT_CONF = {
     #   of the RSS at any minute; 512 MB resident from the start was not outgrown in 22 minutes at load 20-29.
     # -XX:ReservedCodeCacheSize=64m: the JIT's code cache (JDK 17 reserves 240 MB). A stream keeps compiling the
     #   methods its micro-batches run a few times each: with 240 MB nothing is cold enough to flush, and the code
-    #   grew ~1 MB a minute after minute 10, most of the rest of the growth; capped, the JVM flushes code not run
-    #   for a while once the cache fills. A stream used 37-48 MB of code at minutes 10-22.
+    #   grew ~1 MB a minute after minute 10 (37 -> 48 MB by minute 22), most of the rest of the growth; with a
+    #   64 MB cache the JVM flushes cold code sooner: 32 -> 48 MB from minute 9 to 60, the cap never reached.
+    # make soak with both (load 26 -> 3): 1027 MB at minute 10, 1045 MB at minute 60 (+1.8 %); with the code
+    # cache alone, 699 -> 754 MB (+7.9 %), G1 growing then shrinking its heap mid-stream.
     "spark.driver.extraJavaOptions": "-Xss16m -Duser.timezone=UTC -Xms512m -XX:+AlwaysPreTouch "
                                      "-XX:ReservedCodeCacheSize=64m",
     "spark.executor.extraJavaOptions": "-Duser.timezone=UTC",
