@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 from wcwidth import wcswidth
 
 from planner.expr.types import base_name
+from runtime.connectors.parse_errors import changed_files_note
 from runtime.results import ChangeStream, MessageResult, TableResult
 from runtime.values_text import timestamp_text, value_text
 
@@ -227,12 +228,7 @@ def parse_error_note(counts):
     notes = ["Input: %s (ignore-parse-errors)" % ", ".join(parts)] if parts else []
     changed = getattr(counts, "changed_files", None)
     if changed:
-        first = changed[0]
-        notes.append("Input: %s changed after it was taken (%s then, %s now)%s: what was written to it after "
-                     "that may be missing or cut; write files elsewhere and move them into the directory" % (
-                         first["path"], first["taken"], first["now"],
-                         " and %d more file%s" % (len(changed) - 1, "" if len(changed) == 2 else "s")
-                         if len(changed) > 1 else ""))
+        notes.append(changed_files_note(changed))
     return "; ".join(notes)
 
 

@@ -18,6 +18,7 @@ import uuid
 from planner.errors import RuntimeFailure, SqlError
 from planner.settings import project_jobs_dir
 
+from .connectors.parse_errors import changed_files_note, changed_files_under
 from .job_host import withdraw
 from .job_launch import launch, resume_command
 from .job_registry import ACTIVE, DAMAGED, JobRecord, JobRegistry, process_alive
@@ -27,7 +28,7 @@ from .sinks.filesystem import ROWS
 
 SHOW_JOBS_COLUMNS = [Column("job id", "STRING"), Column("job name", "STRING"), Column("status", "STRING"),
                      Column("rows written", "BIGINT"), Column("start time", "STRING"), Column("checkpoint", "STRING"),
-                     Column("resume with", "STRING"), Column("error", "STRING")]
+                     Column("resume with", "STRING"), Column("error", "STRING"), Column("input notes", "STRING")]
 
 
 class SessionJobs:
@@ -133,8 +134,10 @@ class SessionJobs:
             self.registry.expire(settings.job_expiration_seconds)
         for r in self.registry.all():
             resume = r.resume_command if r.status in ("FAILED", "CANCELED") else None
-            rows.append((r.id, r.name, r.status, r.rows_written, r.started, self.registry.checkpoint(r.id), resume,
-                         r.error))
+            checkpoint = self.registry.checkpoint(r.id)
+            # a file its sources found changed after they took it, as the shell says it under a query's result
+            notes = changed_files_note(changed_files_under(checkpoint)) or None
+            rows.append((r.id, r.name, r.status, r.rows_written, r.started, checkpoint, resume, r.error, notes))
         return TableResult(SHOW_JOBS_COLUMNS, rows, uncut=True)
 
     def stop(self, job_id, savepoint=False, timeout=300):

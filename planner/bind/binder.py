@@ -31,10 +31,8 @@ class QueryBinder:
         """-> (node, Scope of its output fields, unqualified)."""
         ctes = tree.args.get("with_") if isinstance(tree, (exp.Select, exp.Union, exp.Intersect, exp.Except)) else None
         if ctes is not None:
-            tree = tree.copy()
-            tree.set("with_", None)
             binder = QueryBinder(self.ctx.with_ctes(self._ctes(ctes)))
-            return binder.bind_query(tree)
+            return binder.bind_query(_without_with(tree))
         if isinstance(tree, exp.Subquery):
             node, scope = self.bind_query(tree.this)
             return node, scope
@@ -125,3 +123,14 @@ class QueryBinder:
         types = [typing.least_restrictive([r[i].type for r in rows]) for i in range(width)]
         fields = [Field(n, t) for n, t in zip(unique_names(names), types)]
         return Values(rows, fields, position=self.ctx.pos(tree))
+
+
+def _without_with(tree):
+    """`tree` without its WITH clause: a node of its kind holding the same arguments (not copies), the CTEs left
+    out. Copying the whole query instead, at each of `WITH .. SELECT .. UNION ALL WITH ..` nested levels, made
+    binding quadratic in the statement's length (and the copies, new nodes, missed every position already
+    found: `BindContext.pos`)."""
+    body = type(tree)()
+    body.args = {k: v for k, v in tree.args.items() if k != "with_"}      # the arguments keep their parent
+    body.meta.update(tree.meta)
+    return body

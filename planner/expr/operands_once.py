@@ -16,44 +16,74 @@ _PLAIN = (exp.Column, exp.Literal, exp.Null, exp.Boolean)
 def is_plain(tree):
     """A column, a literal, or a CAST / parenthesis / sign of one (at most two of those around it): cheap to write
     again. (Not `- - - ... x`: a chain of them written again at each level would grow exponentially.)"""
-    wrappers = 0
-    while isinstance(tree, (exp.Cast, exp.TryCast, exp.Paren, exp.Neg)):
+    for _ in range(3):          # looks at three nodes at most: called at every level of a chain, it stays linear
+        if not isinstance(tree, (exp.Cast, exp.TryCast, exp.Paren, exp.Neg)):
+            return isinstance(tree, _PLAIN)
         tree = tree.this
-        wrappers += 1
-    return isinstance(tree, _PLAIN) and wrappers <= 2
+    return False
 
 
 def fill(tree, places, operands, wrap=lambda t: exp.paren(t, copy=False)):
     """`places`: [(placeholder node in `tree`, operand key)]; `operands`: key -> tree. Returns the filled
-    tree (a new root when an operand is bound once)."""
+    tree (a new root when an operand is bound once). An operand's tree goes into its first place itself (the
+    caller's rewrite gives it up), copies into the others: copying it at every level of a nested expression
+    made the whole quadratic in the depth."""
     uses = {}
     for _, key in places:
         uses[key] = uses.get(key, 0) + 1
     shared = [key for key in operands if uses.get(key, 0) > 1 and not is_plain(operands[key])]
+    placed = set()              # ids of the operand trees already put somewhere: a second place gets a copy
+
+    def take(operand):
+        if id(operand) in placed:
+            return operand.copy()
+        placed.add(id(operand))
+        return operand
+
     if not shared:
         for node, key in places:
-            new = wrap(operands[key].copy())
+            new = wrap(take(operands[key]))
             if node is tree:
                 return new
             node.replace(new)
         return tree
-    number = 1 + sum(1 for key in shared for _ in operands[key].find_all(exp.Lambda))
+    number = 1 + sum(lambdas(operands[key]) for key in shared)
     var = "_v%d" % number
     for node, key in places:
         if key in shared:
             ref = exp.column(var) if len(shared) == 1 else exp.column("a%d" % shared.index(key), table=var)
         else:
-            ref = wrap(operands[key].copy())
+            ref = wrap(take(operands[key]))
         if node is tree:
             tree = ref
         else:
             node.replace(ref)
     if len(shared) == 1:
-        bound = operands[shared[0]].copy()
+        bound = take(operands[shared[0]])
     else:
         bound = exp.func("named_struct", *[x for i, key in enumerate(shared)
-                                          for x in (exp.Literal.string("a%d" % i), operands[key].copy())])
+                                          for x in (exp.Literal.string("a%d" % i), take(operands[key]))])
         bound.meta["spark"] = True
     lam = exp.Lambda(this=tree, expressions=[exp.to_identifier(var)])
     call = exp.Transform(this=exp.Array(expressions=[bound]), expression=lam)
-    return exp.Bracket(this=call, expressions=[exp.Literal.number(0)])
+    out = exp.Bracket(this=call, expressions=[exp.Literal.number(0)])
+    out.meta[_LAMBDAS] = lambdas(tree) + number     # its own lambda and those of its body; `bound`'s: number - 1
+    return out
+
+
+_LAMBDAS = "lambdas within"
+
+
+def lambdas(tree):
+    """How many lambdas `tree` holds: a tree `fill` bound once knows its count (kept in its meta, copied with
+    it), so that counting at every level of a nested expression does not walk the levels below again."""
+    count, stack = 0, [tree]
+    while stack:
+        node = stack.pop()
+        known = node.meta_get(_LAMBDAS)
+        if known is not None:
+            count += known
+            continue
+        count += isinstance(node, exp.Lambda)
+        stack.extend(node.iter_expressions())
+    return count

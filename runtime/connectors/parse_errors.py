@@ -9,6 +9,7 @@ their planners list the files that changed after they were taken (splits.changed
 data."""
 
 import contextlib
+import os
 import threading
 
 _active = threading.local()
@@ -38,6 +39,32 @@ class QueryParseErrors:
     @property
     def nulled_rows(self):
         return sum(nulled.value for _, nulled in self.sources)
+
+
+def changed_files_under(checkpoint):
+    """The changed files the streaming sources of a job's INSERTs noted in its checkpoint folder
+    (`<checkpoint>/<insert>/sources/<n>`, tables.sources_kept_in), each path once, in the order noted."""
+    import glob
+
+    from .splits import changed_files
+    notes = {}
+    for state_dir in sorted(glob.glob(os.path.join(glob.escape(checkpoint), "*", "sources", "*"))):
+        for note in changed_files(state_dir):
+            notes.setdefault(note["path"], note)
+    return list(notes.values())
+
+
+def changed_files_note(changed):
+    """'Input: <path> changed after it was taken (108 bytes then, 137 bytes now)...' for a list of
+    changed_files' notes, or '' for none."""
+    if not changed:
+        return ""
+    first = changed[0]
+    return ("Input: %s changed after it was taken (%s then, %s now)%s: what was written to it after that may be "
+            "missing or cut; write files elsewhere and move them into the directory" % (
+                first["path"], first["taken"], first["now"],
+                " and %d more file%s" % (len(changed) - 1, "" if len(changed) == 2 else "s")
+                if len(changed) > 1 else ""))
 
 
 @contextlib.contextmanager

@@ -5,7 +5,7 @@ plans them must give no crash, no statement over 2 s and no message naming a Pyt
 import time
 
 from fuzz.corpus import load_scripts, seed_statements, sqltest_sql
-from fuzz.harness import _Contexts, class_name_in, make_case, run, run_case
+from fuzz.harness import Case, _Contexts, class_name_in, make_case, run, run_case
 from fuzz.mutate import mutate
 from fuzz.report import format_run
 
@@ -23,6 +23,17 @@ def test_mutated_statements_never_crash_hang_or_name_a_class():
     assert not failures, "\n" + report
     kinds = result.by_kind()
     assert kinds["error"] > STATEMENTS // 2 and kinds["ok"] > 0     # the mutations reach the planner
+
+
+def test_the_statement_that_hung_make_fuzz_at_100000_plans_in_time():
+    """make fuzz (seed dynsql, 100,000 statements) hung on 300 copies of predicates_and_values.sqltest's
+    `WITH big AS (..) SELECT ..` joined by UNION ALL (36,590 characters): each WITH copied the rest of the
+    statement (planner/bind/binder.py). Planned as the shell plans it, after the script's statements before it."""
+    script = next(s for s in load_scripts() if s.name == "sqltest:predicates_and_values.sqltest")
+    target = next(i for i, text in enumerate(script.statements) if text.lstrip().startswith("WITH big AS"))
+    text = " UNION ALL ".join([script.statements[target]] * 300) + ";"
+    outcome = run_case(_Contexts([script]), Case(0, script.name, target, text, ("many_items",)))
+    assert (outcome.kind, outcome.detail) == ("ok", "") and outcome.seconds < SLOW_SECONDS
 
 
 # ---------------------------------------------------------------------- the harness itself

@@ -119,8 +119,9 @@ def test_a_long_filter_merged_into_the_calc_below(planner):
     assert calc.condition.refs == ("price", "symbol")
 
 
-def calls_to_plan(planner, text):
-    """How many Python calls planning `text` makes (in the planner's thread): its work, whatever the load."""
+def calls_to_plan(planner, text, written=False):
+    """How many Python calls planning `text` makes (in the planner's threads): its work, whatever the load;
+    `written`: and writing the Spark SQL of its first Calc's first column."""
     count = [0]
 
     def profile(frame, event, arg):
@@ -128,7 +129,10 @@ def calls_to_plan(planner, text):
             count[0] += 1
     threading.setprofile(profile)
     try:
-        planner.plan(text)
+        root = planner.plan(text).query.root
+        while written and not isinstance(root, Calc):
+            root = root.inputs[0]
+        assert not written or root.projections[0][0].sql
     finally:
         threading.setprofile(None)
     return count[0]
@@ -183,3 +187,40 @@ def test_thirty_nested_arithmetic_calls_plan_in_well_under_a_second(planner, inn
     deep = spark_sql(NESTED_CALLS)
     assert time.process_time() - started < 0.5
     assert len(deep) < 2 * NESTED_CALLS * len(spark_sql(2))
+
+
+# ---------------------------------------------------------------------- make fuzz at 100,000: its last hangs
+@pytest.mark.parametrize("inner", ["price", "CAST(price AS INT)"])
+def test_a_chain_of_signs_is_written_in_time_linear_in_its_length(planner, inner):
+    """`- - - ... x` (make fuzz: ~1,000 signs): each sign's operand went into its Spark template as a copy, and the
+    lambda variables below were counted again, at every level (planner/expr/operands_once.py): quadratic (1,000
+    signs: minutes). BIGINT's -x reads x twice (bound once in a lambda), INT's once."""
+    def signs(n):
+        return "SELECT %s%s FROM Ticker" % ("- " * n, inner)
+    calls_to_plan(planner, signs(80), written=True)   # what the first one alone does (templates parsed, ...)
+    assert calls_to_plan(planner, signs(240), True) < 3.6 * calls_to_plan(planner, signs(80), True)
+    started = time.process_time()
+    assert planner.plan(signs(1000)).query.root.inputs[0].projections[0][0].sql
+    assert time.process_time() - started < 2.0
+
+
+def test_with_union_all_with_binds_in_time_linear_in_its_length(planner):
+    """`WITH .. SELECT .. UNION ALL WITH .. SELECT ..` (make fuzz: 300 of them, 36,590 characters, hung): each
+    WITH copied the rest of the statement to bind it without its CTEs, and the copies (new nodes) missed the
+    positions already found: quadratic and more (100 of them: 2.4 s)."""
+    planner.plan("CREATE TABLE p (id INT, n INT) WITH ('connector' = 'datagen')")
+    unit = "WITH big AS (SELECT id, n FROM p WHERE n >= 10)\nSELECT a.id, b.id AS id2 FROM big a JOIN big b ON a.n = b.n * 2"
+
+    def unions(n):
+        return " UNION ALL ".join([unit] * n)
+    calls_to_plan(planner, unions(2))
+    assert calls_to_plan(planner, unions(60)) < 3.6 * calls_to_plan(planner, unions(20))
+    started = time.process_time()
+    root = planner.plan(unions(300)).query.root
+    assert time.process_time() - started < 2.0
+    joins, todo = 0, [root]
+    while todo:
+        node = todo.pop()
+        joins += isinstance(node, Join)
+        todo.extend(node.inputs)
+    assert joins == 300
