@@ -47,7 +47,7 @@ def _rows(client, sql):
 @pytest.mark.parametrize("query", QUERIES)
 def test_per_micro_batch_gives_the_streaming_aggregates_rows(client, tmp_path, query):
     path = tmp_path / "events.csv"
-    path.write_text(_events())
+    path.write_text(_events(120))
     client.execute("CREATE TABLE events (`user` STRING, ts TIMESTAMP(3), amount INT, "
                    "WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH ('connector' = 'filesystem', "
                    "'path' = '%s', 'format' = 'csv', 'scan.rows-per-batch' = '40')" % path)
