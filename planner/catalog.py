@@ -104,7 +104,7 @@ class Catalog:
         self.current_database = DATABASE
         self.system_functions = {}     # temporary system functions, found from every database (python_functions)
         # () -> the FileCatalogStore CREATE / DROP CATALOG write to (planner/catalog_registrations.py), or None
-        self.registrations = lambda: None
+        self.registrations = no_catalog_store
 
     # --- the current database's tables and views (what SHOW TABLES lists)
     @property
@@ -384,3 +384,8 @@ def _strip_path(name):
     if len(parts) == 2 and parts[0] == DATABASE:
         return parts[1]
     return ".".join(parts)
+
+
+def no_catalog_store():
+    """The catalog store of a planner outside a client: none (a module's function, so a planner pickles)."""
+    return None

@@ -11,6 +11,7 @@ The client keeps the session's DDL and SET statements in order: an INSERT INTO j
 (`dynsql --job-host <host folder>`) or a process of its own (`dynsql --job-run <job folder>`), which re-plans
 its INSERTs from them."""
 
+import functools
 import sys
 import threading
 
@@ -116,10 +117,7 @@ class Client:
                     continue
                 self.session_statements.append(text)
 
-        def store():
-            where = self.settings.catalog_store_path
-            return None if where is None else FileCatalogStore(where)
-        planner.catalog.registrations = store
+        planner.catalog.registrations = functools.partial(catalog_store_of, self.settings)
 
     def take_notices(self):
         """The warnings not shown yet, once."""
@@ -234,3 +232,10 @@ class Client:
             self._engine.shutdown()
         elif self._spark_runtime is not None:
             self._spark_runtime.stop()
+
+
+def catalog_store_of(settings):
+    """The FileCatalogStore CREATE / DROP CATALOG write to under `settings` now, or None (kept in memory)."""
+    from planner.catalog_registrations import FileCatalogStore
+    where = settings.catalog_store_path
+    return None if where is None else FileCatalogStore(where)
