@@ -14,13 +14,14 @@ Usage: python bench/udaf_bench.py [--rows N] [--stream-rows N] [--keys N] [--run
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+
+from udf_bench import _uptime  # noqa: E402  (bench/udf_bench.py, beside this script)
 
 UDAF_MODULE = '''
 from dynsql.udf import AggregateFunction, udaf
@@ -106,10 +107,6 @@ def main():
     assert finals[0] == finals[1], "the udaf's rows differ from SUM's"
     print("after: %s" % _uptime())
     rt.stop()
-
-
-def _uptime():
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
 if __name__ == "__main__":
