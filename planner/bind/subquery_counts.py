@@ -108,6 +108,7 @@ def _in(pred, outer, decides_alone):
                                                                           for e in q.expressions):
         raise SqlError("The subquery of IN must return one column, not %d" % len(q.expressions))
     if _plain(q) and not isinstance(q.expressions[0], exp.Star):
+        q = _unshadowed(q, {c.table for c in x.find_all(exp.Column) if c.table})
         y = q.expressions[0].unalias()
         match = _count(q, exp.EQ(this=y.copy(), expression=x.copy()))
         every = _count(q)
@@ -141,3 +142,22 @@ def _qualified(x, outer):
         if entry.qualifier is not None:
             col.set("table", exp.to_identifier(entry.qualifier, quoted=True))
     return x
+
+
+def _unshadowed(q, qualifiers):
+    """`q` (a copy when changed) with each table of its FROM whose name or alias is one of `qualifiers` (the
+    outer block's, which the IN operand names its columns by) under an alias of its own, its columns renamed
+    with it: `x IN (SELECT user FROM clicks ..)` over `clicks` would otherwise compare `clicks.user` with
+    itself inside the subquery."""
+    tables = [t for t in q.find_all(exp.Table) if t.parent_select is q and t.alias_or_name in qualifiers]
+    if not tables:
+        return q
+    q = q.copy()
+    for n, table in enumerate(t for t in q.find_all(exp.Table)
+                              if t.parent_select is q and t.alias_or_name in qualifiers):
+        old, new = table.alias_or_name, "$inner%d" % n
+        table.set("alias", exp.TableAlias(this=exp.to_identifier(new, quoted=True)))
+        for col in q.find_all(exp.Column):
+            if col.table == old:
+                col.set("table", exp.to_identifier(new, quoted=True))
+    return q
