@@ -3,7 +3,10 @@ job's record says RUNNING (or already FINISHED), for a first job (nothing runnin
 right after it (its job host already up); and the wall time of a whole `dynsql -f` script that runs a 2-row
 INSERT INTO with `table.dml-sync` on (the figure issue 28 started from: 65 s).
 
-    python bench/job_start_bench.py [--runs 2]
+    python bench/job_start_bench.py [--runs 2] [--master spark://host:7077 -D spark.cores.max=1]
+
+(on a standalone cluster whose worker has two cores, give each application one: the script's session and the
+job host are two applications, and by default the first takes every core)
 
 Uses a registry of its own in a temporary folder; its jobs end by themselves, their host 20 s later."""
 
@@ -34,14 +37,16 @@ INSERT INTO out_%s SELECT n, word FROM src;
        name)
 
 
-def run(folder, jobs_dir, name, sync):
+def run(folder, jobs_dir, name, sync, master=None, defines=()):
     """-> (seconds from the script's launch to its job's record saying RUNNING or FINISHED, from the job's id
     printed to then, the script's wall time)."""
     path = os.path.join(folder, name + ".sql")
     with open(path, "w") as f:
         f.write(script(folder, name, sync))
     started = time.perf_counter()
-    process = subprocess.Popen(COMMAND + ["-D", "dynsql.jobs.dir=" + jobs_dir, "-f", path], cwd=folder,
+    process = subprocess.Popen(COMMAND + (["--master", master] if master else [])
+                               + [a for d in defines for a in ("-D", d)]
+                               + ["-D", "dynsql.jobs.dir=" + jobs_dir, "-f", path], cwd=folder,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                stdin=subprocess.DEVNULL)
     job_id = submitted = None
@@ -73,17 +78,20 @@ def run(folder, jobs_dir, name, sync):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("-D", dest="defines", action="append", default=[], metavar="KEY=VALUE",
+                    help="a setting for the scripts (dynsql -D)")
+    ap.add_argument("--master", help="a Spark master for the scripts and their jobs (default: dynsql's local one)")
     args = ap.parse_args()
     os.environ.setdefault("DYNSQL_JOB_HOST_IDLE_TIMEOUT", "20 s")    # the host exits soon after the bench
     with tempfile.TemporaryDirectory() as folder:
         jobs_dir = os.path.join(folder, "jobs")
         for n in range(args.runs):
-            launch, after_id, wall = run(folder, jobs_dir, "j%d" % n, sync=False)
+            launch, after_id, wall = run(folder, jobs_dir, "j%d" % n, sync=False, master=args.master, defines=args.defines)
             print("job %d (%s host): script launch -> RUNNING %.1f s (after its id was printed %.1f s); script %.1f s"
                   % (n + 1, "its" if n == 0 else "a running", launch or -1, after_id or -1, wall))
-        launch, after_id, wall = run(folder, jobs_dir, "sync", sync=True)
+        launch, after_id, wall = run(folder, jobs_dir, "sync", sync=True, master=args.master, defines=args.defines)
         print("2-row INSERT INTO with table.dml-sync through dynsql -f (a running host): %.1f s end to end" % wall)
-        print("load average: %.2f" % os.getloadavg()[0])
+        print("master: %s; load average: %.2f" % (args.master or "local", os.getloadavg()[0]))
 
 
 if __name__ == "__main__":
