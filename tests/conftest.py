@@ -15,7 +15,9 @@ def spark_runtime():
     import pyspark.sql  # noqa: F401  (before the session starts in a thread that imports it: two threads
     #                    importing pyspark.sql's circular modules at once can see one partly initialized)
     from runtime.session import SparkRuntime
-    rt = SparkRuntime(master="local[2]").start()
+    # a JVM option of the user's, as -D spark.driver.extraJavaOptions=... gives it: dynsql's own JVM options
+    # stay (tests/test_jvm_options.py)
+    rt = SparkRuntime(master="local[2]", conf={"spark.driver.extraJavaOptions": "-Ddynsql.tests=on"}).start()
     yield rt
     rt.stop()
 
