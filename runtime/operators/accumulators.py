@@ -200,10 +200,12 @@ class Accumulator:
         n = acc[0]
         if n <= 0:
             return None
-        if f == "SUM":       # an integral SUM wraps around past 2^63 as Java's long does
-            return (acc[1] + 2 ** 63) % 2 ** 64 - 2 ** 63 if self.integral and isinstance(acc[1], int) else acc[1]
+        # an integral SUM wraps around past 2^63 as Java's long does, and so does the sum an integral AVG divides
+        total = (acc[1] + 2 ** 63) % 2 ** 64 - 2 ** 63 if self.integral and isinstance(acc[1], int) else acc[1]
+        if f == "SUM":
+            return total
         if f == "AVG":
-            return self._div(acc[1], n)
+            return self._div(total, n)
         return self._moment(n, acc[1], acc[2])
 
     def _div(self, a, b):
