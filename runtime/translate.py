@@ -13,6 +13,7 @@ the runtime keeps alongside:
 A native update-mode aggregate's Stream (`upsert_keys`) is Spark's update output instead: rows keyed by
 the hidden key columns, `__visible` false for a key that left the result; only Calcs may follow it."""
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from pyspark.sql import functions as F
@@ -84,6 +85,17 @@ def uses_event_time(root):
     return any(getattr(n, "event_time", False) for n in root.walk())
 
 
+@contextmanager
+def spark_errors_in_words(position):
+    """Spark's analysis errors while the frames are built, as dynsql's error at `position` (line, column)."""
+    try:
+        yield
+    except DynsqlError:
+        raise
+    except Exception as e:
+        raise from_spark(e, *position)
+
+
 def translate(root, ctx):
     """The plan under the sink `root` -> the Stream its sink reads."""
     load_translators()
@@ -95,23 +107,15 @@ def translate(root, ctx):
                                                               else "in batch mode"), *n.position)
         inputs = [done[id(c)] for c in n.inputs]
         stage = next((s.per_batch for s in inputs if s.per_batch is not None), None)
-        try:
+        with spark_errors_in_words(n.position if n.position[0] is not None else (ctx.line, ctx.column)):
             if stage is not None:      # above a per-micro-batch node (only Calcs: runtime/physical/rules.py)
                 done[id(n)] = Stream(inputs[0].df, per_batch=stage.then(fn, n))
             else:
                 done[id(n)] = fn(n, inputs, ctx)
-        except DynsqlError:
-            raise
-        except Exception as e:        # Spark's analysis errors while building the frames
-            raise from_spark(e, *(n.position if n.position[0] is not None else (ctx.line, ctx.column)))
     out = done[id(root.inputs[0])]
     if out.per_batch is not None:
-        try:
+        with spark_errors_in_words((ctx.line, ctx.column)):
             out.per_batch.check(out.df.schema)
-        except DynsqlError:
-            raise
-        except Exception as e:
-            raise from_spark(e, ctx.line, ctx.column)
     return out
 
 
