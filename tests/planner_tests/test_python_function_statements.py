@@ -77,7 +77,7 @@ def test_a_definition_is_a_record_that_round_trips(planner):
     assert fn.to_dict() == {"name": "split_words", "module": "sample_udfs", "function": "split_words",
                             "kind": "table", "result_types": ("STRING", "INT"), "input_types": None,
                             "func_type": "general", "result_names": ("word", "length"), "temporary": True,
-                            "system": False, "accumulator_type": None}
+                            "system": False, "accumulator_type": None, "merges": False}
 
 
 def test_a_module_edited_since_is_imported_again_at_create(tmp_path):
