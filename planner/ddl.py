@@ -460,20 +460,25 @@ def _primary_key(c, last):
     if c.word("CONSTRAINT"):
         c.name("a constraint name")
     c.expect("PRIMARY", "KEY")
-    if not c.sym(TokenType.L_PAREN):
-        raise c.error("Expected '(' and the key columns after PRIMARY KEY")
-    cols = []
-    while True:
-        cols.append(c.name("a key column"))
-        if c.sym(TokenType.R_PAREN):
-            break
-        if not c.sym(TokenType.COMMA):
-            raise c.error("Expected ',' or ')' in the PRIMARY KEY column list")
+    cols = _name_list(c, "PRIMARY KEY", "the key columns", "a key column")
     if not c.words("NOT", "ENFORCED"):
         raise c.error("Flink supports only PRIMARY KEY (...) NOT ENFORCED", hint="add NOT ENFORCED")
     if c.i <= last:
         raise c.error("Unexpected '%s' after the PRIMARY KEY" % c.cur.text)
     return cols
+
+
+def _name_list(c, clause, what, each):
+    """`(a, b, ...)` after `clause` -> the names."""
+    if not c.sym(TokenType.L_PAREN):
+        raise c.error("Expected '(' and %s after %s" % (what, clause))
+    names = []
+    while True:
+        names.append(c.name(each))
+        if c.sym(TokenType.R_PAREN):
+            return names
+        if not c.sym(TokenType.COMMA):
+            raise c.error("Expected ',' or ')' in the %s column list" % clause)
 
 
 def _partition_keys(c, columns):
@@ -505,14 +510,8 @@ def _distribution(c):
     kind, keys, buckets = None, [], None
     if c.word("BY"):
         kind = c.word("HASH", "RANGE")
-        if not c.sym(TokenType.L_PAREN):
-            raise c.error("Expected '(' and the bucket key columns after DISTRIBUTED BY%s" % (" " + kind if kind else ""))
-        while True:
-            keys.append(c.name("a bucket key column"))
-            if c.sym(TokenType.R_PAREN):
-                break
-            if not c.sym(TokenType.COMMA):
-                raise c.error("Expected ',' or ')' in the DISTRIBUTED BY column list")
+        keys = _name_list(c, "DISTRIBUTED BY" + (" " + kind if kind else ""), "the bucket key columns",
+                          "a bucket key column")
         if c.word("INTO"):
             buckets = _bucket_count(c)
     elif c.word("INTO"):
