@@ -125,7 +125,8 @@ def _check_window_merges(node, general, pandas, position):
         raise UnsupportedError(NO_PLAN + "Session Group Window is currently not supported for Pandas UDAF (the %s)"
                                % _describe(pandas[0]), *position,
                                hint="an AggregateFunction with merge() runs there, or batch mode")
-    missing = next((fn for fn in general if not fn.merges), None)
+    from .definition import defines_merge
+    missing = next((fn for fn in general if not defines_merge(fn)), None)
     if missing is not None:
         what = "the panes of a sliding window" if node.spec.kind == "HOP" else "the sessions a row joins"
         raise UnsupportedError(NO_PLAN + "the %s defines no merge(), which Flink calls in a %s group window (it merges "
