@@ -114,8 +114,9 @@ class Row(list):
 class AggregateFunction:
     """PyFlink's AggregateFunction: the runtime keeps one accumulator per group (`create_accumulator`), folds each
     input row in (`accumulate(acc, *args)`), takes a retracted row out (`retract`, for an updating input: its -U
-    and -D rows) and reads the group's value (`get_value`). `merge` joins accumulators (PyFlink needs it for
-    session windows; dynsql does not call it). `get_result_type` / `get_accumulator_type` give the types when
+    and -D rows) and reads the group's value (`get_value`). `merge` joins accumulators: Flink calls it in streaming
+    HOP and SESSION group windows, so dynsql refuses a function without one there (dynsql folds a window's rows
+    into one accumulator and does not call it). `get_result_type` / `get_accumulator_type` give the types when
     `udaf` is not told them. `open` and `close` are called around the function's use in a worker, as PyFlink's."""
 
     def open(self, function_context=None):

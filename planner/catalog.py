@@ -50,6 +50,7 @@ class TableDef:
     comment: str = None
     ddl: str = ""
     partition_keys: list = field(default_factory=list)   # PARTITIONED BY: folders key=value, not in the files
+    distribution: dict = None         # DISTRIBUTED BY / INTO (ddl.py): kept and shown; a write to it is refused
     legacy_connector: bool = False    # declared with Flink's legacy 'connector.type' keys: a lookup source
 
     def column(self, name):

@@ -245,4 +245,7 @@ def show_create(obj, full_name, mask=True):
                       for k, v in obj.options.items())
     partitioned = ("\nPARTITIONED BY (%s)" % ", ".join("`%s`" % k for k in obj.partition_keys)) \
         if obj.partition_keys else ""
+    if obj.distribution:
+        from .ddl import distribution_text
+        partitioned = "\n" + distribution_text(obj.distribution) + partitioned
     return "CREATE TABLE %s (\n%s\n)%s WITH (\n%s\n)" % (quoted, ",\n".join(lines), partitioned, opts)

@@ -3,7 +3,7 @@ definition and the statement's own parts, merged as Flink's MergeTableLikeUtil m
 
 Features and their strategies (INCLUDING | EXCLUDING, and OVERWRITING where Flink allows it):
 ALL, CONSTRAINTS (the primary key), PARTITIONS, GENERATED (computed columns), METADATA (metadata columns),
-OPTIONS, WATERMARKS. Defaults: INCLUDING ALL, OVERWRITING OPTIONS. The source's physical columns always come
+OPTIONS, WATERMARKS, and DISTRIBUTION (DISTRIBUTED BY / INTO), which ALL does not cover in Flink 2.3. Defaults: INCLUDING ALL, OVERWRITING OPTIONS. The source's physical columns always come
 first; a name declared twice, a second primary key, watermark or partitioning (unless excluded or overwritten) is
 Flink's error."""
 
@@ -20,6 +20,7 @@ def merging_strategies(like_options):
     """[(strategy, feature)] as written -> {feature: strategy}, ALL applied first, then each named feature."""
     strategies = {f: "INCLUDING" for f in FEATURES}
     strategies["OPTIONS"] = "OVERWRITING"
+    strategies["DISTRIBUTION"] = "INCLUDING"       # not under ALL (as Flink 2.3 merges it)
     for strategy, feature in like_options:
         if feature == "ALL":
             for f in FEATURES:
@@ -80,6 +81,14 @@ def merge_like(create, source, line=None, column=None):
                             "The base table already has a partition spec defined. You might want to specify "
                             "EXCLUDING PARTITIONS.")
 
+    # (Flink 2.3 keeps the base table's distribution under EXCLUDING ALL: only EXCLUDING DISTRIBUTION drops it)
+    distribution = own.distribution
+    if source.distribution and how["DISTRIBUTION"] != "EXCLUDING":
+        if own.distribution:
+            raise SqlError("The base table already has a distribution defined. You might want to specify "
+                           "EXCLUDING DISTRIBUTION.", line, column)
+        distribution = copy.deepcopy(source.distribution)
+
     options = dict(source.options) if how["OPTIONS"] != "EXCLUDING" else {}
     for key, value in own.options.items():
         if key in options and how["OPTIONS"] == "INCLUDING":
@@ -88,6 +97,6 @@ def merge_like(create, source, line=None, column=None):
         options[key] = value
 
     table = TableDef(name=own.name, columns=columns, options=options, watermark=watermark, primary_key=primary_key,
-                     comment=own.comment, ddl=own.ddl, partition_keys=partition_keys,
+                     comment=own.comment, ddl=own.ddl, partition_keys=partition_keys, distribution=distribution,
                      legacy_connector=source.legacy_connector and how["OPTIONS"] != "EXCLUDING")
     return check_table_definition(table, line, column)

@@ -201,6 +201,9 @@ def parse_create_table_statement(sql, line=1, column=1):
     comment = None
     if c.word("COMMENT"):
         comment = c.string("a comment")
+    distribution = None
+    if c.word("DISTRIBUTED"):
+        distribution = _distribution(c)
     partition_keys = []
     if c.words("PARTITIONED", "BY"):
         partition_keys = _partition_keys(c, None if derived else columns)
@@ -208,7 +211,8 @@ def parse_create_table_statement(sql, line=1, column=1):
     if c.word("WITH"):
         options = _options(c)
     create = CreateTable(TableDef(name=name, columns=columns, options=options, watermark=watermark, primary_key=pk,
-                                  comment=comment, ddl=sql, partition_keys=partition_keys),
+                                  comment=comment, ddl=sql, partition_keys=partition_keys,
+                                  distribution=distribution),
                          if_not_exists, temporary, column_names=names_only)
     if c.word("LIKE"):
         create.like_position = c.pos()
@@ -242,7 +246,7 @@ def _top_level_word(c, word):
     return False
 
 
-LIKE_FEATURES = ("ALL", "CONSTRAINTS", "PARTITIONS", "GENERATED", "OPTIONS", "WATERMARKS", "METADATA")
+LIKE_FEATURES = ("ALL", "CONSTRAINTS", "PARTITIONS", "GENERATED", "OPTIONS", "WATERMARKS", "METADATA", "DISTRIBUTION")
 
 
 def _like_options(c):
@@ -257,7 +261,7 @@ def _like_options(c):
         feature = c.word(*LIKE_FEATURES)
         if not feature:
             raise c.error("Expected one of %s after %s" % (", ".join(LIKE_FEATURES), strategy))
-        if strategy == "OVERWRITING" and feature in ("ALL", "CONSTRAINTS", "PARTITIONS"):
+        if strategy == "OVERWRITING" and feature in ("ALL", "CONSTRAINTS", "PARTITIONS", "DISTRIBUTION"):
             raise c.error("Illegal merging strategy 'OVERWRITING' for '%s' option." % feature, tok)
         if any(f == feature for _, f in out):
             raise c.error("Each like option feature can be declared only once.", tok)
@@ -292,6 +296,12 @@ def check_table_definition(table, line=None, column=None):
         if col is None or not col.is_physical:
             raise SqlError("Partition column '%s' not defined in the table schema. Available columns: [%s]"
                            % (k, ", ".join("'%s'" % x.name for x in columns if x.is_physical)), line, column)
+    for k in (table.distribution or {}).get("keys", ()):
+        col = table.column(k)
+        if col is None or not col.is_physical:
+            raise SqlError("Invalid bucket key '%s'. A bucket key for a distribution must reference a physical column "
+                           "in the schema. Available columns are: [%s]"
+                           % (k, ", ".join(x.name for x in columns if x.is_physical)), line, column)
     if watermark is not None:
         wcol = next((x for x in columns if x.name == watermark.column), None)
         if wcol is None:
@@ -450,20 +460,25 @@ def _primary_key(c, last):
     if c.word("CONSTRAINT"):
         c.name("a constraint name")
     c.expect("PRIMARY", "KEY")
-    if not c.sym(TokenType.L_PAREN):
-        raise c.error("Expected '(' and the key columns after PRIMARY KEY")
-    cols = []
-    while True:
-        cols.append(c.name("a key column"))
-        if c.sym(TokenType.R_PAREN):
-            break
-        if not c.sym(TokenType.COMMA):
-            raise c.error("Expected ',' or ')' in the PRIMARY KEY column list")
+    cols = _name_list(c, "PRIMARY KEY", "the key columns", "a key column")
     if not c.words("NOT", "ENFORCED"):
         raise c.error("Flink supports only PRIMARY KEY (...) NOT ENFORCED", hint="add NOT ENFORCED")
     if c.i <= last:
         raise c.error("Unexpected '%s' after the PRIMARY KEY" % c.cur.text)
     return cols
+
+
+def _name_list(c, clause, what, each):
+    """`(a, b, ...)` after `clause` -> the names."""
+    if not c.sym(TokenType.L_PAREN):
+        raise c.error("Expected '(' and %s after %s" % (what, clause))
+    names = []
+    while True:
+        names.append(c.name(each))
+        if c.sym(TokenType.R_PAREN):
+            return names
+        if not c.sym(TokenType.COMMA):
+            raise c.error("Expected ',' or ')' in the %s column list" % clause)
 
 
 def _partition_keys(c, columns):
@@ -485,6 +500,50 @@ def _partition_keys(c, columns):
             return keys
         if not c.sym(TokenType.COMMA):
             raise c.error("Expected ',' or ')' in the PARTITIONED BY column list")
+
+
+def _distribution(c):
+    """After DISTRIBUTED, Flink 2.x's bucketing: `BY [HASH | RANGE] (k, ...) [INTO n BUCKETS]` or `INTO n BUCKETS`
+    -> {"kind": "HASH" | "RANGE" | None, "keys": [...], "buckets": n or None}. dynsql keeps it with the table (SHOW
+    CREATE TABLE, LIKE); a write into the table is refused, as Flink refuses it for every sink it has (none
+    implements SupportsBucketing): planner.py `refuse_distributed_sink`."""
+    kind, keys, buckets = None, [], None
+    if c.word("BY"):
+        kind = c.word("HASH", "RANGE")
+        keys = _name_list(c, "DISTRIBUTED BY" + (" " + kind if kind else ""), "the bucket key columns",
+                          "a bucket key column")
+        if c.word("INTO"):
+            buckets = _bucket_count(c)
+    elif c.word("INTO"):
+        buckets = _bucket_count(c)
+    else:
+        raise c.error("Expected BY or INTO after DISTRIBUTED",
+                      hint="DISTRIBUTED BY HASH(k) INTO 4 BUCKETS, DISTRIBUTED BY (k), or DISTRIBUTED INTO 4 BUCKETS")
+    return {"kind": kind, "keys": keys, "buckets": buckets}
+
+
+def _bucket_count(c):
+    tok = c.cur
+    if tok is None or tok.token_type != TokenType.NUMBER or not tok.text.isdigit():
+        raise c.error("Expected the number of buckets after INTO", tok)
+    c.i += 1
+    if not c.word("BUCKETS"):
+        raise c.error("Expected BUCKETS after INTO %s" % tok.text)
+    if int(tok.text) < 1:
+        raise c.error("Invalid bucket count '%s'. The number of buckets for a distributed table must be at least 1."
+                      % tok.text, tok)
+    return int(tok.text)
+
+
+def distribution_text(distribution):
+    """A table's distribution as Flink's SHOW CREATE TABLE writes it."""
+    d = distribution
+    out = "DISTRIBUTED"
+    if d["keys"]:
+        out += " BY %s(%s)" % (d["kind"] or "", ", ".join("`%s`" % k for k in d["keys"]))
+    if d["buckets"] is not None:
+        out += " INTO %d BUCKETS" % d["buckets"]
+    return out
 
 
 def _options(c):

@@ -157,6 +157,7 @@ class Planner:
         table = create.table
         if self.statement_set is not None:
             raise UnsupportedError("CREATE TABLE AS SELECT in a statement set is not supported by dynsql", line, col)
+        refuse_distributed_sink(table, self.catalog.full_name(table.name), line, col)
         q_line, q_col = _body_position(text, create.query_offset, line, col)
         q = self._query(create.query, q_line, q_col)
         table.columns = ctas_columns(create, q.fields, line, col)
@@ -319,6 +320,7 @@ class Planner:
         target = self.catalog.require(m.group(2), line, col)
         if not isinstance(target, TableDef):
             raise SqlError("Cannot INSERT INTO view '%s'" % near(target.name), line, col)
+        refuse_distributed_sink(target, self.catalog.full_name(m.group(2)), line, col)
         if m.group(1).upper() == "OVERWRITE" and not self.settings.batch:
             raise UnsupportedError("Streaming mode not support overwrite.", line, col,
                                    hint="INSERT OVERWRITE runs in batch mode: SET 'execution.runtime-mode' = 'batch'")
@@ -351,6 +353,16 @@ class Planner:
 _TARGET_COLUMN = r"(?:`(?:[^`]|``)+`|(?!SELECT\b|WITH\b|VALUES\b)\w+)"
 _INSERT_HEAD = re.compile(r"\s*INSERT\s+(INTO|OVERWRITE)\s+(%s)\s*"
                           r"(\(\s*(%s\s*(?:,\s*%s\s*)*)\))?\s*" % (NAME, _TARGET_COLUMN, _TARGET_COLUMN), re.I)
+
+
+def refuse_distributed_sink(table, full_name, line, col):
+    """A write into a table with DISTRIBUTED BY / INTO: Flink 2.3 refuses it for each of its sinks (none implements
+    SupportsBucketing; recorded on filesystem and print), and so does dynsql, before anything runs."""
+    if table.distribution:
+        raise UnsupportedError("Table '%s' is distributed into buckets, but the underlying DynamicTableSink doesn't "
+                               "implement the SupportsBucketing interface." % full_name, line, col,
+                               hint="dynsql's sinks write no buckets: declare the table without DISTRIBUTED BY / "
+                                    "INTO (reading a distributed table works)")
 
 
 def _quoted_path(catalog, name):

@@ -169,6 +169,9 @@ class Settings:
             warning = no_effect_warning(key)
             if warning is None:
                 raise ConfigError("Unknown configuration key '%s'" % _shown(key), hint=_unknown_key_hint(key))
+        else:       # Spark passes a key it does not know on silently; one close to a key it has gets a hint
+            from .spark_config_keys import misspelling_warning
+            warning = misspelling_warning(key)
         self._values[key] = value
         return warning
 

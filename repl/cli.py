@@ -75,9 +75,10 @@ def _spark_flags(args):
         if "=" not in item:
             raise SystemExit("dynsql: --conf takes key=value, got %r" % item)
         k, v = (p.strip() for p in item.split("=", 1))
-        if not k.startswith("spark."):
-            raise SystemExit("dynsql: --conf takes Spark settings (spark.*), got %r: -D sets dynsql's and Flink's"
-                             % k)
+        if not k.startswith("spark."):      # spark-submit's words, and it goes on without the key
+            print("Warning: Ignoring non-Spark config property: %s (-D sets dynsql's and Flink's settings)" % k,
+                  file=sys.stderr)
+            continue
         conf[k] = v
     for flag, key in SPARK_FLAGS:
         value = getattr(args, flag)

@@ -4,7 +4,8 @@
 names, SET keys with their allowed values), copied out of the catalog after each statement;
 `SqlCompleter` asks `suggest_type` what may come at the cursor and matches names from the snapshot
 its `snapshot_source` callable returns. Nothing here touches Spark or runs anything slow on a
-keystroke; it does not decide SQL semantics (a suggestion may not be valid SQL)."""
+keystroke; it does not decide SQL semantics (a suggestion may not be valid SQL). The cursor analysis
+(sqlcompletion) is imported on the first completion, not before the prompt is drawn."""
 
 import re
 from dataclasses import dataclass, field
@@ -12,7 +13,6 @@ from dataclasses import dataclass, field
 from prompt_toolkit.completion import Completer, Completion
 
 from .lexer import ALL_KEYWORDS, KEYWORDS
-from .sqlcompletion import (Column, Function, Keyword, SetKey, SetValue, Table, suggest_type)
 
 STATEMENT_STARTS = (
     "SELECT", "INSERT INTO", "CREATE TABLE", "CREATE VIEW", "CREATE TEMPORARY VIEW", "DROP TABLE",
@@ -111,6 +111,7 @@ class SqlCompleter(Completer):
         typing = complete_event is not None and not complete_event.completion_requested
         if typing and not re.search(r"[A-Za-z0-9_`'.]$", before):
             return      # while typing, a menu only once a name is begun; Tab shows everything
+        from .sqlcompletion import suggest_type
         snapshot = self.snapshot_source()
         after = document.text_after_cursor
         for suggestion in suggest_type(document.text, before):
@@ -118,6 +119,7 @@ class SqlCompleter(Completer):
 
     # --- one kind of suggestion
     def _complete(self, suggestion, snapshot, before, after):
+        from .sqlcompletion import Column, Function, Keyword, SetKey, SetValue, Table
         if isinstance(suggestion, SetKey):
             word = _text_in_open_quote(before) if suggestion.quoted else _word_before(before)
             keys = sorted(snapshot.set_keys)

@@ -31,8 +31,20 @@ def test_version_help_and_a_bad_define(tmp_path):
     for flag in ("-f", "-i", "-e", "--output", "--demo", "--master", "--remote", "--resume-job", "-D", "--version",
                  "--conf", "--jars", "--packages", "--py-files"):
         assert flag in out.stdout
-    out = dynsql("--conf", "pipeline.name=x", "-e", "SELECT 1;", cwd=tmp_path)
-    assert out.returncode == 2 and "--conf takes Spark settings (spark.*), got 'pipeline.name'" in out.stderr
+    # a --conf key outside spark.* is left out with spark-submit's warning; an unknown spark.* key is passed on
+    # (Spark says nothing of it), with a hint when it is close to a key Spark has (-D and SET alike)
+    out = dynsql("--conf", "pipeline.name=x", "--conf", "spark.driver.memroy=2g", "-D", "spark.sql.shufle.partitions=3",
+                 "--conf", "spark.my.own=1", "--output", "csv", "-e", "SET;", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    warnings = [line for line in out.stderr.splitlines() if not line.startswith("[INFO]")]
+    assert warnings == [
+        "Warning: Ignoring non-Spark config property: pipeline.name (-D sets dynsql's and Flink's settings)",
+        "[WARNING] Spark has no setting 'spark.driver.memroy' (it is passed to Spark, which ignores it): did you "
+        "mean 'spark.driver.memory'?",
+        "[WARNING] Spark has no setting 'spark.sql.shufle.partitions' (it is passed to Spark, which ignores it): "
+        "did you mean 'spark.sql.shuffle.partitions'?"], out.stderr
+    listed = dict(csv.reader(out.stdout.splitlines()[1:]))
+    assert listed.get("pipeline.name") != "x" and listed["spark.driver.memroy"] == "2g" and listed["spark.my.own"] == "1"
     # spark-submit's flags are Spark settings, listed by SET; (which needs no Spark)
     out = dynsql("--jars", "a.jar,b.jar", "--packages", "org.x:y:1.0", "--py-files", "m.py", "--conf",
                  "spark.jars=c.jar", "--output", "csv", "-e", "SET;", cwd=tmp_path)

@@ -10,7 +10,13 @@ types), its result type, and the PythonFunction in `options` (`python_function(c
   - batch mode: a general (non-pandas) aggregate function anywhere;
   - a pandas one beside a built-in aggregate (batch: Flink's refusal; streaming: Flink 2.3 fails on it);
   - streaming: a pandas one in a GROUP BY or a window TVF aggregate (Flink runs it in group windows and bounded
-    OVER windows only), or in an OVER window from UNBOUNDED PRECEDING; a general one in an OVER window."""
+    OVER windows only), in a SESSION group window, or in an OVER window from UNBOUNDED PRECEDING; a general one in
+    an OVER window, and a general one without merge() in a HOP or SESSION group window.
+Flink merges accumulators in a streaming HOP group window (its panes', on every window) and SESSION group window
+(the sessions a row joins) and fails with "Method merge is not implemented" when the class has none; dynsql refuses
+such a call at once (for SESSION too, where Flink fails only once a row joins two sessions: its docs say merge()
+"must be implemented" for session windows). dynsql itself folds each window's rows into one accumulator, which
+gives what Flink's merge of partial accumulators gives; it does not call merge()."""
 
 from sqlglot import exp
 
@@ -103,9 +109,28 @@ def check_placement(root, batch):
                 raise UnsupportedError("Python UDAF is not supported to be used in UNBOUNDED PRECEDING OVER windows.",
                                        *position)
             continue
+        if not batch and isinstance(node, GroupWindowAggregate) and node.spec.kind in ("HOP", "SESSION"):
+            _check_window_merges(node, general, pandas, position)
         if not batch and pandas and not isinstance(node, GroupWindowAggregate):
             where = "a GROUP BY" if isinstance(node, GroupAggregate) else "a window TVF aggregate"
             raise UnsupportedError(NO_PLAN + "the %s cannot run in %s of a streaming query: Flink runs pandas "
                                    "aggregate functions in streaming group windows (GROUP BY TUMBLE(..)) and bounded "
                                    "OVER windows" % (_describe(pandas[0]), where), *position,
                                    hint="an AggregateFunction (udaf(MyAggregate())) runs there, or batch mode")
+
+
+def _check_window_merges(node, general, pandas, position):
+    """A streaming HOP or SESSION group window: Flink merges accumulators there (module doc)."""
+    if node.spec.kind == "SESSION" and pandas:
+        raise UnsupportedError(NO_PLAN + "Session Group Window is currently not supported for Pandas UDAF (the %s)"
+                               % _describe(pandas[0]), *position,
+                               hint="an AggregateFunction with merge() runs there, or batch mode")
+    from .definition import defines_merge
+    missing = next((fn for fn in general if not defines_merge(fn)), None)
+    if missing is not None:
+        what = "the panes of a sliding window" if node.spec.kind == "HOP" else "the sessions a row joins"
+        raise UnsupportedError(NO_PLAN + "the %s defines no merge(), which Flink calls in a %s group window (it merges "
+                               "the accumulators of %s; PyFlink fails with 'Method merge is not implemented')"
+                               % (_describe(missing), node.spec.kind, what), *position,
+                               hint="define merge(self, accumulator, accumulators) in its AggregateFunction: fold "
+                               "each of accumulators into accumulator")

@@ -24,6 +24,9 @@ class PythonFunction:
     temporary: bool = False
     system: bool = False
     accumulator_type: str = None   # an aggregate function's accumulator, as declared (Flink type text)
+    merges: bool = None        # a general aggregate function whose class defines merge() (Flink calls it in
+                               # streaming HOP and SESSION group windows: aggregate_calls.check_placement); None
+                               # in a record stored before dynsql read it: `defines_merge` then looks again
 
     @property
     def key(self):
@@ -126,4 +129,25 @@ def load_definition(name, identifier, temporary=False, system=False, line=None, 
                           func_type=declaration.func_type,
                           result_names=tuple(declaration.result_names) if declaration.result_names else None,
                           temporary=temporary, system=system,
-                          accumulator_type=getattr(declaration, "accumulator_type", None))
+                          accumulator_type=getattr(declaration, "accumulator_type", None),
+                          merges=declaration.kind == "aggregate" and _defines_merge(fn))
+
+
+def defines_merge(fn):
+    """Whether PythonFunction `fn`'s AggregateFunction defines merge(): as recorded at CREATE FUNCTION, else read
+    from its module (on the session's python.files path)."""
+    if fn.merges is not None:
+        return fn.merges
+    try:
+        return _defines_merge(getattr(importlib.import_module(fn.module), fn.function))
+    except Exception:
+        return False
+
+
+def _defines_merge(aggregate):
+    """Whether an AggregateFunction instance's class (not dynsql.udf's base class, whose merge() raises, as
+    PyFlink's does) defines merge()."""
+    for cls in type(aggregate).__mro__:
+        if "merge" in vars(cls):
+            return not (cls.__name__ == "AggregateFunction" and cls.__module__ == "dynsql.udf")
+    return False

@@ -77,7 +77,7 @@ def test_a_definition_is_a_record_that_round_trips(planner):
     assert fn.to_dict() == {"name": "split_words", "module": "sample_udfs", "function": "split_words",
                             "kind": "table", "result_types": ("STRING", "INT"), "input_types": None,
                             "func_type": "general", "result_names": ("word", "length"), "temporary": True,
-                            "system": False, "accumulator_type": None}
+                            "system": False, "accumulator_type": None, "merges": False}
 
 
 def test_a_module_edited_since_is_imported_again_at_create(tmp_path):
@@ -172,3 +172,25 @@ def test_a_general_aggregate_function_is_refused_in_batch_as_flink_refuses_it(ag
     aggregating.plan("SET 'execution.runtime-mode' = 'batch'")
     assert "non-Pandas UDAFs are not supported in batch mode currently (the general Python aggregate function " \
            "'total' (sample_udfs.total))" in error_of(aggregating, "SELECT k, total(v) FROM w GROUP BY k")
+
+
+def test_whether_an_aggregate_function_merges_is_recorded_and_read_again_for_an_older_record(tmp_path):
+    from planner.python_functions.definition import PythonFunction, defines_merge
+    (tmp_path / "merging_udafs.py").write_text(
+        "from dynsql.udf import AggregateFunction, udaf\n"
+        "class Count(AggregateFunction):\n"
+        "    def create_accumulator(self):\n        return [0]\n"
+        "    def accumulate(self, acc, x):\n        acc[0] += 1\n"
+        "    def get_value(self, acc):\n        return acc[0]\n"
+        "class Merging(Count):\n"
+        "    def merge(self, acc, accs):\n        acc[0] += sum(a[0] for a in accs)\n"
+        "plain = udaf(Count(), result_type='BIGINT', accumulator_type='ARRAY<BIGINT>')\n"
+        "merging = udaf(Merging(), result_type='BIGINT', accumulator_type='ARRAY<BIGINT>')\n")
+    p = Planner()
+    p.plan("SET 'python.files' = '%s'" % (tmp_path / "merging_udafs.py"))
+    p.plan("CREATE FUNCTION plain AS 'merging_udafs.plain' LANGUAGE PYTHON")
+    p.plan("CREATE FUNCTION merging AS 'merging_udafs.merging' LANGUAGE PYTHON")
+    plain, merging = in_catalog.find(p.catalog, "plain"), in_catalog.find(p.catalog, "merging")
+    assert (plain.merges, merging.merges) == (False, True)
+    stored_before = [{k: v for k, v in fn.to_dict().items() if k != "merges"} for fn in (plain, merging)]
+    assert [defines_merge(PythonFunction.from_dict(d)) for d in stored_before] == [False, True]

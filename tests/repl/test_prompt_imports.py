@@ -2,7 +2,7 @@
 as a user launches it, with the one step after the first render (Spark's start, the planner and the demo tables, in
 the background: Shell.warm_up) replaced by a note of the modules loaded by then. None of Spark, py4j, numpy,
 pandas, pyarrow, sqlglot or sqlparse may be among them, nor any of runtime/ but the module naming the Spark log,
-nor the planner beyond its settings. (bench/prompt_bench.py times the same launch.)"""
+nor the planner beyond its settings, nor completion's cursor analysis. (bench/prompt_bench.py times the same launch.)"""
 
 import json
 import os
@@ -52,3 +52,4 @@ def test_the_prompt_is_drawn_without_spark_the_planner_or_the_runtime(tmp_path):
     runtime = [m for m in loaded if m.split(".")[0] == "runtime" and m not in RUNTIME_AT_START]
     planner = [m for m in loaded if m.split(".")[0] == "planner" and m not in PLANNER_AT_START]
     assert (heavy, runtime, planner) == ([], [], [])
+    assert "repl.sqlcompletion" not in loaded        # the cursor analysis: at the first completion
