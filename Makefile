@@ -39,7 +39,8 @@ demo-jdbc: java postgres $(STAMP)
 test: java postgres $(STAMP)
 	$(BIN)/python -m pytest -q tests -m 'not fault_injection' --durations=25
 
-# exactly once under kill -9 (a filesystem sink, a jdbc upsert sink) and a PostgreSQL server stopped mid-job
+# exactly once under kill -9 (a filesystem sink, a jdbc upsert sink), a PostgreSQL server stopped mid-job, and a
+# streaming query whose Python source runner is killed (said in words)
 test-faults: java postgres $(STAMP)
 	$(BIN)/python -m pytest -q tests -m fault_injection
 

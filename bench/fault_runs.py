@@ -30,7 +30,7 @@ from exactly_once_kill import (DYNSQL, children, compare, expected_lines, sink_l
                                wait_gone, write_input)
 
 SPARK_WORDS = ("Python Proxy", "(no cause message)", "Task failed while writing rows", "STREAM_FAILED",
-               "Traceback", "SQLSTATE")
+               "Traceback", "SQLSTATE", "UnknownException", "java.")
 
 
 def submit(folder, rows_per_batch):

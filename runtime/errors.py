@@ -59,6 +59,10 @@ def from_spark(e, sql_line=None, sql_column=None):
                                   "savepoint ('execution.savepoint.path'), or afresh")
         err.cause = e
         return err
+    if _RUNNER_LOST.search(text + "".join(_stack_traces(e))):
+        err = RuntimeFailure(SOURCE_RUNNER_DIED)
+        err.cause = e
+        return err
     inner = _inner_error(text)
     if inner is not None:       # a Spark error class inside Spark's wrapper: read as if it came alone
         err = from_spark(Exception(inner), sql_line, sql_column)
@@ -161,6 +165,22 @@ def _causes_text(e, depth=0):
     if cause is None or depth > 20:
         return ""
     return "\nCaused by: %s: %s%s" % (type(cause).__name__, str(cause).strip(), _causes_text(cause, depth + 1))
+
+
+SOURCE_RUNNER_DIED = ("The Python process that plans the micro-batches of a streaming source (Spark's source runner) "
+                      "died (killed, or out of memory): the query stopped; its checkpoint keeps what was committed")
+# the driver reading its streaming source runner's answer found the runner gone (Spark says only "EOFException")
+_RUNNER_LOST = re.compile(r"java\.(?:io\.EOFException|net\.SocketException)[^\n]*\n(?:\s*at [^\n]*\n){0,4}?"
+                          r"\s*at org\.apache\.spark\.sql\.execution\.python\.streaming\.PythonStreamingSourceRunner\.")
+
+
+def _stack_traces(e, depth=0):
+    """The Java stack traces PySpark keeps with a captured Spark exception and its causes (not in their text)."""
+    if e is None or depth > 20:
+        return []
+    trace = getattr(e, "_stackTrace", None)
+    return ([trace] if isinstance(trace, str) else []) + _stack_traces(
+        getattr(e, "_cause", None) or getattr(e, "__cause__", None), depth + 1)
 
 
 def wrapped_cause(text):

@@ -1,6 +1,8 @@
 """INSERT INTO from `dynsql -f`, as Flink's SQL client does it: the script submits a job and goes on (the
 job outlives the dynsql process); with SET 'table.dml-sync' = 'true' an INSERT waits for its job, so that a
-later query of the same script reads what it wrote."""
+later query of the same script reads what it wrote. A file the job's source took and read to its end, written
+to afterwards, is named in SHOW JOBS (input notes), as the shell names it under a query's result: what was
+written to it later is never read."""
 
 import json
 import time
@@ -35,15 +37,38 @@ SELECT n, word FROM copy_fixed;
     # the first job runs on after the script ended: a file added now reaches its sink
     jobs = {r[1]: r for r in client.execute("SHOW JOBS").rows}
     live = jobs["insert-into_default_catalog.default_database.copy_live"]
-    assert live[2] in ("INITIALIZING", "RUNNING"), live
-    assert jobs["insert-into_default_catalog.default_database.copy_fixed"][2:4] == ("FINISHED", 2)
-    (watched / "c.csv").write_text("6,six\n")
-    deadline = time.time() + 600
-    lines = []
-    while time.time() < deadline and "6,SIX" not in lines:
-        time.sleep(1)
-        out1 = tmp_path / "out1"
-        lines = [line for f in (out1.iterdir() if out1.is_dir() else []) if not f.name.startswith(".")
-                 for line in f.read_text().splitlines()]
-    assert sorted(lines) == ["1,ONE", "2,TWO", "6,SIX"]
-    assert client.execute("STOP JOB '%s'" % live[0]).text == "[INFO] The specified job is stopped."
+    stopped = False
+    try:
+        assert live[2] in ("INITIALIZING", "RUNNING"), live
+        assert jobs["insert-into_default_catalog.default_database.copy_fixed"][2:4] == ("FINISHED", 2)
+        (watched / "c.csv").write_text("6,six\n")
+
+        def written():
+            out1 = tmp_path / "out1"
+            return sorted(line for f in (out1.iterdir() if out1.is_dir() else []) if not f.name.startswith(".")
+                          for line in f.read_text().splitlines())
+        deadline = time.time() + 180
+        while time.time() < deadline and "6,SIX" not in written():
+            time.sleep(0.5)
+        assert written() == ["1,ONE", "2,TWO", "6,SIX"], "c.csv's row not in the sink after 180 s"
+        # a.csv's rows are in the sink: the job has read it to its end, and a line appended to it now is never read;
+        # the job's source notes the file (at its next listing), and SHOW JOBS names it with its size then and now
+        with open(watched / "a.csv", "a") as f:
+            f.write("99,late\n")
+
+        def notes():
+            shown = client.execute("SHOW JOBS")
+            at = [c.name for c in shown.columns].index("input notes")
+            return {r[0]: r[at] for r in shown.rows}[live[0]]
+        deadline = time.time() + 60
+        while time.time() < deadline and notes() is None:
+            time.sleep(0.5)
+        assert notes() == ("Input: %s changed after it was taken (12 bytes then, 20 bytes now): what was written to "
+                           "it after that may be missing or cut; write files elsewhere and move them into the "
+                           "directory" % (watched / "a.csv")), "no input note 60 s after a.csv changed"
+        assert client.execute("STOP JOB '%s'" % live[0]).text == "[INFO] The specified job is stopped."
+        stopped = True
+        assert written() == ["1,ONE", "2,TWO", "6,SIX"]
+    finally:
+        if not stopped:          # a failed check leaves no job running
+            client.execute("STOP JOB '%s'" % live[0])

@@ -81,6 +81,58 @@ def test_a_planted_working_folder_is_not_used(tmp_path):
     assert os.listdir(planted) == []
 
 
+def _zip_of_runtime(path, who):
+    """A stand-in for dynsql's packages zip: a `runtime` package that says whose it is."""
+    import zipfile
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("runtime/__init__.py", "WHO = %r\n" % who)
+    return path
+
+
+def _connect_worker_loads(tmp_path, package):
+    """What a Spark Connect server's Python worker does with a source shim: in a process that cannot import
+    dynsql, unpickle the loader the client shipped by value and call it; its temporary folder is tmp/local.
+    -> (return code, whose `runtime` it imported or the error)."""
+    import pyspark
+    from pyspark import cloudpickle
+
+    from runtime.connect_shims import _loaders
+    shipped = tmp_path / "loader.pickle"
+    shipped.write_bytes(cloudpickle.dumps(_loaders(package)[0]))
+    code = ("import sys; from pyspark import cloudpickle; cloudpickle.loads(open(sys.argv[1], 'rb').read())(); "
+            "import runtime; print(runtime.WHO)")
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": os.path.dirname(os.path.dirname(pyspark.__file__)),
+           "SPARK_LOCAL_DIRS": str(tmp_path / "local"), "TMPDIR": str(tmp_path / "local")}
+    out = subprocess.run([sys.executable, "-S", "-c", code, str(shipped)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    return out.returncode, (out.stdout.strip() or out.stderr.strip().splitlines()[-1])
+
+
+def test_a_connect_worker_imports_only_the_zip_the_client_shipped(tmp_path):
+    """Under Spark Connect a shim finds dynsql's packages among the server's files by the zip's name, which anyone
+    can compute: a zip of that name planted by another user, or holding other bytes, is never imported, even
+    where it sorts first; the one with the shipped bytes is."""
+    import hashlib
+    name = "dynsql-packages-0123.zip"
+    ours = _zip_of_runtime(tmp_path / "built" / name, "shipped")
+    package = (name, hashlib.sha256(ours.read_bytes()).hexdigest())
+    (tmp_path / "local").mkdir()
+    _zip_of_runtime(tmp_path / "local" / "spark-a" / "userFiles-a" / "s1" / name, "planted")
+    if os.getuid() == 0:             # the shipped bytes, but another user's file
+        theirs = tmp_path / "local" / "spark-a" / "userFiles-a" / "s0" / name
+        theirs.parent.mkdir()
+        theirs.write_bytes(ours.read_bytes())
+        os.chown(theirs, OTHER_USER, OTHER_USER)
+    code, said = _connect_worker_loads(tmp_path, package)
+    assert code != 0 and said == ("ImportError: dynsql's packages (%s, as this client shipped them) are not in the "
+                                  "Spark Connect server's files: the session's artifacts did not arrive" % name)
+    placed = tmp_path / "local" / "spark-b" / "userFiles-b" / "s2" / name
+    placed.parent.mkdir(parents=True)
+    placed.write_bytes(ours.read_bytes())
+    assert _connect_worker_loads(tmp_path, package) == (0, "shipped")
+
+
 def test_the_driver_listens_on_loopback_unless_the_cluster_is_elsewhere():
     assert listen_settings("local[2]", {}) == {"spark.driver.bindAddress": "127.0.0.1",
                                                "spark.driver.host": "127.0.0.1"}

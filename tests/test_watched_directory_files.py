@@ -37,6 +37,36 @@ def test_a_file_still_growing_is_taken_once_it_stops(tmp_path):
         assert f.read().split() == [str(old), str(growing)]
 
 
+def test_a_file_changed_after_it_was_read_to_its_end_is_noted_and_one_moved_away_is_not(tmp_path):
+    """A small file is read whole in its first micro-batch: a line appended later is never read, so the next
+    listing notes the file (the shell and SHOW JOBS name it). A file moved away once read lost nothing."""
+    from runtime.connectors.formats import SplitProgress
+    from runtime.connectors.splits import changed_files, initial_offset, write_report
+    folder, state = tmp_path / "in", tmp_path / "state"
+    folder.mkdir()
+    kept, moved = folder / "a.csv", folder / "b.csv"
+    kept.write_text("1\n2\n")
+    moved.write_text("3\n")
+    for f in (kept, moved):
+        os.utime(f, (time.time() - 60, time.time() - 60))
+    planner = _planner(folder, state)
+    first = planner.next_offset(initial_offset())
+    assert [s[0] for s in first["splits"]] == [str(kept), str(moved)]
+    assert all(s[4] is None for s in first["splits"])            # each read whole
+    for k, (path, *_) in enumerate(first["splits"]):              # what the executors report: read to the end
+        done = SplitProgress(os.path.getsize(path))
+        done.records, done.eof = len(open(path).read().split()), True
+        write_report(str(state), first["seq"] + k, done, None)
+    assert planner.next_offset(first) == first                   # read: nothing more to read
+    assert changed_files(str(state)) == []
+    with open(kept, "a") as f:
+        f.write("99\n")
+    moved.unlink()
+    planner.refresh(force=True)
+    assert changed_files(str(state)) == [{"path": str(kept), "taken": "4 bytes", "now": "7 bytes"}]
+    planner.refresh(force=True)                                   # noted once
+    assert len(changed_files(str(state))) == 1
+
 
 def test_a_killed_processs_checkpoints_are_removed_by_the_next_one(tmp_path):
     import subprocess

@@ -255,10 +255,11 @@ class SplitPlanner:
         self.listed_at = None
         self.frozen = False           # Trigger.availableNow: no file found later is read
         self._unsettled = {}          # a watched directory's new files still changing: path -> (size, mtime)
-        self._taken = {}              # path -> (size, mtime) when the file was taken, until it is read to its end
-        self._changed = set()         # files found changed after they were taken (noted once each)
+        self._taken = {}              # path -> (size, mtime) when the file was taken, until it is noted changed
+        self._ended = set()           # files read to their end (their lines written later are never read)
         self.started = None           # the pacing clock ('replay.rows-per-second')
         self._manifest = os.path.join(spec.state_dir, "files.txt")
+        self._noted = {note["path"] for note in changed_files(spec.state_dir)}   # noted before a restart
         if os.path.exists(self._manifest):     # a query restarted from its checkpoint: the files it had found
             with open(self._manifest) as f:
                 self._add([line.rstrip("\n") for line in f if line.strip()], persist=False)
@@ -268,7 +269,8 @@ class SplitPlanner:
         self.files.extend(new)
         self.known.update(new)
         for p in new:
-            self._taken[p] = _size_and_mtime(p)
+            if p not in self._noted:
+                self._taken[p] = _size_and_mtime(p)
         if new and persist:
             os.makedirs(self.spec.state_dir, exist_ok=True)
             with open(self._manifest, "a") as f:
@@ -288,6 +290,9 @@ class SplitPlanner:
             found = []
         self.listed_at = now
         self._add(self._settled(found, now) if self.spec.monitor else found)
+        if self.spec.monitor:
+            for path in list(self._taken):     # also the files read to their end: what is added is never read
+                self._note_if_changed(path)
 
     def _settled(self, paths, now):
         """The new files of a watched directory that are whole: their size and modification time are those of
@@ -329,7 +334,9 @@ class SplitPlanner:
                 continue
             running = _larger(running, report["max"])
             read += report["rows"]
-            self._note_if_changed(path, report["eof"])
+            if report["eof"]:
+                self._ended.add(path)
+            self._note_if_changed(path)
             if not report["eof"]:
                 continuing.append([path, row + report["rows"], report["byte"], report["line"]])
         self._clean_reports(start["seq"])
@@ -359,17 +366,24 @@ class SplitPlanner:
                     "sentinel": bool(self.spec.sentinel)}
         return {"seq": seq, "splits": splits, "files": files, "read": read, "max": running, "done": False}
 
-    def _note_if_changed(self, path, ended):
-        """A file written to after it was taken (appended to, rewritten or truncated while read): what it had
-        when taken is what is read, at most; noted once in the state directory's changed-files list, which the
-        driver shows (ChangedFiles). `ended`: the file has been read to its end, and is watched no more."""
-        taken = self._taken.pop(path, None) if ended else self._taken.get(path)
-        if taken is None or path in self._changed:
+    def _note_if_changed(self, path):
+        """A file written to after it was taken (appended to, rewritten or truncated while it waits or is read,
+        or after it was read to its end): noted once in the state directory's changed-files list, which the
+        shell and SHOW JOBS show. While a file is read, complete lines appended to it are read too; once it is
+        read to its end (a small file in its first micro-batch), nothing written to it is read: a copy that
+        stalled longer than the monitor interval lost its rest. A file removed after it was read to its end
+        (moved away once processed) lost nothing: it is watched no more, and not noted."""
+        taken = self._taken.get(path)
+        if taken is None:
             return
         now = _size_and_mtime(path)
         if now == taken:
             return
-        self._changed.add(path)
+        del self._taken[path]
+        ended = path in self._ended
+        self._ended.discard(path)
+        if now is None and ended:
+            return
         was = "%d bytes" % taken[0]
         is_now = "gone" if now is None else ("%d bytes" % now[0] if now[0] != taken[0] else "rewritten")
         os.makedirs(self.spec.state_dir, exist_ok=True)
