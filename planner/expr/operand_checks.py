@@ -189,6 +189,8 @@ def _other(node, typeof, position, call_name):
         if refusal is not None:
             raise SqlError(refusal, *(position(node) if refusal.startswith("Cast function") else (None, None)))
     elif isinstance(node, exp.Array):
+        if node.expressions and all(_written_null(e) for e in node.expressions):
+            raise SqlError("Parameters must be of the same type", *position(node))      # ARRAY[NULL]
         _same_type([typeof(e) for e in node.expressions], node, position)
     elif isinstance(node, exp.Case):
         _case(node, typeof, position)
@@ -217,7 +219,15 @@ def _same_type(types, node, position):
         raise SqlError("Parameters must be of the same type", *position(node))
 
 
+def _written_null(n):
+    """A NULL the statement's text holds (the parser placed it), not one a rewrite made."""
+    return isinstance(n, exp.Null) and "start" in n.meta
+
+
 def _case(node, typeof, position):
+    results = [b.args.get("true") for b in node.args.get("ifs") or []] + [node.args.get("default")]
+    if all(r is None or _written_null(r) for r in results) and any(r is not None for r in results):
+        raise SqlError("ELSE clause or at least one THEN clause must be non-NULL", *position(node))
     subject = node.this
     for branch in node.args.get("ifs") or []:
         cond = typeof(branch.this)
@@ -283,6 +293,8 @@ def _call(node, typeof, position, call_name):
         if t is not None and t.name != "NULL" and not in_family(t, "CHARACTER"):
             raise cannot_apply(kind, "<%s> %s" % (calcite(t), kind), ["'<CHARACTER> %s'" % kind], position(node))
         return
+    if name == "COALESCE" and operands and all(_written_null(a) for a in operands):
+        _null_operand(operands[:1], position)                   # COALESCE(NULL, NULL): at the first
     if name in CALCITE:
         _null_operand(operands, position)
         refusal = calcite_refusal(name, [typeof(a) for a in operands], lambda: position(node),
