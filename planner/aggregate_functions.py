@@ -100,6 +100,18 @@ def check_key_type(name, arg_types, options, position):
                                                      _calcite_name(arg_types[1]), flink), *position)
 
 
+_UNORDERED = {"ARRAY": "ARRAY", "MAP": "MAP", "MULTISET": "MULTISET", "ROW": "ROW", "BYTES": "VARBINARY",
+              "VARBINARY": "VARBINARY", "BINARY": "BINARY"}
+
+
+def check_min_max(name, arg_types, position):
+    """MIN / MAX of a collection, a ROW or bytes: Flink's planner finds no MIN / MAX for it ("Min aggregate function does
+    not support type: ''ARRAY''."), over a GROUP BY, a window or OVER alike."""
+    if name in ("MIN", "MAX") and arg_types and arg_types[0] is not None and arg_types[0].name in _UNORDERED:
+        raise SqlError("%s aggregate function does not support type: ''%s''.\nPlease re-check the data type."
+                       % (name.capitalize(), _UNORDERED[arg_types[0].name]), *position())
+
+
 def _calcite_name(t):
     return "ANY" if t is None else calcite(t)
 

@@ -37,6 +37,31 @@ class MatchRecognizeClause(exp.Expression):
     arg_types = {"raw": True, "line": False, "col": False, "alias": False}
 
 
+def _placed(node, token):
+    """A NULL / TRUE / FALSE literal with its token's place (sqlglot gives other literals theirs); `IS UNKNOWN`'s
+    UNKNOWN, read as NULL, marked `unknown`."""
+    node.meta.update(line=token.line, col=token.col - len(token.text) + 1, start=token.start, end=token.end)
+    if token.text.upper() == "UNKNOWN":
+        node.meta["unknown"] = True
+    return node
+
+
+def _unary_plus(start, operand):
+    """`+x` is x, marked with the plus sign's offset (`unary_plus`) for the operand check Flink makes."""
+    if operand is not None:
+        operand.meta["unary_plus"] = start
+        if not isinstance(operand, exp.Null):     # (Flink places `+NULL`'s error at the NULL)
+            operand.meta["open"] = start
+    return operand
+
+
+def _mod_call(args):
+    """MOD(a, b), marked as a call: `a % b` is the same node, refused in Flink's words for `%`."""
+    node = parser.build_mod(args)
+    node.meta["call"] = True
+    return node
+
+
 def _typed_literal(cast):
     cast.meta["typed_literal"] = True
     return cast
@@ -70,6 +95,38 @@ class Flink(Dialect):
                 error.at_end = not self._curr       # sqlglot's end marker is a falsy token
                 raise
 
+        # where each operand's text opens (`meta["open"]`: its offset in the statement), so that an error in a
+        # CASE, a CAST, `DATE '..'`, `ARRAY[..]`, a NULL or TRUE is placed where Flink places it: at its first
+        # token, not at the first column inside it (bind/context.py `start`)
+        def _parse_unary(self):
+            opening = self._curr
+            node = super()._parse_unary()
+            if opening is not None and node is not None and not isinstance(node, (exp.Paren, exp.Subquery)) \
+                    and "open" not in node.meta:
+                node.meta["open"] = opening.start
+            return node
+
+        def _parse_in(self, this, alias=False):
+            opening = self._curr        # `(` of `x IN (a, b)`: where Flink places an error in the list
+            node = super()._parse_in(this, alias)
+            if opening is not None and isinstance(node, exp.In) and node.expressions:
+                node.meta["list_open"] = opening.start
+            return node
+
+        UNARY_PARSERS = {
+            **parser.Parser.UNARY_PARSERS,
+            # `+x`: sqlglot drops it; Flink checks its operand (`+<NUMERIC>`, `+<DATETIME_INTERVAL>`)
+            TokenType.PLUS: lambda self: _unary_plus(self._prev.start, self._parse_unary()),
+        }
+
+        PRIMARY_PARSERS = {
+            **parser.Parser.PRIMARY_PARSERS,
+            # NULL (and UNKNOWN in `IS [NOT] UNKNOWN`, marked: Flink asks a BOOLEAN of it), TRUE, FALSE with
+            # their places, as other literals have theirs
+            **{t: (lambda base: lambda self, token: _placed(base(self, token), token))(parser.Parser.PRIMARY_PARSERS[t])
+               for t in (TokenType.NULL, TokenType.TRUE, TokenType.FALSE)},
+        }
+
         def _parse_interval_span(self, this, parse_function_unit=True):
             if this is not None and this.is_string:
                 interval = super()._parse_interval_span(exp.Literal.string("0"), parse_function_unit)
@@ -92,6 +149,7 @@ class Flink(Dialect):
             # names, not read as POWER / CHAR_LENGTH, so that the function registry refuses them
             "POW": lambda args: exp.Anonymous(this="POW", expressions=args),
             "LENGTH": lambda args: exp.Anonymous(this="LENGTH", expressions=args),
+            "MOD": _mod_call,
         }
 
         LAMBDAS = {

@@ -13,7 +13,7 @@ from ..plan.fields import Field, unique_names
 from ..plan.scan import Values
 from ..plan.union import Union
 from ..expr import inference as typing
-from .expressions import ExpressionBinder
+from .expressions import ExpressionBinder, refuse_bare_null
 from ..expr.translate import cast_to, finish
 from .scope import Scope, ScopeEntry
 
@@ -110,6 +110,8 @@ class QueryBinder:
         binder = ExpressionBinder(self.ctx, Scope([]))
         for t in tree.expressions:
             items = t.expressions if isinstance(t, exp.Tuple) else [t]
+            for e in items:
+                refuse_bare_null(e, self.ctx)
             rows.append([binder.bind(e) for e in items])
         width = len(rows[0]) if rows else 0
         for r, t in zip(rows, tree.expressions):

@@ -67,16 +67,18 @@ class BindContext:
     def start(self, node):
         """(line, column) where `node`'s text begins, as Flink places a call's error: the leftmost place in its
         subtree (a resolved column's own place, or a token's start in the statement's text)."""
+        own = getattr(node, "_meta", None) or {}
+        if "open" in own and self.text and own["open"] <= len(self.text):    # where the parser began it
+            return self._at_offset(own["open"])
         best = None
         for n in node.walk():
             meta = getattr(n, "_meta", None) or {}
-            if "position" in meta and meta["position"][0] is not None:
+            if "open" in meta and self.text and meta["open"] <= len(self.text):
+                at = self._at_offset(meta["open"])
+            elif "position" in meta and meta["position"][0] is not None:
                 at = tuple(meta["position"])
             elif "line" in meta and "start" in meta and self.text and meta["start"] <= len(self.text):
-                offset = meta["start"]
-                el = self.text.count("\n", 0, offset) + 1
-                ec = offset - self.text.rfind("\n", 0, offset)
-                at = (self.line + el - 1, (self.column + ec - 1) if el == 1 else ec)
+                at = self._at_offset(meta["start"])
             else:
                 continue
             if best is None or at < best:
@@ -84,6 +86,12 @@ class BindContext:
         if best is None:
             return self.pos(node)
         return self._keyword_before(node, best)
+
+    def _at_offset(self, offset):
+        """(line, column) in the user's input of an offset in the statement's text."""
+        el = self.text.count("\n", 0, offset) + 1
+        ec = offset - self.text.rfind("\n", 0, offset)
+        return self.line + el - 1, (self.column + ec - 1) if el == 1 else ec
 
     def _keyword_before(self, node, at):
         """`at` moved back to the keyword that opens `node` (CAST, CASE, NOT, ARRAY, a function's name, a

@@ -83,7 +83,7 @@ class ExpressionBinder:
                 return node     # LOCALTIMESTAMP, CURRENT_DATE, ...: a function, mapped by to_spark
             position = self.ctx.pos(node)
             entry, path = self.scope.resolve(parts, position)
-            return field_ref(entry.field, path, position)
+            return _marked_as(node, field_ref(entry.field, path, position))
         if isinstance(node, exp.Column) and isinstance(node.this, exp.Star):
             raise SqlError("'*' is not allowed here", *self.ctx.pos(node))
         if is_aggregate_call(node) and not self.allow_calls:
@@ -109,7 +109,7 @@ class ExpressionBinder:
         if _is_map_constructor(node, self.scope):      # MAP['k', v, ...]: Spark's MAP('k', v, ...)
             call = exp.Anonymous(this="MAP", expressions=[self._resolve(e) for e in node.expressions])
             call.meta["spark"] = True
-            return call
+            return _marked_as(node, call)
         if isinstance(node, exp.Anonymous) and node.name.upper() in _UNIT_FIRST and node.expressions \
                 and isinstance(node.expressions[0], exp.Column) and not node.expressions[0].table:
             node.expressions[0].replace(exp.var(node.expressions[0].name.upper()))    # TIMESTAMPADD(DAY, ...)
@@ -132,6 +132,21 @@ class ExpressionBinder:
             node.meta["flink_type"] = cast_type(node, self.ctx)
             _check_variant_cast(node, self.ctx)
         return python_function_call(node, self.ctx)     # a user's function (CREATE FUNCTION): its typed call
+
+
+def refuse_bare_null(node, ctx):
+    """A NULL the user wrote where nothing gives it a type (a select item, a VALUES cell, a GROUP BY key, an
+    aggregate's argument): Flink's "Illegal use of 'NULL'" at it (CAST(NULL AS type) says which)."""
+    if isinstance(node, exp.Null) and "start" in node.meta:
+        raise SqlError("Illegal use of 'NULL'", *ctx.start(node), hint="give it a type: CAST(NULL AS INT)")
+
+
+def _marked_as(written, resolved):
+    """`resolved` with the parser's marks of the node it stands for (where its text opens, a `+` before it)."""
+    for key in ("open", "unary_plus"):
+        if key in written.meta:
+            resolved.meta[key] = written.meta[key]
+    return resolved
 
 
 def _check_variant_cast(node, ctx):

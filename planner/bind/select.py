@@ -21,7 +21,7 @@ from . import grouping_sets
 from ..expr import inference as typing
 from .binder import output_scope
 from ..expr.conditions import conjuncts, is_flat_and, rebuild_and, referenced
-from .expressions import ExpressionBinder, field_ref, is_aggregate_call
+from .expressions import ExpressionBinder, field_ref, is_aggregate_call, refuse_bare_null
 from ..expr.signatures import check_aggregate
 from ..expr.translate import finish
 from .relations import add_join_condition, bind_from
@@ -179,11 +179,13 @@ class SelectBinder:
                     raise SqlError("Unknown table '%s'" % q, *self.pos(e))
                 out += [(_entry_column(x), x.name) for x in hits]
             elif isinstance(e, exp.Alias):
+                refuse_bare_null(e.this, self.ctx)
                 out.append((e.this, e.alias))
             elif isinstance(e, (exp.Column, exp.Dot)) and not isinstance(e.this, exp.Star):
                 name = e.name if isinstance(e, exp.Column) else e.expression.name
                 out.append((e, name))
             else:
+                refuse_bare_null(e, self.ctx)
                 out.append((e, "EXPR$%d" % i))
         return out
 
@@ -223,6 +225,7 @@ class SelectBinder:
             for k in set_keys:
                 if isinstance(k, exp.Literal) and not k.is_string:
                     raise SqlError("GROUP BY a number is not supported: name the column", *self.pos(k))
+                refuse_bare_null(k, self.ctx)
                 r = ExpressionBinder(self.ctx, scope).resolve(k)
                 name = pre_field(r)
                 if name not in keys:
@@ -282,6 +285,8 @@ class SelectBinder:
             args = list(args[0].expressions)
         if len(args) == 1 and isinstance(args[0], exp.Star):
             args = []
+        for a in args:
+            refuse_bare_null(a, self.ctx)
         fn = resolved.meta.get("python_aggregate") if isinstance(resolved, exp.Anonymous) else None
         if fn is not None:
             args, ftype, options = python_aggregates.aggregate_call(self.ctx, fn, args, self.pos(call))
@@ -300,9 +305,11 @@ class SelectBinder:
             raise SqlError("%s needs an argument" % name, *self.pos(call))
         arg_types = [finish(a, self.ctx).type for a in args]
         check_aggregate(name, arg_types, lambda: self.ctx.start(call))
+        aggregate_functions.check_min_max(name, arg_types, lambda: self.ctx.start(call))
         if name in aggregate_functions.NEW:
             aggregate_functions.check_key_type(
-                name, [finish(aggregate_functions.value_of(a), self.ctx).type for a in args], options, self.pos(call))
+                name, [finish(aggregate_functions.value_of(a), self.ctx).type for a in args], options,
+                self.ctx.start(call))
             arg_names = tuple(pre_field(a) for a in args)
             taken = set(keys) | {c.name for c in calls}
             out = alias if alias is not None and alias not in taken else self.ctx.fresh("$f")
@@ -391,6 +398,7 @@ class SelectBinder:
                 args.append(n)
                 typed.append(e.type)
             check_aggregate(name, typed, lambda: self.ctx.start(w))
+            aggregate_functions.check_min_max(name, typed, lambda: self.ctx.start(w))
             if name in ("ROW_NUMBER", "RANK", "DENSE_RANK") and not order:
                 raise SqlError("%s() needs ORDER BY in its OVER clause" % name, *self.pos(w))
             ftype = typing.t("BIGINT", False) if name in ("ROW_NUMBER", "RANK", "DENSE_RANK", "COUNT", "NTILE") \

@@ -24,6 +24,8 @@ def rewrite(node, source, target, sub):
         cast = "try_cast" if isinstance(node, exp.TryCast) else "CAST"
         return template("%s(regexp_replace(_x, '^( *[+-]?[0-9]+)[.][0-9]*( *)$', '$1$2') AS %s)" % (cast, t),
                         x=sub(node.this))
+    if t == "TIME" and s in ("STRING", "VARCHAR", "CHAR", "TIME"):
+        return _time_text(node, target, sub)
     if isinstance(node, exp.TryCast):
         return None
     if t in INTEGRAL_BITS and s in INTEGRAL_BITS:
@@ -33,8 +35,9 @@ def rewrite(node, source, target, sub):
     if t in INTEGRAL_BITS and s in _FLOATING:
         wide = "BIGINT" if t == "BIGINT" else "INT"
         lo, hi = _SATURATE[wide]
-        saturated = template("CAST(if(isnan(_x), 0D, greatest(%s, least(%s, _x))) AS %s)" % (lo, hi, wide),
-                             x=sub(node.this))
+        # (not greatest/least: Spark's skip a NULL, and NULL became the bound)
+        saturated = template("CAST(CASE WHEN isnan(_x) THEN 0D WHEN _x < %s THEN %s WHEN _x > %s THEN %s ELSE _x END "
+                             "AS %s)" % (lo, lo, hi, hi, wide), x=sub(node.this))
         return saturated if t in ("INT", "BIGINT") else \
             wrap_integral(template("CAST(_x AS BIGINT)", x=saturated), t)
     if t in INTEGRAL_BITS and s == "DECIMAL":
@@ -50,11 +53,20 @@ def rewrite(node, source, target, sub):
     return None
 
 
+def _time_text(node, target, sub):
+    """A TIME is carried as its text 'HH:mm:ss[.SSS]' (types.py): a string or TIME cast to TIME(p) is read as a
+    time of day ('1:2:3' is 01:02:03) and written with p fraction digits (Spark has no TIME to cast to)."""
+    p = min(target.params[0] if target.params else 0, 3)
+    cast = "try_cast" if isinstance(node, exp.TryCast) else "CAST"
+    return template("date_format(%s(concat('1970-01-01 ', trim(_x)) AS TIMESTAMP), 'HH:mm:ss%s')"
+                    % (cast, "." + "S" * p if p else ""), x=sub(node.this))
+
+
 def _to_string(node, source, target, sub):
     s = source.name
     x = sub(node.this)
     if s == "BOOLEAN":
-        text = template("if(_x, 'TRUE', 'FALSE')", x=x)
+        text = template("CASE WHEN _x THEN 'TRUE' WHEN NOT _x THEN 'FALSE' END", x=x)      # NULL stays NULL
     elif s in ("TIMESTAMP", "TIMESTAMP_LTZ"):
         p = source.params[0] if source.params else 6
         pattern = "yyyy-MM-dd HH:mm:ss" + ("." + "S" * p if p else "")

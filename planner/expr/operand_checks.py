@@ -34,6 +34,8 @@ def check_operands(tree, typeof, position, call_name=lambda node: None):
     the name a call is written with (SUBSTR for SUBSTRING, LOCATE or INSTR for POSITION, IFNULL for COALESCE),
     asked for when a refusal names it."""
     for node in tree.walk():
+        if "unary_plus" in node.meta:
+            _unary_plus(node, typeof, position)
         symbol = _COMPARISONS.get(type(node))
         if symbol is not None:
             _comparison(node, symbol, typeof, position)
@@ -76,10 +78,19 @@ def _in_list(node, typeof, position):
     values = [typeof(e) for e in node.expressions]
     names = {t.name for t in values if t is not None and t.name != "NULL"}
     if names & set(_STRING) and names & set(_NUMBER) or _incomparable(names):
-        raise SqlError("Values in expression list must have compatible types", *position(node.expressions[0]))
+        raise SqlError("Values in expression list must have compatible types", *position(_list_opening(node)))
     subject = typeof(node.this)
     if subject is not None and _incomparable(names | {subject.name}):
         raise SqlError("Values passed to IN operator must have compatible types", *position(node))
+
+
+def _list_opening(node):
+    """What places an error in `x IN (a, ..)`'s list where Flink does: at its `(` (the first value without it)."""
+    if "list_open" not in node.meta:
+        return node.expressions[0]
+    mark = exp.Null()
+    mark.meta["open"] = node.meta["list_open"]
+    return mark
 
 
 def _between(node, typeof, position):
@@ -109,10 +120,15 @@ def _arithmetic(node, op, typeof, position):
 
 
 def _mod(node, typeof, position):
+    """MOD(a, b) and `a % b`, one node: refused as Flink names what was written."""
     _null_operand([node.this, node.expression], position)
     types = [typeof(node.this), typeof(node.expression)]
-    refusal = calcite_refusal("MOD", types, lambda: position(node))
+    written = None if node.meta.get("call") else (lambda: "<%s> %% <%s>" % tuple(calcite(t) for t in types))
+    refusal = calcite_refusal("MOD", types, lambda: position(node), written=written,
+                              shown=None if written is None else ["'<EXACT_NUMERIC> % <EXACT_NUMERIC>'"])
     if refusal is not None:
+        if written is not None:
+            refusal.message = refusal.message.replace("Cannot apply 'MOD'", "Cannot apply '%'", 1)
         raise refusal
 
 
@@ -126,6 +142,14 @@ def _unary(node, name, written, forms, typeof, position, operand=None):
     t = typeof(operand)
     if t is not None and not any(in_family(t, f) for f in forms[0]):
         raise cannot_apply(name, written % calcite(t), forms[1], position(node))
+
+
+def _unary_plus(node, typeof, position):
+    """`+x` (the parser marks x): x a number or an interval, as Flink's `+` asks."""
+    _null_operand([node], position)
+    t = typeof(node)
+    if t is not None and t.name != "NULL" and not any(in_family(t, f) for f in ("NUMERIC", "DATETIME_INTERVAL")):
+        raise cannot_apply("+", "+<%s>" % calcite(t), ["'+<NUMERIC>'", "'+<DATETIME_INTERVAL>'"], position(node))
 
 
 def _other(node, typeof, position, call_name):
@@ -143,6 +167,9 @@ def _other(node, typeof, position, call_name):
     elif isinstance(node, exp.Is) and isinstance(node.expression, exp.Boolean):
         word = "IS %s%s" % ("NOT " if isinstance(node.parent, exp.Not) else "", "TRUE" if node.expression.this
                             else "FALSE")
+        _unary(node, word, "<%s> " + word, (("BOOLEAN",), ["'<BOOLEAN> %s'" % word]), typeof, position)
+    elif isinstance(node, exp.Is) and node.expression.meta.get("unknown"):
+        word = "IS NOT UNKNOWN" if isinstance(node.parent, exp.Not) else "IS UNKNOWN"
         _unary(node, word, "<%s> " + word, (("BOOLEAN",), ["'<BOOLEAN> %s'" % word]), typeof, position)
     elif isinstance(node, exp.DPipe):
         _null_operand([node.this, node.expression], position)
@@ -162,6 +189,8 @@ def _other(node, typeof, position, call_name):
         if refusal is not None:
             raise SqlError(refusal, *(position(node) if refusal.startswith("Cast function") else (None, None)))
     elif isinstance(node, exp.Array):
+        if node.expressions and all(_written_null(e) for e in node.expressions):
+            raise SqlError("Parameters must be of the same type", *position(node))      # ARRAY[NULL]
         _same_type([typeof(e) for e in node.expressions], node, position)
     elif isinstance(node, exp.Case):
         _case(node, typeof, position)
@@ -190,7 +219,15 @@ def _same_type(types, node, position):
         raise SqlError("Parameters must be of the same type", *position(node))
 
 
+def _written_null(n):
+    """A NULL the statement's text holds (the parser placed it), not one a rewrite made."""
+    return isinstance(n, exp.Null) and "start" in n.meta
+
+
 def _case(node, typeof, position):
+    results = [b.args.get("true") for b in node.args.get("ifs") or []] + [node.args.get("default")]
+    if all(r is None or _written_null(r) for r in results) and any(r is not None for r in results):
+        raise SqlError("ELSE clause or at least one THEN clause must be non-NULL", *position(node))
     subject = node.this
     for branch in node.args.get("ifs") or []:
         cond = typeof(branch.this)
@@ -256,6 +293,8 @@ def _call(node, typeof, position, call_name):
         if t is not None and t.name != "NULL" and not in_family(t, "CHARACTER"):
             raise cannot_apply(kind, "<%s> %s" % (calcite(t), kind), ["'<CHARACTER> %s'" % kind], position(node))
         return
+    if name == "COALESCE" and operands and all(_written_null(a) for a in operands):
+        _null_operand(operands[:1], position)                   # COALESCE(NULL, NULL): at the first
     if name in CALCITE:
         _null_operand(operands, position)
         refusal = calcite_refusal(name, [typeof(a) for a in operands], lambda: position(node),

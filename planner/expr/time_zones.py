@@ -116,6 +116,10 @@ def _cast(node, typeof, zone):
         from .casts import fit_string        # VARCHAR(n) cuts, CHAR(n) pads, as for any CAST to a string
         return fit_string(timestamp_text(_local(x, zone) if frm == "TIMESTAMP_LTZ" else x, _precision(source)),
                           target)
+    if frm in ("TIMESTAMP", "TIMESTAMP_LTZ") and to == "TIME":     # TIME is carried as its text (types.py)
+        p = min(_precision(target, 0), 3)
+        return _call("DATE_FORMAT", _local(x, zone) if frm == "TIMESTAMP_LTZ" else x,
+                     _lit("HH:mm:ss" + ("." + "S" * p if p else "")))
     if to == "TIMESTAMP_LTZ" and frm in ("TIMESTAMP", "DATE") + _STRINGS and zone != "UTC":
         from .translate import _spark_cast
         return _instant(_spark_cast(node), zone)
@@ -163,12 +167,25 @@ def _from_unixtime(node, typeof, zone):
 
 
 def _unix_timestamp(node, typeof, zone):
+    """As Flink's (a SimpleDateFormat): the text's first part that reads as the pattern counts ('2024-03-15
+    08:30:00.250' is 08:30:00; '8:30:00' is read too), a text that does not read is Long.MIN_VALUE, not an error."""
     args = node.expressions
-    if not args or len(args) > 2 or zone == "UTC":
+    if not args or len(args) > 2:
         return None                           # UNIX_TIMESTAMP(): now, the same in every zone
-    pattern = args[1] if len(args) == 2 else _lit("yyyy-MM-dd HH:mm:ss")
-    utc_seconds = _call("UNIX_TIMESTAMP", args[0], pattern)
-    return _call("UNIX_SECONDS", _instant(_call("TIMESTAMP_SECONDS", utc_seconds), zone))
+    text = args[0]
+    if len(args) == 1:
+        prefix = _call("REGEXP_EXTRACT", text.copy(),
+                       _lit(r"^\s*(\d{1,4}-\d{1,2}-\d{1,2} \d{1,2}:\d{1,2}:\d{1,2})"), exp.Literal.number(1))
+        read = _call("TRY_TO_TIMESTAMP", prefix, _lit("y-M-d H:m:s"))
+    else:
+        pattern = args[1]
+        read = _call("COALESCE", _call("TRY_TO_TIMESTAMP", text.copy(), pattern.copy()), _call(
+            "TRY_TO_TIMESTAMP", _call("SUBSTRING", text.copy(), exp.Literal.number(1), _call("LENGTH", pattern.copy())),
+            pattern.copy()))
+    seconds = _call("UNIX_SECONDS", _instant(read, zone))
+    return exp.If(this=exp.Is(this=text.copy(), expression=exp.Null()), true=exp.Null(),
+                  false=_call("COALESCE", seconds, exp.Cast(this=_lit("-9223372036854775808"),
+                                                            to=exp.DataType.build("BIGINT"))))
 
 
 _INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")

@@ -4,6 +4,7 @@ Flink's semantics (`to_spark`: the function registry's translations, Java's arit
 session time zone), and `finish`/`bound`: the `Expr` that carries both. The binder, the rules and
 MATCH_RECOGNIZE call these; nothing here resolves names (planner/bind does)."""
 
+import contextvars
 import re
 
 from sqlglot import exp
@@ -185,7 +186,26 @@ def to_spark(node, ctx=None):
                                                                             unit=exp.var(unit))))
         return n
 
-    return rewrite_bottom_up(node.copy(), rewrite, types, typeof)
+    active = _ACTIVE_TYPEOF.set(typeof)      # for a function's rewrite asking its argument's type (`typeof_now`)
+    try:
+        return rewrite_bottom_up(node.copy(), rewrite, types, typeof)
+    finally:
+        _ACTIVE_TYPEOF.reset(active)
+
+
+_ACTIVE_TYPEOF = contextvars.ContextVar("typeof", default=None)
+
+
+def typeof_now(node):
+    """The Flink type of an argument a function's rewrite is given inside `to_spark` (already in Spark's form:
+    its type is the memo's, from before the rewrite), or None."""
+    typeof = _ACTIVE_TYPEOF.get()
+    if typeof is None:
+        return None
+    try:
+        return typeof(node)
+    except Exception:
+        return None
 
 
 def _typeof_argument(n):

@@ -15,7 +15,10 @@ _INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 
 def flink_type(arg):
     """The Flink type of a resolved argument (None when it cannot be told)."""
-    from ..translate import typer      # (the binder imports this module's registry)
+    from ..translate import typer, typeof_now      # (the binder imports this module's registry)
+    known = typeof_now(arg)                       # inside to_spark: the type the argument had before its rewrite
+    if known is not None:
+        return known
     try:
         return typer({})(arg)
     except Exception:
@@ -61,6 +64,22 @@ def _log(node):
         "ELSE CAST('NaN' AS DOUBLE) END", [base, x])
 
 
+def _floor_ceil(node):
+    """FLOOR(x) / CEIL(x) of a DOUBLE or FLOAT as Java's Math.floor / Math.ceil: NaN, the infinities, -0.0 and
+    the integral values past 2^52 are x itself, CEIL of a number in (-1, 0) is -0.0 (Spark's go through a BIGINT:
+    NaN became 0.0, -0.0 became 0.0)."""
+    if node.args.get("to") is not None or node.args.get("decimals") is not None:
+        return node
+    ft = flink_type(node.this)
+    if ft is None or ft.name not in ("DOUBLE", "FLOAT"):
+        return node
+    ceil = isinstance(node, exp.Ceil)
+    return spark_template(
+        "CASE WHEN isnan({0}) OR abs({0}) >= 4503599627370496D OR {0} = 0 THEN {0} "
+        + ("WHEN {0} < 0 AND {0} > -1 THEN CAST(CAST('-0.0' AS DOUBLE) AS %s) " % ft.name if ceil else "")
+        + "ELSE CAST(%s({0}) AS %s) END" % ("CEIL" if ceil else "FLOOR", ft.name), [node.this])
+
+
 def _seeded(name):
     raise UnsupportedError("%s with a seed is not supported: Spark's generator gives other numbers than "
                            "Flink's (java.util.Random) for the same seed" % name)
@@ -97,6 +116,8 @@ def parsed():
             "ELSE RAISE_ERROR(CONCAT('SHA2: unsupported hash length ', CAST({1} AS STRING), "
             "' (224, 256, 384 or 512)')) END", [n.this, n.args.get("length") or exp.Literal.number(256)]),
         exp.Log: _log,
+        exp.Floor: _floor_ceil,
+        exp.Ceil: _floor_ceil,
         exp.Trunc: lambda n: _truncate([n.this] + ([n.args["decimals"]] if n.args.get("decimals") else [])),
     }
 
