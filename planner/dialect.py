@@ -127,6 +127,37 @@ class Flink(Dialect):
                for t in (TokenType.NULL, TokenType.TRUE, TokenType.FALSE)},
         }
 
+        def _parse_types(self, check_func=False, schema=False, allow_identifiers=True, **kwargs):
+            """Flink's `ROW<name type, ..>` / `ROW(name type, ..)` type (a CAST's target), as sqlglot's STRUCT;
+            anything else (the `ROW(1, 'a')` constructor too) as sqlglot reads it."""
+            if self._curr and self._curr.token_type == TokenType.ROW and self._next \
+                    and self._next.token_type in (TokenType.LT, TokenType.L_PAREN):
+                index = self._index
+                row = self._row_type()
+                if row is not None:
+                    return row
+                self._retreat(index)
+            return super()._parse_types(check_func=check_func, schema=schema, allow_identifiers=allow_identifiers,
+                                        **kwargs)
+
+        def _row_type(self):
+            self._advance(2)
+            close = TokenType.GT if self._prev.token_type == TokenType.LT else TokenType.R_PAREN
+            fields = []
+            while True:
+                name = self._parse_id_var(any_token=False)
+                kind = self._parse_types() if name is not None else None
+                if kind is None:
+                    return None
+                if self._curr and self._curr.token_type == TokenType.STRING:     # a field's description
+                    self._advance()
+                fields.append(exp.ColumnDef(this=name, kind=kind))
+                if not self._match(TokenType.COMMA):
+                    break
+            if not self._match(close):
+                return None
+            return exp.DataType(this=exp.DType.STRUCT, expressions=fields, nested=True)
+
         def _parse_interval_span(self, this, parse_function_unit=True):
             if this is not None and this.is_string:
                 interval = super()._parse_interval_span(exp.Literal.string("0"), parse_function_unit)

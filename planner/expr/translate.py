@@ -219,8 +219,7 @@ def _typeof_argument(n):
 
 def cast_type(node, ctx):
     """The Flink type a CAST names (checked: Flink's limits), or raise a SqlError at the CAST."""
-    text = node.to.sql(dialect=Flink).upper().replace("TEXT", "STRING")
-    text = re.sub(r"^TIMESTAMPLTZ", "TIMESTAMP_LTZ", text)
+    text = _type_text(node.to)
     if node.meta.get("typed_literal") and text in ("TIMESTAMP", "TIME") and isinstance(node.this, exp.Literal):
         # Flink types TIMESTAMP '2020-01-01 00:00:00' as TIMESTAMP(0), TIME '10:00:00.12' as TIME(2): its digits
         fraction = re.search(r"\.(\d+)\s*$", node.this.name)
@@ -229,6 +228,17 @@ def cast_type(node, ctx):
         return parse_type(text)
     except SqlError as e:
         raise SqlError(e.message, *ctx.pos(node), hint=e.hint)
+
+
+def _type_text(data_type):
+    """A parsed type as Flink writes it (sqlglot's STRUCT as ROW, its fields' names as written)."""
+    if data_type.this == exp.DType.STRUCT and data_type.expressions:
+        return "ROW<%s>" % ", ".join("`%s` %s" % (f.name.replace("`", "``"), _type_text(f.args["kind"]))
+                                     for f in data_type.expressions)
+    if data_type.this in (exp.DType.ARRAY, exp.DType.MAP) and data_type.expressions:
+        return "%s<%s>" % (data_type.this.value, ", ".join(_type_text(t) for t in data_type.expressions))
+    text = data_type.sql(dialect=Flink).upper().replace("TEXT", "STRING")
+    return re.sub(r"^TIMESTAMPLTZ", "TIMESTAMP_LTZ", text)
 
 
 def _spark_cast(node):
