@@ -9,6 +9,18 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
 
+# Every JVM of the run (the shared session's, and those of the dynsql processes and job hosts the tests start,
+# which inherit this environment: Spark's launcher adds SPARK_SUBMIT_OPTS to the driver's java command) compiles
+# with the JIT's first tier only (C1). The tests run thousands of small queries, each plan for a micro-batch or
+# two: on 2 loaded cores the optimizing compiler's (C2) threads took the CPU the queries needed, for code that
+# rarely ran again. Three streaming statements run four times in one session, in turns in one sitting (load
+# 20-30): 228 and 225 s with the JVM's defaults, 151 and 148 s with C1 only. The bytecode run is the same; only
+# how the JVM compiles it differs (dynsql itself keeps its JVM options: runtime/session.py). A run can choose
+# otherwise: a SPARK_SUBMIT_OPTS with its own -XX:TieredStopAtLevel is left as it is
+# (`SPARK_SUBMIT_OPTS=-XX:TieredStopAtLevel=4`: the JVM's default).
+if "TieredStopAtLevel" not in os.environ.get("SPARK_SUBMIT_OPTS", ""):
+    os.environ["SPARK_SUBMIT_OPTS"] = (os.environ.get("SPARK_SUBMIT_OPTS", "") + " -XX:TieredStopAtLevel=1").strip()
+
 
 @pytest.fixture(scope="session")
 def spark_runtime():

@@ -1,6 +1,7 @@
 """The `dynsql` command line, spawned for real. Each run with SQL starts Spark (15 s or more), so the
 runs are few and each checks several things: -f stops at the first error, -e, --output
-tableau|jsonl|csv, -D, --demo from another folder; --version, --help and a bad -D need no Spark."""
+tableau|jsonl|csv, -D, --demo from another folder; --version, --help and a bad -D need no Spark. One more
+output format is checked through the same entry point (`main`) in this process, on the run's Spark session."""
 
 import csv
 import json
@@ -92,17 +93,23 @@ SELECT 'never' AS x;
     assert os.path.getsize(log) > 0 and "log4j" in open(log, errors="replace").read()
 
 
-def test_jsonl_csv_define_and_demo_from_another_folder(tmp_path):
+def test_jsonl_csv_define_and_demo_from_another_folder(tmp_path, spark_runtime, capsys, monkeypatch):
     sql = ("SELECT symbol, COUNT(*) AS n, MAX(price) AS hi FROM Ticker GROUP BY symbol; "
            "SELECT `user`, COUNT(*) AS n FROM clicks WHERE `user` = 'Liz' GROUP BY `user`;")
     out = dynsql("--demo", "--output", "jsonl", "-D", "execution.runtime-mode=batch", "-e", sql, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert [json.loads(line) for line in out.stdout.splitlines()] == [
         {"op": "+I", "row": ["ACME", 11, 25]}, {"op": "+I", "row": ["Liz", 1]}], out.stdout
-    out = dynsql("--output", "csv", "-D", "execution.runtime-mode=batch",
-                 "-e", "SELECT 'a,b' AS s, 1 AS n, CAST(NULL AS INT) AS z;", cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[:2] == ["s,n,z", '"a,b",1,'], out.stdout
+    # --output csv through the command line's own entry point, in this process: its Spark is the run's shared
+    # session (a dynsql process of its own started a JVM for it, 15 s or more; the run above is the process)
+    from repl.cli import main
+    monkeypatch.chdir(tmp_path)
+    spark_runtime.session()
+    code = main(["--output", "csv", "-D", "execution.runtime-mode=batch",
+                 "-e", "SELECT 'a,b' AS s, 1 AS n, CAST(NULL AS INT) AS z;"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert out.out.splitlines()[:2] == ["s,n,z", '"a,b",1,'], out.out
 
 
 @pytest.mark.parametrize("flag,url,what", [("--remote", "sc://127.0.0.1:%d", "the Spark Connect server"),
