@@ -1,0 +1,131 @@
+"""An event-time temporal join over a versioned view that a streaming SELECT shows, on micro-batches, without
+Spark's state store (the physical choice PER_MICRO_BATCH_TEMPORAL_JOIN, runtime/physical/rules.py, which also
+says when it applies): Spark's batch as-of join in each micro-batch over the probe rows the watermark passed.
+
+The general path (temporal_join.py) keys both inputs into a Python state operator that holds every probe row
+and every version in Spark's state store: over a backlog (files read in micro-batches of 1 M rows) most of the
+query's time. Here the streaming frame is stateless: the probe rows and the versions (the versioned view's
+input rows), shaped as as_of_join.py's `as_of_sides`, unioned. Each micro-batch, in the result sink:
+  1. the watermark W is the smaller of the two sides' watermarks, each the largest `__w` seen so far (a row's
+     source's watermark once it arrived: Spark's per-source watermark, max time less the delay);
+  2. the versions are the ones carried and the batch's, as the keep-last-row deduplication takes them
+     (as_of_join.keep_last_versions: a row older than its key's newest is none; one time, the last to arrive);
+  3. the probe rows held and the batch's with a time at or before W are released (Flink's operator emits a
+     probe row when the watermark passes it) and joined with the version valid at their time, the latest at
+     or before it: by the in-memory lookup (as_of_lookup.py) when the versions fit under Spark's broadcast
+     limit, else the window plan; probe rows are never late (Flink's operator keeps them);
+  4. the other probe rows are carried (in locally checkpointed pieces: a piece every row of which is later
+     than W is not read again until W passes it), and the versions less those older than each key's newest one
+     W passed (none can be chosen any more: Flink's operator drops them too).
+At the end of the input every held probe row is released (Flink's final watermark): `flush`. A probe row so
+comes in the micro-batch whose watermark passes it, one micro-batch sooner than the general path's."""
+
+from pyspark import StorageLevel
+from pyspark.sql import Window
+from pyspark.sql import functions as F
+
+from ..micro_batch_stage import MicroBatchStage
+from ..translate import Stream
+from .as_of_join import PROBE, VERSION, as_of_lookup, as_of_sides, as_of_windows, keep_last_versions
+
+NO_BOUND = -(1 << 63)
+
+
+def temporal_join_per_batch(node, ldf, rdf, probe_keys, version_keys, key, delays_us, finish, ctx, limit):
+    """The Stream of a temporal join run per micro-batch: both sides' rows as the streaming frame. `finish`:
+    the joined rows (node's fields, __op, __seq) -> the node's Stream; `limit`: Spark's broadcast limit (bytes,
+    -1: never), the versions' largest size in memory the lookup takes."""
+    probe, versions, left, right = as_of_sides(node, ldf, rdf, probe_keys, version_keys, delays_us)
+    both = probe.unionByName(versions, allowMissingColumns=True)
+    joiner = TemporalJoinPerBatch(node, key, left, right, probe.columns, versions.columns, finish, limit)
+    return Stream(both, per_batch=MicroBatchStage(joiner, ctx))
+
+
+class TemporalJoinPerBatch:
+    """The join's state between micro-batches: the held probe rows, the versions and the watermark (see the
+    module)."""
+
+    def __init__(self, node, key, left, right, probe_columns, version_columns, finish, limit):
+        self.node, self.key, self.left, self.right = node, list(key), left, right
+        self.probe_columns = [c for c in probe_columns if c != "__w"]
+        self.version_columns = [c for c in version_columns if c != "__w"]
+        self.finish, self.limit = finish, limit
+        self.seen = {}               # side -> the largest __w seen (epoch microseconds)
+        self.versions = None         # the versions carried (a locally checkpointed frame), or None
+        self.held = []               # [(probe rows, bound)]: locally checkpointed, every row's __t > bound
+        self.cached = None
+
+    def _sides(self, df):
+        return (df.filter(F.col("__side") == PROBE).select(*self.probe_columns),
+                df.filter(F.col("__side") == VERSION).select(*self.version_columns))
+
+    def over(self, df):
+        """The join of a batch frame of both sides' rows (every probe row released) on the window plan."""
+        probe, versions = self._sides(df)
+        return self.finish(as_of_windows(self.node, probe, versions, self.key, self.left, self.right))
+
+    def batch(self, df):
+        self.cached = df.persist(StorageLevel.MEMORY_AND_DISK)
+        for side, w in self.cached.groupBy("__side").agg(F.max("__w")).collect():
+            if w is not None and w > self.seen.get(side, NO_BOUND):
+                self.seen[side] = w
+        watermark = min(self.seen.values()) if len(self.seen) == 2 else None
+        probe, new = self._sides(self.cached)
+        versions = new if self.versions is None else self.versions.unionByName(new)
+        versions = keep_last_versions(versions, self.key)
+        out = self._joined(self._released(probe, watermark), versions)
+        self.versions = self._newest_passed(versions, watermark).localCheckpoint(eager=True)
+        return out
+
+    def _released(self, probe, watermark):
+        """The held and new probe rows the watermark passed; the others held (pieces whose rows are all later
+        than the watermark are kept as they are)."""
+        keep, split = [], []
+        for frame, bound in self.held + [(probe, NO_BOUND)]:
+            (keep if watermark is None or watermark <= bound else split).append((frame, bound))
+        if watermark is None:       # the new rows, held until both sides have a watermark
+            self.held = keep[:-1] + [(probe.localCheckpoint(eager=True), NO_BOUND)]
+            return None
+        rows = split[0][0]
+        for frame, _ in split[1:]:
+            rows = rows.unionByName(frame)
+        later = rows.filter(F.col("__t") > F.lit(watermark)).localCheckpoint(eager=True)
+        self.held = keep + [(later, watermark)]
+        return rows.filter(F.col("__t") <= F.lit(watermark))
+
+    def _newest_passed(self, versions, watermark):
+        """The versions less those older than their key's newest one the watermark passed."""
+        if watermark is None:
+            return versions
+        passed = F.max(F.when(F.col("__t") <= F.lit(watermark), F.col("__t"))).over(Window.partitionBy(*self.key))
+        versions = versions.withColumn("__passed", passed)
+        return versions.filter(F.col("__passed").isNull() | (F.col("__t") >= F.col("__passed"))).drop("__passed")
+
+    def _joined(self, probe, versions):
+        """The node's Stream of the released probe rows (None: none) each with its version."""
+        if probe is None:       # nothing released: no rows (and no Spark job for the versions)
+            return self.finish(as_of_windows(self.node, self._sides(self.cached)[0].limit(0), versions.limit(0),
+                                             self.key, self.left, self.right))
+        from .as_of_lookup import collect_versions, lookup_takes
+        plain = self.key[:-1]
+        if self.limit >= 0 and lookup_takes(versions, plain, self.right):
+            table, _ = collect_versions(versions.select(*plain, "__t", "__seq", *self.right), self.limit)
+            if table is not None:
+                lookup, schema = as_of_lookup(self.node, probe, versions, table, plain, self.left, self.right)
+                if lookup is not None:
+                    return self.finish(probe.mapInArrow(lookup, schema))
+        return self.finish(as_of_windows(self.node, probe, versions, self.key, self.left, self.right))
+
+    def flush(self):
+        if not self.held:
+            return None
+        rows = self.held[0][0]
+        for frame, _ in self.held[1:]:
+            rows = rows.unionByName(frame)
+        self.held = []
+        return self._joined(rows, self.versions)
+
+    def release(self):
+        if self.cached is not None:
+            self.cached.unpersist()
+            self.cached = None
