@@ -38,12 +38,19 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, chosen, ctx):
     return as_of_windows(node, probe, versions, key, left, right)
 
 
-def as_of_sides(node, ldf, rdf, probe_keys, version_keys, delays_us=None):
+def as_of_sides(node, ldf, rdf, probe_keys, version_keys, delays_us=None, read=None):
     """(probe rows, version rows, the left value columns, the right value columns): each side's key columns,
     `__side` (PROBE, VERSION), `__t` (its time in epoch microseconds), `__seq` and its fields as `__l<i>` /
     `__r<i>`; rows without a time dropped, versions with a NULL key field too (they equal nothing).
     `delays_us`: (the probe side's, the versions' watermark delay): each row also has `__w`, its source's
-    watermark once it has arrived (epoch microseconds: its `__wm`, or its own time less the delay if later)."""
+    watermark once it has arrived (epoch microseconds: its `__wm`, or its own time less the delay if later).
+    `read`: the output fields anything reads (None: all); the others' columns are typed NULLs, carried for
+    nothing."""
+
+    def value(df, name, out, column):
+        if read is None or out in read:
+            return F.col(q(name)).alias(column)
+        return F.lit(None).cast(df.schema[name].dataType).alias(column)
 
     def side(df, keys, kind, time, values):
         t = F.unix_micros(F.col(q(time)))
@@ -54,8 +61,11 @@ def as_of_sides(node, ldf, rdf, probe_keys, version_keys, delays_us=None):
     lnames, rnames = node.left.field_names, node.right.field_names
     left = ["__l%d" % i for i in range(len(lnames))]
     right = ["__r%d" % i for i in range(len(rnames))]
-    probe = side(ldf, probe_keys, PROBE, node.left_time, [F.col(q(n)).alias(c) for n, c in zip(lnames, left)])
-    versions = side(rdf, version_keys, VERSION, node.right_time, [F.col(q(n)).alias(c) for n, c in zip(rnames, right)])
+    outs = node.field_names
+    probe = side(ldf, probe_keys, PROBE, node.left_time,
+                 [value(ldf, n, o, c) for n, o, c in zip(lnames, outs, left)])
+    versions = side(rdf, version_keys, VERSION, node.right_time,
+                    [value(rdf, n, o, c) for n, o, c in zip(rnames, outs[len(lnames):], right)])
     return probe, versions.filter(~F.col("__knull")), left, right
 
 

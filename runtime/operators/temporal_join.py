@@ -205,13 +205,20 @@ def translate_temporal_join(node, inputs, ctx):
         delays = [chosen.watermark_delays_ms[i] * 1000 for i in (0, 1)]
         return temporal_join_per_batch(node, ldf, rdf, key_columns(node.left_keys), key_columns(node.right_keys),
                                        keys + ["__knull"], delays, partial(_output, node), ctx,
-                                       chosen.versions_limit)
+                                       chosen.versions_limit, _read(node, chosen))
     if ctx.streaming:
         joined = _joined_on_micro_batches(node, ctx, left, right, ldf, rdf, key_columns, keys, newest_only)
     else:                         # read as one batch (a one pass, batch mode): the whole input at once
         joined = as_of_join(node, ldf, rdf, key_columns(node.left_keys), key_columns(node.right_keys),
                             keys + ["__knull"], chosen, ctx)
     return _output(node, joined, left.changelog)
+
+
+def _read(node, chosen):
+    """The output fields the Calc above the join or its condition reads (None: all)."""
+    if chosen.fields_read_above is None:
+        return None
+    return set(chosen.fields_read_above) | (set(node.condition.refs) if node.condition is not None else set())
 
 
 def _output(node, joined, changelog=False):

@@ -7,7 +7,9 @@ and every version in Spark's state store: over a backlog (files read in micro-ba
 query's time. Here the streaming frame is stateless: the probe rows and the versions (the versioned view's
 input rows), shaped as as_of_join.py's `as_of_sides`, unioned. Each micro-batch, in the result sink:
   1. the watermark W is the smaller of the two sides' watermarks, each the largest `__w` seen so far (a row's
-     source's watermark once it arrived: Spark's per-source watermark, max time less the delay);
+     source's watermark once it arrived: Spark's per-source watermark, max time less the delay), or Spark's
+     watermark for the micro-batch if that is later (it knows a side whose input has ended, whose watermark
+     has passed every time, as Flink's finished source: the other side's alone then releases probe rows);
   2. the versions are the ones carried and the batch's, as the keep-last-row deduplication takes them
      (as_of_join.keep_last_versions: a row older than its key's newest is none; one time, the last to arrive);
   3. the probe rows held and the batch's with a time at or before W are released (Flink's operator emits a
@@ -31,11 +33,13 @@ from .as_of_join import PROBE, VERSION, as_of_lookup, as_of_sides, as_of_windows
 NO_BOUND = -(1 << 63)
 
 
-def temporal_join_per_batch(node, ldf, rdf, probe_keys, version_keys, key, delays_us, finish, ctx, limit):
+def temporal_join_per_batch(node, ldf, rdf, probe_keys, version_keys, key, delays_us, finish, ctx, limit,
+                            read=None):
     """The Stream of a temporal join run per micro-batch: both sides' rows as the streaming frame. `finish`:
     the joined rows (node's fields, __op, __seq) -> the node's Stream; `limit`: Spark's broadcast limit (bytes,
-    -1: never), the versions' largest size in memory the lookup takes."""
-    probe, versions, left, right = as_of_sides(node, ldf, rdf, probe_keys, version_keys, delays_us)
+    -1: never), the versions' largest size in memory the lookup takes; `read`: the output fields read above it
+    or by its condition (None: all): the others are not carried from batch to batch."""
+    probe, versions, left, right = as_of_sides(node, ldf, rdf, probe_keys, version_keys, delays_us, read)
     both = probe.unionByName(versions, allowMissingColumns=True)
     joiner = TemporalJoinPerBatch(node, key, left, right, probe.columns, versions.columns, finish, limit)
     return Stream(both, per_batch=MicroBatchStage(joiner, ctx))
@@ -64,12 +68,14 @@ class TemporalJoinPerBatch:
         probe, versions = self._sides(df)
         return self.finish(as_of_windows(self.node, probe, versions, self.key, self.left, self.right))
 
-    def batch(self, df):
+    def batch(self, df, watermark_ms=None):
         self.cached = df.persist(StorageLevel.MEMORY_AND_DISK)
         for side, w in self.cached.groupBy("__side").agg(F.max("__w")).collect():
             if w is not None and w > self.seen.get(side, NO_BOUND):
                 self.seen[side] = w
         watermark = min(self.seen.values()) if len(self.seen) == 2 else None
+        if watermark_ms is not None and watermark_ms > 0:      # Spark's: a side at its end has passed every time
+            watermark = max(watermark if watermark is not None else NO_BOUND, watermark_ms * 1000)
         probe, new = self._sides(self.cached)
         versions = new if self.versions is None else self.versions.unionByName(new)
         versions = keep_last_versions(versions, self.key)
