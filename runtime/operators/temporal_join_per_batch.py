@@ -14,8 +14,9 @@ input rows), shaped as as_of_join.py's `as_of_sides`, unioned. Each micro-batch,
      (as_of_join.keep_last_versions: a row older than its key's newest is none; one time, the last to arrive);
   3. the probe rows held and the batch's with a time at or before W are released (Flink's operator emits a
      probe row when the watermark passes it) and joined with the version valid at their time, the latest at
-     or before it: by the in-memory lookup (as_of_lookup.py) when the versions fit under Spark's broadcast
-     limit, else the window plan; probe rows are never late (Flink's operator keeps them);
+     or before it: each version valid until its key's next, broadcast and joined by key and interval in the
+     JVM when they are few (no shuffle, no Python), else the window plan; probe rows are never late (Flink's
+     operator keeps them);
   4. the other probe rows are carried (in locally checkpointed pieces: a piece every row of which is later
      than W is not read again until W passes it), and the versions less those older than each key's newest one
      W passed (none can be chosen any more: Flink's operator drops them too).
@@ -28,7 +29,7 @@ from pyspark.sql import functions as F
 
 from ..micro_batch_stage import MicroBatchStage
 from ..translate import Stream
-from .as_of_join import PROBE, VERSION, as_of_lookup, as_of_sides, as_of_windows, keep_last_versions
+from .as_of_join import PROBE, VERSION, as_of_sides, as_of_windows, keep_last_versions
 
 NO_BOUND = -(1 << 63)
 
@@ -57,6 +58,7 @@ class TemporalJoinPerBatch:
         self.seen = {}               # side -> the largest __w seen (epoch microseconds)
         self.versions = None         # the versions carried (a locally checkpointed frame), or None
         self.held = []               # [(probe rows, bound)]: locally checkpointed, every row's __t > bound
+        self.version_bound = 0       # at least as many versions as are carried (all the version rows seen)
         self.cached = None
 
     def _sides(self, df):
@@ -70,9 +72,11 @@ class TemporalJoinPerBatch:
 
     def batch(self, df, watermark_ms=None):
         self.cached = df.persist(StorageLevel.MEMORY_AND_DISK)
-        for side, w in self.cached.groupBy("__side").agg(F.max("__w")).collect():
+        for side, w, n in self.cached.groupBy("__side").agg(F.max("__w"), F.count(F.lit(1))).collect():
             if w is not None and w > self.seen.get(side, NO_BOUND):
                 self.seen[side] = w
+            if side == VERSION:
+                self.version_bound += n
         watermark = min(self.seen.values()) if len(self.seen) == 2 else None
         if watermark_ms is not None and watermark_ms > 0:      # Spark's: a side at its end has passed every time
             watermark = max(watermark if watermark is not None else NO_BOUND, watermark_ms * 1000)
@@ -112,15 +116,27 @@ class TemporalJoinPerBatch:
         if probe is None:       # nothing released: no rows (and no Spark job for the versions)
             return self.finish(as_of_windows(self.node, self._sides(self.cached)[0].limit(0), versions.limit(0),
                                              self.key, self.left, self.right))
-        from .as_of_lookup import collect_versions, lookup_takes
-        plain = self.key[:-1]
-        if self.limit >= 0 and lookup_takes(versions, plain, self.right):
-            table, _ = collect_versions(versions.select(*plain, "__t", "__seq", *self.right), self.limit)
-            if table is not None:
-                lookup, schema = as_of_lookup(self.node, probe, versions, table, plain, self.left, self.right)
-                if lookup is not None:
-                    return self.finish(probe.mapInArrow(lookup, schema))
+        from .as_of_lookup import MAX_VERSIONS
+        if 0 <= self.limit and self.version_bound <= MAX_VERSIONS:
+            return self.finish(self._in_intervals(probe, versions))
         return self.finish(as_of_windows(self.node, probe, versions, self.key, self.left, self.right))
+
+    def _in_intervals(self, probe, versions):
+        """The as-of join in the JVM without a shuffle: each version valid from its time until its key's next
+        version's, broadcast (they are few: at most as_of_lookup.MAX_VERSIONS), and each probe row joined with
+        the one version of its key whose interval holds its time (INNER: none, no row; LEFT: NULLs)."""
+        next_time = F.lead("__t").over(Window.partitionBy(*self.key).orderBy("__t"))
+        valid = versions.select(*[F.col(k).alias("__v" + k) for k in self.key], F.col("__t").alias("__from"),
+                                next_time.alias("__until"), *self.right)
+        on = F.col("__t") >= F.col("__from")
+        for k in self.key:
+            on = on & (F.col(k) == F.col("__v" + k))
+        on = on & (F.col("__until").isNull() | (F.col("__t") < F.col("__until")))
+        joined = probe.join(F.broadcast(valid), on, "inner" if self.node.kind == "INNER" else "left")
+        names = self.node.field_names
+        columns = [F.col(c).alias(n) for c, n in zip(self.left, names)]
+        columns += [F.col(c).alias(n) for c, n in zip(self.right, names[len(self.left):])]
+        return joined.select(*columns, F.lit(0).cast("tinyint").alias("__op"), "__seq")
 
     def flush(self):
         if not self.held:
