@@ -17,13 +17,12 @@ input rows), shaped as as_of_join.py's `as_of_sides`, unioned. Each micro-batch,
      or before it: each version valid until its key's next, broadcast and joined by key and interval in the
      JVM when they are few (no shuffle, no Python), else the window plan; probe rows are never late (Flink's
      operator keeps them);
-  4. the other probe rows are carried (in locally checkpointed pieces: a piece every row of which is later
-     than W is not read again until W passes it), and the versions less those older than each key's newest one
-     W passed (none can be chosen any more: Flink's operator drops them too).
+  4. the other probe rows are carried (each micro-batch's rows stay in its local checkpoint, written once,
+     until W passes the latest of them), and the versions less those older than each key's newest one W passed
+     (none can be chosen any more: Flink's operator drops them too).
 At the end of the input every held probe row is released (Flink's final watermark): `flush`. A probe row so
 comes in the micro-batch whose watermark passes it, one micro-batch sooner than the general path's."""
 
-from pyspark import StorageLevel
 from pyspark.sql import Window
 from pyspark.sql import functions as F
 
@@ -57,7 +56,8 @@ class TemporalJoinPerBatch:
         self.finish, self.limit = finish, limit
         self.seen = {}               # side -> the largest __w seen (epoch microseconds)
         self.versions = None         # the versions carried (a locally checkpointed frame), or None
-        self.held = []               # [(probe rows, bound)]: locally checkpointed, every row's __t > bound
+        # [[a micro-batch's probe rows, the time up to which they are released, their latest time]]
+        self.held = []
         self.version_bound = 0       # at least as many versions as are carried (all the version rows seen)
         self.cached = None
 
@@ -71,37 +71,43 @@ class TemporalJoinPerBatch:
         return self.finish(as_of_windows(self.node, probe, versions, self.key, self.left, self.right))
 
     def batch(self, df, watermark_ms=None):
-        self.cached = df.persist(StorageLevel.MEMORY_AND_DISK)
-        for side, w, n in self.cached.groupBy("__side").agg(F.max("__w"), F.count(F.lit(1))).collect():
+        self.cached = df.localCheckpoint(eager=True)
+        latest = None
+        for side, w, n, t in self.cached.groupBy("__side").agg(F.max("__w"), F.count(F.lit(1)),
+                                                              F.max("__t")).collect():
             if w is not None and w > self.seen.get(side, NO_BOUND):
                 self.seen[side] = w
             if side == VERSION:
                 self.version_bound += n
+            else:
+                latest = t
         watermark = min(self.seen.values()) if len(self.seen) == 2 else None
         if watermark_ms is not None and watermark_ms > 0:      # Spark's: a side at its end has passed every time
             watermark = max(watermark if watermark is not None else NO_BOUND, watermark_ms * 1000)
         probe, new = self._sides(self.cached)
+        if latest is not None:
+            self.held.append([probe, NO_BOUND, latest])
         versions = new if self.versions is None else self.versions.unionByName(new)
         versions = keep_last_versions(versions, self.key)
-        out = self._joined(self._released(probe, watermark), versions)
+        out = self._joined(self._released(watermark), versions)
         self.versions = self._newest_passed(versions, watermark).localCheckpoint(eager=True)
         return out
 
-    def _released(self, probe, watermark):
-        """The held and new probe rows the watermark passed; the others held (pieces whose rows are all later
-        than the watermark are kept as they are)."""
-        keep, split = [], []
-        for frame, bound in self.held + [(probe, NO_BOUND)]:
-            (keep if watermark is None or watermark <= bound else split).append((frame, bound))
-        if watermark is None:       # the new rows, held until both sides have a watermark
-            self.held = keep[:-1] + [(probe.localCheckpoint(eager=True), NO_BOUND)]
+    def _released(self, watermark):
+        """The held probe rows the watermark passed (None: none); each piece then holds only the later ones, and
+        a piece none of whose rows is later is dropped."""
+        if watermark is None:
             return None
-        rows = split[0][0]
-        for frame, _ in split[1:]:
-            rows = rows.unionByName(frame)
-        later = rows.filter(F.col("__t") > F.lit(watermark)).localCheckpoint(eager=True)
-        self.held = keep + [(later, watermark)]
-        return rows.filter(F.col("__t") <= F.lit(watermark))
+        released, held = [], []
+        for piece in self.held:
+            rows, after, latest = piece
+            if after < watermark:
+                released.append(rows.filter((F.col("__t") > F.lit(after)) & (F.col("__t") <= F.lit(watermark))))
+                piece[1] = watermark
+            if latest > watermark:
+                held.append(piece)
+        self.held = held
+        return _union(released)
 
     def _newest_passed(self, versions, watermark):
         """The versions less those older than their key's newest one the watermark passed."""
@@ -139,15 +145,19 @@ class TemporalJoinPerBatch:
         return joined.select(*columns, F.lit(0).cast("tinyint").alias("__op"), "__seq")
 
     def flush(self):
-        if not self.held:
-            return None
-        rows = self.held[0][0]
-        for frame, _ in self.held[1:]:
-            rows = rows.unionByName(frame)
+        rows = _union([rows.filter(F.col("__t") > F.lit(after)) for rows, after, _ in self.held])
         self.held = []
-        return self._joined(rows, self.versions)
+        return None if rows is None else self._joined(rows, self.versions)
 
     def release(self):
-        if self.cached is not None:
-            self.cached.unpersist()
-            self.cached = None
+        """(The micro-batch's rows stay in their local checkpoint while held probe rows of it are.)"""
+        self.cached = None
+
+
+def _union(frames):
+    if not frames:
+        return None
+    out = frames[0]
+    for frame in frames[1:]:
+        out = out.unionByName(frame)
+    return out
