@@ -76,6 +76,12 @@ KNOWN_KEYS = {
                                                 "micro-batches: Spark's batch aggregate in each micro-batch over the "
                                                 "windows the watermark has closed, the open windows' rows carried to "
                                                 "the next (no state store); false: Spark's streaming aggregate"),
+    "dynsql.temporal-join.per-micro-batch": ("true", ("true", "false"),
+                                             "an event-time temporal join over a versioned view that a streaming "
+                                             "SELECT shows on micro-batches: Spark's batch as-of join in each "
+                                             "micro-batch over the probe rows the watermark passed, the others and "
+                                             "the versions carried to the next (no state store); false: dynsql's "
+                                             "temporal join operator"),
     "python.files": ("", None, "Python files, folders or zips (comma-separated) that CREATE FUNCTION ... LANGUAGE "
                                "PYTHON imports from, shipped to the Spark executors"),
 }
@@ -247,6 +253,10 @@ class Settings:
     @property
     def window_per_micro_batch(self):
         return self.get("dynsql.window-aggregate.per-micro-batch") == "true"
+
+    @property
+    def temporal_join_per_micro_batch(self):
+        return self.get("dynsql.temporal-join.per-micro-batch") == "true"
 
     @property
     def whole_file_max_bytes(self):

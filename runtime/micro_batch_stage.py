@@ -3,7 +3,7 @@ whose operator keeps what it carries from one micro-batch to the next itself (ru
 window_per_batch.py), and the nodes above it (only projections and filters: runtime/physical/rules.py), each
 translated by its own translator on the batch's frame, with a batch translate context.
 
-Spark runs the streaming frame below it (stateless: no state store); `batch(df)` turns a micro-batch's rows into
+Spark runs the streaming frame below it (stateless: no state store); `batch(df, watermark_ms)` turns a micro-batch's rows into
 the result's rows; `flush()` gives what the operator still holds when the input has ended (None: nothing);
 `release()` frees what one micro-batch cached once its result was read."""
 
@@ -12,7 +12,7 @@ from dataclasses import replace
 
 class MicroBatchStage:
     def __init__(self, operator, ctx):
-        """operator: `.batch(df) -> Stream`, `.flush() -> Stream or None`, `.release()`; ctx: the query's
+        """operator: `.batch(df, watermark_ms) -> Stream`, `.flush() -> Stream or None`, `.release()`; ctx: the query's
         TranslateContext (the nodes above are translated with a batch copy of it)."""
         self.operator = operator
         self.ctx = replace(ctx, streaming=False, event_time=False, late_rows=False)
@@ -27,8 +27,9 @@ class MicroBatchStage:
             stream = translator(node, [stream], self.ctx)
         return stream.df
 
-    def batch(self, df):
-        return self._above(self.operator.batch(df))
+    def batch(self, df, watermark_ms=None):
+        """`watermark_ms`: Spark's watermark for this micro-batch (streaming.batch_watermark_ms), or None."""
+        return self._above(self.operator.batch(df, watermark_ms))
 
     def flush(self):
         stream = self.operator.flush()

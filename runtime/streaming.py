@@ -43,6 +43,19 @@ def checkpoint_root():
     return _CHECKPOINTS
 
 
+def batch_watermark_ms(checkpoint, batch_id):
+    """Spark's watermark for micro-batch `batch_id` (epoch ms, the smallest of its sources' watermarks after the
+    micro-batches before it; a source at its end-of-input sentinel has passed every time), as the query's offset
+    log holds it before the micro-batch runs; None when it cannot be read (a checkpoint not on the driver's
+    file system)."""
+    try:
+        with open(os.path.join(checkpoint, "offsets", str(batch_id)), encoding="utf-8") as f:
+            f.readline()
+            return json.loads(f.readline()).get("batchWatermarkMs")
+    except (OSError, ValueError):
+        return None
+
+
 def remove_orphan_checkpoints(folder=None):
     """Remove this user's `dynsql-checkpoints-<pid>-*` folders whose process no longer runs (a killed shell or
     job's: a clean exit removes its own)."""
@@ -152,7 +165,8 @@ class StreamingRun:
             changes = self.sink.changes(collect_columns(batch_df))
         else:
             try:
-                changes = self.sink.changes(collect_columns(self.per_batch.batch(batch_df)))
+                watermark_ms = batch_watermark_ms(self.checkpoint, batch_id)
+                changes = self.sink.changes(collect_columns(self.per_batch.batch(batch_df, watermark_ms)))
             finally:
                 self.per_batch.release()
         self._count_parse_errors()

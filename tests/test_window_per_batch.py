@@ -37,7 +37,8 @@ QUERIES = [
 ]
 
 
-def _rows(client, sql):
+def insert_only_rows(client, sql):
+    """The rows of `sql`, each +I (asserted), sorted."""
     result = client.execute(sql)
     out = [(op, tuple(row)) for batch in result for op, row in batch.changes]
     assert all(op == "+I" for op, _ in out)
@@ -54,10 +55,10 @@ def test_per_micro_batch_gives_the_streaming_aggregates_rows(client, tmp_path, q
     client.execute("SET 'dynsql.one-pass.enabled' = 'false'")     # micro-batches on every forced path too
     explained = client.execute("EXPLAIN " + query).text
     assert "WindowAggregate: Spark's aggregate per micro-batch, open windows carried" in explained
-    ours = _rows(client, query)
+    ours = insert_only_rows(client, query)
     client.execute("SET 'dynsql.window-aggregate.per-micro-batch' = 'false'")
     assert "WindowAggregate: Spark's window aggregate" in client.execute("EXPLAIN " + query).text
-    assert ours == _rows(client, query) and len(ours) > 10
+    assert ours == insert_only_rows(client, query) and len(ours) > 10
 
 
 def test_not_under_an_insert_or_another_operator(client, tmp_path):

@@ -31,21 +31,48 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, chosen, ctx):
     (AS_OF_LOOKUP; its probe_file: (the TableScan, {left field: the file's column}) when the probe rows are one
     small file's: the lookup then reads them in its tasks, as_of_lookup.FileProbeLookup, and they never enter
     the JVM) or the window plan."""
-
-    def side(df, keys, kind, time, values):
-        return df.select(*keys, F.lit(kind).cast("tinyint").alias("__side"),
-                         F.unix_micros(F.col(q(time))).alias("__t"), F.col("__seq").cast("long").alias("__seq"),
-                         *values).filter(F.col("__t").isNotNull())
-    lnames, rnames = node.left.field_names, node.right.field_names
-    left = ["__l%d" % i for i in range(len(lnames))]
-    right = ["__r%d" % i for i in range(len(rnames))]
-    probe = side(ldf, probe_keys, PROBE, node.left_time, [F.col(q(n)).alias(c) for n, c in zip(lnames, left)])
-    versions = side(rdf, version_keys, VERSION, node.right_time, [F.col(q(n)).alias(c) for n, c in zip(rnames, right)])
-    versions = versions.filter(~F.col("__knull"))
+    probe, versions, left, right = as_of_sides(node, ldf, rdf, probe_keys, version_keys)
     looked_up = _looked_up(node, probe, versions, key[:-1], left, right, chosen, ctx)
     if looked_up is not None:
         return looked_up
-    versions = _newest_versions(versions, key)
+    return as_of_windows(node, probe, versions, key, left, right)
+
+
+def as_of_sides(node, ldf, rdf, probe_keys, version_keys, delays_us=None, read=None):
+    """(probe rows, version rows, the left value columns, the right value columns): each side's key columns,
+    `__side` (PROBE, VERSION), `__t` (its time in epoch microseconds), `__seq` and its fields as `__l<i>` /
+    `__r<i>`; rows without a time dropped, versions with a NULL key field too (they equal nothing).
+    `delays_us`: (the probe side's, the versions' watermark delay): each row also has `__w`, its source's
+    watermark once it has arrived (epoch microseconds: its `__wm`, or its own time less the delay if later).
+    `read`: the output fields anything reads (None: all); the others' columns are typed NULLs, carried for
+    nothing."""
+
+    def value(df, name, out, column):
+        if read is None or out in read:
+            return F.col(q(name)).alias(column)
+        return F.lit(None).cast(df.schema[name].dataType).alias(column)
+
+    def side(df, keys, kind, time, values):
+        t = F.unix_micros(F.col(q(time)))
+        w = [] if delays_us is None else [
+            F.greatest(F.unix_micros(F.col("__wm")), t - F.lit(delays_us[kind == VERSION])).alias("__w")]
+        return df.select(*keys, F.lit(kind).cast("tinyint").alias("__side"), t.alias("__t"),
+                         F.col("__seq").cast("long").alias("__seq"), *values, *w).filter(F.col("__t").isNotNull())
+    lnames, rnames = node.left.field_names, node.right.field_names
+    left = ["__l%d" % i for i in range(len(lnames))]
+    right = ["__r%d" % i for i in range(len(rnames))]
+    outs = node.field_names
+    probe = side(ldf, probe_keys, PROBE, node.left_time,
+                 [value(ldf, n, o, c) for n, o, c in zip(lnames, outs, left)])
+    versions = side(rdf, version_keys, VERSION, node.right_time,
+                    [value(rdf, n, o, c) for n, o, c in zip(rnames, outs[len(lnames):], right)])
+    return probe, versions.filter(~F.col("__knull")), left, right
+
+
+def as_of_windows(node, probe, versions, key, left, right):
+    """The window plan: each probe row with the last version of its key at or before its time, among the
+    versions the keep-last-row deduplication takes of `versions` (as_of_sides' frames)."""
+    versions = keep_last_versions(versions, key)
     # each right field in a struct of its own: never NULL on a version, so `last` skips only the probe rows; and
     # a field nothing reads is pruned with its window function
     versions = versions.select(*[c for c in versions.columns if c not in right],
@@ -59,11 +86,11 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, chosen, ctx):
         joined = joined.filter(F.col("__v0").isNotNull())
     names = node.field_names
     columns = [F.col(c).alias(n) for c, n in zip(left, names)]
-    columns += [F.col("__v%d.v" % i).alias(n) for i, n in enumerate(names[len(lnames):])]
+    columns += [F.col("__v%d.v" % i).alias(n) for i, n in enumerate(names[len(left):])]
     return joined.select(*columns, F.lit(0).cast("tinyint").alias("__op"), "__seq")
 
 
-def _newest_versions(versions, key):
+def keep_last_versions(versions, key):
     """The rows the keep-last-row deduplication takes as versions: not older than an earlier row of their key
     (arrival order), and the last of their key's rows with their time."""
     earlier = Window.partitionBy(*key).orderBy("__seq").rowsBetween(Window.unboundedPreceding, -1)
@@ -77,9 +104,8 @@ def _looked_up(node, probe, versions, key, left, right, chosen, ctx):
     """The joined rows by as_of_lookup.py when the physical plan chose the lookup, else None (the window plan).
     The versions frame is left in `ctx.lookup_versions` for the engine to collect before the query runs; until
     then (EXPLAIN) the lookup holds none."""
-    from pyspark.sql.pandas.types import to_arrow_schema
     from ..physical.nodes import AS_OF_LOOKUP, AS_OF_WINDOWS
-    from .as_of_lookup import AsOfLookup, FileProbeLookup, lookup_takes, no_versions
+    from .as_of_lookup import FileProbeLookup, lookup_takes, no_versions
     if chosen.choice != AS_OF_LOOKUP:
         return None
     frame = versions.select(*key, "__t", "__seq", *right)
@@ -89,17 +115,13 @@ def _looked_up(node, probe, versions, key, left, right, chosen, ctx):
         return None
     ctx.lookup_versions[id(node)] = frame
     table = ctx.versions.get(id(node))
-    spark = probe.sparkSession
-    fields = [st.StructField(n, f.dataType, True) for n, f in
-              zip(node.field_names, [probe.schema[c] for c in left] + [versions.schema[c] for c in right])]
-    schema = st.StructType(fields + [st.StructField("__op", st.ByteType()), st.StructField("__seq", st.LongType())])
-    try:
-        lookup = AsOfLookup(table if table is not None else no_versions(frame), key, right, left, to_arrow_schema(
-            schema, timezone=spark.conf.get("spark.sql.session.timeZone")), node.kind == "INNER")
-    except OverflowError:
+    lookup, schema = as_of_lookup(node, probe, versions, table if table is not None else no_versions(frame), key,
+                                  left, right)
+    if lookup is None:
         chosen.choice = AS_OF_WINDOWS
         chosen.because.append("the versions' keys and times do not fit one int64 code")
         return None
+    spark = probe.sparkSession
     if chosen.probe_file is None:
         return probe.mapInArrow(lookup, schema)
     from ..tables import parallelism, read_spec
@@ -110,3 +132,19 @@ def _looked_up(node, probe, versions, key, left, right, chosen, ctx):
                **{c: file_columns[n] for n, c in zip(node.left.field_names, left)},
                "__time": file_columns[node.left_time]}
     return run_in_tasks(spark, FileProbeLookup(*read_spec(spark, scan.table), columns, lookup, tasks), schema, tasks)
+
+
+def as_of_lookup(node, probe, versions, table, key, left, right):
+    """(the lookup, the joined rows' Spark schema) of the versions `table` (a pyarrow Table of the versions
+    frame's key columns, __t, __seq and right values), or (None, None) when its keys and times do not fit one
+    int64 code (as_of_lookup.AsOfLookup); the caller maps the probe rows with it (`mapInArrow`)."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+    from .as_of_lookup import AsOfLookup
+    fields = [st.StructField(n, f.dataType, True) for n, f in
+              zip(node.field_names, [probe.schema[c] for c in left] + [versions.schema[c] for c in right])]
+    schema = st.StructType(fields + [st.StructField("__op", st.ByteType()), st.StructField("__seq", st.LongType())])
+    zone = probe.sparkSession.conf.get("spark.sql.session.timeZone")
+    try:
+        return AsOfLookup(table, key, right, left, to_arrow_schema(schema, timezone=zone), node.kind == "INNER"), schema
+    except OverflowError:
+        return None, None

@@ -2,7 +2,7 @@
 
 The versioned view's input rows are brought to the driver when they fit under Spark's own broadcast limit
 (`spark.sql.autoBroadcastJoinThreshold`, as Spark decides to broadcast the small side of a join; -1 turns this
-off). There they are deduplicated as as_of_join.py's `_newest_versions` does it on Spark (a row older than an
+off). There they are deduplicated as as_of_join.py's `keep_last_versions` does it on Spark (a row older than an
 earlier row of its key is no version; of a key's rows with one time the last to arrive is the version), and
 the versions travel with the function into every task; the probe rows never leave the task that reads them:
 no shuffle, no sort, no window. Per probe batch, the key is encoded as one integer (each key column's position
@@ -148,7 +148,7 @@ class FileProbeLookup:
 
 
 def newest_versions(combined, key_base, seq):
-    """The indexes of the rows the keep-last-row deduplication takes as versions (as_of_join._newest_versions):
+    """The indexes of the rows the keep-last-row deduplication takes as versions (as_of_join.keep_last_versions):
     `combined` orders a key's rows by time (key_base: the key's lowest code, below all its rows'), `seq` by
     arrival. A row older than an earlier row of its key is none; of a key's rows with one time, the last to
     arrive (among those left) is the version."""

@@ -15,6 +15,8 @@ applied to the joined rows (INNER drops a row failing it, LEFT keeps it with NUL
 time alone, then tested, as in Flink. Batch mode is refused by the planner, as Flink 2.4 does; a streaming query
 read in one pass (runtime/one_pass.py) joins the whole input at once (as_of_join.py)."""
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 from pyspark.sql import functions as F
@@ -24,6 +26,7 @@ from planner.plan.calc import Calc
 from planner.plan.node import post_order
 from planner.plan.temporal_join import DropUpdateBefore, TemporalJoin, versioned_view
 
+from ..physical.nodes import PER_MICRO_BATCH_TEMPORAL_JOIN
 from ..translate import TRANSLATORS, Stream, conform, q, translates
 from .as_of_join import as_of_join
 from .columnar_event_time import NO_TIME, ColumnarEventTimeProcessor, concat, length, take
@@ -196,15 +199,35 @@ def translate_temporal_join(node, inputs, ctx):
         cols = [F.col(q(k)).cast(t) for k, t in zip(names, key_types)]
         return [_key_column(c, kt).alias(name) for c, kt, name in zip(cols, key_types, keys)] + \
             [_any_null(cols).alias("__knull")]
+    chosen = ctx.chosen(node)
+    if chosen.choice == PER_MICRO_BATCH_TEMPORAL_JOIN:
+        from .temporal_join_per_batch import temporal_join_per_batch
+        delays = [chosen.watermark_delays_ms[i] * 1000 for i in (0, 1)]
+        return temporal_join_per_batch(node, ldf, rdf, key_columns(node.left_keys), key_columns(node.right_keys),
+                                       keys + ["__knull"], delays, partial(_output, node), ctx,
+                                       chosen.versions_limit, _read(node, chosen))
     if ctx.streaming:
         joined = _joined_on_micro_batches(node, ctx, left, right, ldf, rdf, key_columns, keys, newest_only)
     else:                         # read as one batch (a one pass, batch mode): the whole input at once
         joined = as_of_join(node, ldf, rdf, key_columns(node.left_keys), key_columns(node.right_keys),
-                            keys + ["__knull"], ctx.chosen(node), ctx)
+                            keys + ["__knull"], chosen, ctx)
+    return _output(node, joined, left.changelog)
+
+
+def _read(node, chosen):
+    """The output fields the Calc above the join or its condition reads (None: all)."""
+    if chosen.fields_read_above is None:
+        return None
+    return set(chosen.fields_read_above) | (set(node.condition.refs) if node.condition is not None else set())
+
+
+def _output(node, joined, changelog=False):
+    """The node's Stream of the joined rows (node's fields, __op, __seq): the rest of the ON condition applied,
+    the hidden columns."""
     joined = _with_condition(node, joined)
-    hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if left.changelog else [])
+    hidden = [F.col("__seq"), F.lit(None).cast("timestamp").alias("__wm")] + ([F.col("__op")] if changelog else [])
     out = joined.select(*[F.col(q(n)) for n in node.field_names], *hidden)
-    return Stream(conform(out, node.fields), changelog=left.changelog)
+    return Stream(conform(out, node.fields), changelog=changelog)
 
 
 def _joined_on_micro_batches(node, ctx, left, right, ldf, rdf, key_columns, keys, newest_only):

@@ -50,7 +50,7 @@ class WindowsPerBatch:
         ctx = TranslateContext(pairs.sparkSession, streaming=False)
         return Stream(aggregate_pairs(self.node, Stream(pairs), ctx))
 
-    def batch(self, df):
+    def batch(self, df, watermark_ms=None):     # (Spark's watermark: this operator's one source is in its rows)
         if self.carried is not None:
             df = df.unionByName(self.carried)
         self.cached = df.persist(StorageLevel.MEMORY_AND_DISK)

@@ -20,6 +20,9 @@ PER_MICRO_BATCH_WINDOW_AGGREGATE = "Spark's aggregate per micro-batch, open wind
 STREAMING_MATCHER = "dynsql's streaming matcher"
 BATCH_MATCHER = "dynsql's batch matcher"
 TEMPORAL_JOIN_PROCESSOR = "dynsql's temporal join"
+# Spark's batch as-of join in each micro-batch over the probe rows the watermark passed (runtime/operators/
+# temporal_join_per_batch.py): no state store; the nodes above it run per micro-batch too
+PER_MICRO_BATCH_TEMPORAL_JOIN = "Spark's as-of join per micro-batch, held probe rows carried"
 AS_OF_LOOKUP = "in-memory as-of lookup"
 AS_OF_WINDOWS = "as-of join on Spark's window functions"
 SPARK_JOIN = "Spark's join"
@@ -38,6 +41,8 @@ class PhysicalNode:
     stats: object = None                             # a scan's ScanStatistics
     file: tuple = None                               # WHOLE_FILE: (the TableScan, {field: the file's column})
     probe_file: tuple = None                         # AS_OF_LOOKUP whose probe rows are read from one file
+    watermark_delays_ms: tuple = None                # PER_MICRO_BATCH_TEMPORAL_JOIN: (probe, versions) tables'
+    versions_limit: int = -1                         # ... and the versions' size its lookup takes (-1: none)
     # what the nodes above ask of this one (decided top-down: a translator never looks at its parent)
     only_projections_above: bool = False             # nothing but Calcs between this node and the sink
     event_time_above: bool = False                   # an event-time operator above reads its rowtime

@@ -12,7 +12,9 @@ what the engine knows of Spark (EngineFacts):
   CUMULATE aggregate a SELECT shows on micro-batches: Spark's batch aggregate per micro-batch over the windows the
   watermark closed (`dynsql.window-aggregate.per-micro-batch`), else Spark's streaming aggregate;
 - an event-time temporal join read as one batch: the in-memory as-of lookup when the versions' files fit under
-  Spark's broadcast limit (`spark.sql.autoBroadcastJoinThreshold`), else the as-of join on window functions;
+  Spark's broadcast limit (`spark.sql.autoBroadcastJoinThreshold`), else the as-of join on window functions; one
+  over a versioned view that a SELECT shows on micro-batches: Spark's as-of join per micro-batch over the probe
+  rows the watermark passed (`dynsql.temporal-join.per-micro-batch`), else dynsql's temporal join operator;
 - a regular join: Spark's join (insert-only inputs, only projections above) or dynsql's keyed join;
 - a scan: micro-batches; in pieces a core; or top to bottom (one split a file) where a one pass decides
   lateness by the per-row watermark `__wm`.
@@ -234,20 +236,45 @@ class _Planner:
         p.choice = P.PER_MICRO_BATCH_WINDOW_AGGREGATE
         p.because = ["a SELECT's result on micro-batches"]
 
+    def _temporal_join_per_micro_batch(self, p):
+        """An event-time temporal join over a versioned view that a SELECT shows (only projections above it), its
+        probe rows and the view's input rows each from a filesystem scan with a per-row watermark `__wm`: Spark's
+        as-of join per micro-batch (runtime/operators/temporal_join_per_batch.py), unless
+        `dynsql.temporal-join.per-micro-batch` is false or the result sink does not run in the driver."""
+        n = p.logical
+        deduplication, _ = versioned_view(n.right)
+        if not (isinstance(self.query.root, CollectSink) and p.only_projections_above and self.facts.foreach_batch
+                and n.left.insert_only and deduplication is not None):
+            return
+        scans = [self._watermarked_rows(side) for side in (n.left, deduplication.input)]
+        if not all(scans):
+            return
+        if self.settings is not None and not self.settings.temporal_join_per_micro_batch:
+            p.because = ["dynsql.temporal-join.per-micro-batch = false"]
+            return
+        p.choice = P.PER_MICRO_BATCH_TEMPORAL_JOIN
+        p.watermark_delays_ms = tuple((s.table.watermark.delay_ms or 0) + getattr(s, "watermark_extra_ms", 0)
+                                      for s in scans)
+        p.versions_limit = self.facts.broadcast_bytes
+        p.because = ["a SELECT's result on micro-batches"]
+
     def _watermarked_rows(self, node):
-        """Rows of one filesystem table with a watermark on a physical column, through Calcs and window table
-        functions: each row's `__wm` is the source's watermark before it (what window_per_batch.py closes by)."""
+        """The scan of one filesystem table with a watermark on a physical column whose rows `node` are, through
+        Calcs and window table functions (each row's `__wm` is the source's watermark before it: what
+        window_per_batch.py closes by), or None."""
         while isinstance(node, (Calc, WindowTableFunction)) and node.insert_only:
             if isinstance(node, WindowTableFunction) and node.spec.kind == "SESSION":
-                return False
+                return None
             node = node.inputs[0]
         if not (isinstance(node, TableScan) and node.insert_only and not node.changelog_source):
-            return False
+            return None
         table = node.table
         wm = table.watermark
-        return (self.stats[id(node)].connector == "filesystem" and wm is not None
+        if (self.stats[id(node)].connector == "filesystem" and wm is not None
                 and not any(c.is_proctime for c in table.columns)
-                and not any(c.name == wm.column and c.computed is not None for c in table.columns))
+                and not any(c.name == wm.column and c.computed is not None for c in table.columns)):
+            return node
+        return None
 
     def _group_aggregate(self, p, one_batch):
         from ..operators.accumulators import FUNCTIONS
@@ -271,6 +298,7 @@ class _Planner:
         n = p.logical
         if not one_batch:
             p.choice = P.TEMPORAL_JOIN_PROCESSOR
+            self._temporal_join_per_micro_batch(p)
             return
         p.choice = P.AS_OF_WINDOWS
         if self.force in ("general", "one-pass"):
