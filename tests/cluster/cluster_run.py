@@ -205,6 +205,27 @@ SELECT COUNT(*) AS c, SUM(n) AS s FROM dst;
     return ok
 
 
+def stop_job_hosts(jobs_dir, timeout=60):
+    """Stop the job hosts of the registry `jobs_dir` (SIGTERM, as their idle timeout would 10 min later): a host
+    keeps its application's cores on the cluster while it lives, and the next check's applications would wait
+    for cores that never come (a 2-core worker: the next script's session and its own job host)."""
+    hosts = os.path.join(jobs_dir, ".hosts")
+    pids = []
+    for key in os.listdir(hosts) if os.path.isdir(hosts) else ():
+        try:
+            with open(os.path.join(hosts, key, "host.pid")) as f:
+                pids.append(int(f.read().strip()))
+            os.kill(pids[-1], signal.SIGTERM)
+        except (OSError, ValueError):
+            pass
+    deadline = time.time() + timeout
+    for pid in pids:
+        while time.time() < deadline and os.path.exists("/proc/%d" % pid):
+            time.sleep(0.5)
+        if os.path.exists("/proc/%d" % pid):
+            os.kill(pid, signal.SIGKILL)
+
+
 def pieces_check(dynsql_args, folder, label, rows=1800000):
     """A batch query over a csv file of about 20 MB: the session's two cores read it in two pieces
     (runtime/connectors/splits.py batch_splits), on executors that cannot see the checkout."""
@@ -272,8 +293,10 @@ def main():
                     ["--master", master, "-D", "spark.pyspark.python=%s" % python], os.path.join(work, "pieces"),
                     "cluster")
                 figures["cluster job"] = job_check(on_cluster, os.path.join(work, "job-cluster"), "cluster")
+                stop_job_hosts(os.path.join(work, "job-cluster", "jobs"))
             figures["cluster jdbc"] = jdbc_check(DYNSQL_COMMAND, on_cluster, os.path.join(work, "jdbc-cluster"),
                                                  "cluster", log)
+            stop_job_hosts(os.path.join(work, "jdbc-cluster", "jobs"))
         if not args.skip_connect:
             port = free_port(15002)
             from runtime.connectors.jdbc_driver import driver_jars
