@@ -60,7 +60,7 @@ def hand_over(registry, record, entry):
     folder = host_folder(registry, record, entry[0])
     private_folder(os.path.join(folder, "inbox"))
     with JobLock(os.path.join(folder, "start.lock")):    # the host takes jobs from the inbox under this lock
-        pid = _host_pid(folder)
+        pid = host_pid(folder)
         if pid is None:
             pid = _start_host(folder, record, entry)
         registry.update(record.id, pid=pid, job_host=folder)
@@ -81,10 +81,10 @@ def withdraw(folder, job_id):
 
 
 def host_alive(folder):
-    return _host_pid(folder) is not None
+    return host_pid(folder) is not None
 
 
-def _host_pid(folder):
+def host_pid(folder):
     """The pid of the live host of `folder`, or None."""
     if not JobLock(os.path.join(folder, "host.lock")).held_elsewhere():
         return None
@@ -107,7 +107,7 @@ def _start_host(folder, record, entry, timeout=30):
     threading.Thread(target=process.wait, name="dynsql-host-reaper", daemon=True).start()
     deadline = time.time() + timeout     # the host holds its lock within a moment of starting (no JVM yet)
     while time.time() < deadline and process.poll() is None:
-        if _host_pid(folder) == process.pid:
+        if host_pid(folder) == process.pid:
             break
         time.sleep(0.02)
     return process.pid

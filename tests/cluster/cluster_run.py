@@ -209,20 +209,19 @@ def stop_job_hosts(jobs_dir, timeout=60):
     """Stop the job hosts of the registry `jobs_dir` (SIGTERM, as their idle timeout would 10 min later): a host
     keeps its application's cores on the cluster while it lives, and the next check's applications would wait
     for cores that never come (a 2-core worker: the next script's session and its own job host)."""
+    from runtime.job_host import host_pid
     hosts = os.path.join(jobs_dir, ".hosts")
-    pids = []
+    live = {}
     for key in os.listdir(hosts) if os.path.isdir(hosts) else ():
-        try:
-            with open(os.path.join(hosts, key, "host.pid")) as f:
-                pids.append(int(f.read().strip()))
-            os.kill(pids[-1], signal.SIGTERM)
-        except (OSError, ValueError):
-            pass
+        pid = host_pid(os.path.join(hosts, key))
+        if pid is not None:
+            live[pid] = os.path.join(hosts, key)
+            os.kill(pid, signal.SIGTERM)
     deadline = time.time() + timeout
-    for pid in pids:
-        while time.time() < deadline and os.path.exists("/proc/%d" % pid):
+    for pid, folder in live.items():
+        while time.time() < deadline and host_pid(folder) == pid:
             time.sleep(0.5)
-        if os.path.exists("/proc/%d" % pid):
+        if host_pid(folder) == pid:
             os.kill(pid, signal.SIGKILL)
 
 
