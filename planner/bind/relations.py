@@ -55,6 +55,8 @@ def _match_clause(rel, select):
 
 def _bind_item(binder, rel):
     ctx = binder.ctx
+    if isinstance(rel, exp.Table) and "bound" in rel.meta:     # a plan the binder made (scalar_by_outer_values)
+        return rel.meta["bound"]
     if isinstance(rel, exp.Table):
         if isinstance(rel.this, (exp.Anonymous, exp.Func)):
             from . import table_functions

@@ -307,15 +307,20 @@ def _ancestors(n, root):
 def _scalar_join(sb, node, scope, sub):
     ctx = sb.ctx
     query = sub.this
+    line, column = ctx.pos(sub)
+    message = "A scalar subquery returned more than one row (at line %s, column %s)" % (line, column)
     query, pulled = _decorrelate_scalar(sb, query, scope)
+    if isinstance(pulled, ByOuterValues):
+        from .scalar_by_outer_values import join_by_outer_values
+        join, field = join_by_outer_values(sb, node, scope, sub, query, pulled.kept, pulled.correlated,
+                                           pulled.aggregates, message)
+        return _joined(ctx, join, _rescoped(scope, join), field, pulled.is_count)
     right, _ = sb.binder.bind_query(query)
     width = len(right.fields) - len(pulled)
     if width != 1:
         raise SqlError("A scalar subquery must return one column, not %d" % width, *ctx.pos(sub))
     if not pulled and not _single_row(query):       # Flink's SINGLE_VALUE: more than one row fails at run time
         f = right.fields[0]
-        line, column = ctx.pos(sub)
-        message = "A scalar subquery returned more than one row (at line %s, column %s)" % (line, column)
         name = ctx.fresh("$f")
         right = GroupAggregate(right, [], [AggCall("SINGLE_VALUE", (f.name,), name=name,
                                                    type=typing.nullable(f.type, True) if f.type else None,
@@ -334,10 +339,15 @@ def _scalar_join(sb, node, scope, sub):
     if not join.left_keys:
         join.condition = finish(exp.true(), ctx)
     field = join.field(join.output_name(1, right.fields[0].name))
-    scope = _rescoped(scope, join)
-    if any(c[1] for c in pulled):       # a correlated COUNT: no group is a count of 0
+    return _joined(ctx, join, _rescoped(scope, join), field, any(c[1] for c in pulled))
+
+
+def _joined(ctx, join, scope, field, is_count):
+    """The LEFT join of a scalar subquery -> (node, scope, its value's field); a correlated COUNT's value
+    COALESCEd to 0 (no group is a count of 0)."""
+    if is_count:
         calc = Calc(join, [(finish(_coalesce_zero(x), ctx) if x.name == field.name else Expr.of_field(x), x.name)
-                           for x in join.fields], position=ctx.pos(sub))
+                           for x in join.fields], position=join.position)
         return calc, _rescoped(scope, calc), calc.field(field.name)
     return join, scope, field
 
@@ -379,7 +389,7 @@ def _decorrelate_scalar(sb, query, outer):
         return query, []
     from .relations import bind_from
     _, inner = bind_from(sb.binder, query)
-    kept, pulled, added = [], [], []
+    kept, pulled, added, correlated, by_values = [], [], [], [], False
     for c in conjuncts(query.args["where"].this):
         sides = [_side(col, inner, outer) for col in _columns(c)]
         if "outer" not in sides:
@@ -398,17 +408,31 @@ def _decorrelate_scalar(sb, query, outer):
                 inner_ast, outer_ast = eq.expression, eq.this
             else:
                 ok = False
+        correlated.append(c)
         if not ok:
-            raise UnsupportedError("A scalar subquery correlated by a condition other than an equality of its "
-                                   "column and the outer query's is not supported yet", *sb.ctx.pos(c))
+            by_values = True
+            continue
         name = sb.ctx.fresh("$c")
         added.append((inner_ast, name))
         pulled.append(outer_ast)
-    if not pulled:
+    if not correlated:
         _check_uncorrelated(sb, query, outer)
         return query, []
-    if query.args.get("group") is not None or not _single_row(query):
+    if query.args.get("group") is not None or _aggregates(query) and not _single_row(query):
         raise UnsupportedError("A correlated scalar subquery must aggregate without GROUP BY", *sb.ctx.pos(query))
+    if by_values or not _aggregates(query):     # a non-equality, or no aggregate: per distinct outer value
+        return query, ByOuterValues(kept, correlated, _aggregates(query), _is_count(sb, query))
+    is_count = _is_count(sb, query)
+    query = query.copy()
+    query.set("where", exp.Where(this=_and(kept)) if kept else None)
+    query.set("expressions", list(query.expressions) + [exp.alias_(a.copy(), n, quoted=True) for a, n in added])
+    query.set("group", exp.Group(expressions=[a.copy() for a, _ in added]))
+    _check_uncorrelated(sb, query, outer)
+    return query, [(o, is_count) for o in pulled]
+
+
+def _is_count(sb, query):
+    """Whether the subquery's value is a COUNT (no inner row: 0); a COUNT inside an expression is refused."""
     item = query.expressions[0]
     item = item.this if isinstance(item, exp.Alias) else item
     from .expressions import is_aggregate_call
@@ -418,9 +442,12 @@ def _decorrelate_scalar(sb, query, outer):
     if counts and not is_count:
         raise UnsupportedError("A correlated scalar subquery with COUNT inside an expression is not supported yet",
                                *sb.ctx.pos(item))
-    query = query.copy()
-    query.set("where", exp.Where(this=_and(kept)) if kept else None)
-    query.set("expressions", list(query.expressions) + [exp.alias_(a.copy(), n, quoted=True) for a, n in added])
-    query.set("group", exp.Group(expressions=[a.copy() for a, _ in added]))
-    _check_uncorrelated(sb, query, outer)
-    return query, [(o, is_count) for o in pulled]
+    return is_count
+
+
+class ByOuterValues:
+    """_decorrelate_scalar's answer for a subquery planned per distinct outer value (scalar_by_outer_values.py):
+    its uncorrelated and correlated WHERE conjuncts, whether it aggregates, whether its value is a COUNT."""
+
+    def __init__(self, kept, correlated, aggregates, is_count):
+        self.kept, self.correlated, self.aggregates, self.is_count = kept, correlated, aggregates, is_count

@@ -91,7 +91,7 @@ def result_type(c, input_schema):
         return st.ArrayType(t, True)
     if f == "COLLECT":
         return st.MapType(t, st.IntegerType(), False)
-    if f in ("MIN", "MAX", "FIRST_VALUE", "LAST_VALUE"):
+    if f in ("MIN", "MAX", "FIRST_VALUE", "LAST_VALUE", "SINGLE_VALUE"):
         return t
     if isinstance(t, (st.ByteType, st.ShortType, st.IntegerType, st.LongType)):
         return st.LongType()
