@@ -22,6 +22,7 @@ from ..results import OP_CODES
 from . import parse_errors
 from .fast_csv import CHUNK_RECORDS, FastCsv, UseRecordReader
 from .formats import Format, FormatError, LineCursor, SplitProgress, csv_quote
+from .map_order import in_hash_map_order
 from .splits import EndOfInput, FilePiece, FileSplit, SplitGroup, write_report
 
 SEQ_BITS = 32
@@ -164,12 +165,13 @@ def _record_tables(fmt, split, progress, physical):
 
 
 def rows_table(rows, physical, path):
-    """Tuples of typed Python values -> an Arrow table of the physical columns."""
+    """Tuples of typed Python values -> an Arrow table of the physical columns; maps (the JSON formats') in
+    the order Flink's HashMap gives their entries (map_order.py)."""
     columns = list(zip(*rows))
     arrays = []
     for values, field in zip(columns, physical):
         try:
-            arrays.append(pa.array(values, type=field.type))
+            arrays.append(in_hash_map_order(pa.array(values, type=field.type)))
         except (pa.ArrowException, TypeError, ValueError, OverflowError) as e:
             raise FormatError("%s: column '%s': a value cannot be held as %s (%s)" % (path, field.name, field.type, e))
     return pa.Table.from_arrays(arrays, schema=physical)
