@@ -276,10 +276,26 @@ def _parsed_regexp_extract(node):
                                 true=extract)], default=exp.Null())
 
 
+# a map in the order of a java.util.HashMap<String, ?> of its keys: each entry's slot, (h ^ (h >>> 16)) & (slots - 1)
+# with h Java's String.hashCode (over the UTF-16 units) and 16 slots doubled while size > 0.75 * slots, then the
+# entries slot by slot in their order (runtime/connectors/map_order.py orders the JSON formats' maps so, with
+# BinaryStringData's hash)
+_JAVA_STRING_HASH = ("TRANSFORM(ARRAY(HEX(ENCODE(e.key, 'UTF-16BE'))), u -> IF(u = '', 0L, AGGREGATE("
+                     "SEQUENCE(1, LENGTH(u) - 3, 4), 0L, (h, j) -> "
+                     "(h * 31 + CAST(CONV(SUBSTR(u, j, 4), 16, 10) AS BIGINT)) % 4294967296)))[0]")
+_IN_JAVA_STRING_HASH_MAP_ORDER = (
+    "MAP_FROM_ENTRIES(TRANSFORM(ARRAY_SORT(TRANSFORM(MAP_ENTRIES({0}), (e, i) -> NAMED_STRUCT("
+    "'b', TRANSFORM(ARRAY(%s), h -> (h ^ SHIFTRIGHT(h, 16)) & "
+    "(SHIFTLEFT(1, GREATEST(4, CAST(CEIL(LOG2(SIZE({0}) * 4 / 3.0)) AS INT))) - 1))[0], 'i', i, 'e', e))), "
+    "x -> x.e))" % _JAVA_STRING_HASH)
+
+
 def _parsed_str_to_map(node):
+    """Flink's STR_TO_MAP builds a HashMap<String, String>: its entries in that map's order."""
     pair = node.args.get("pair_delim") or _lit(",")
     kv = node.args.get("key_value_delim") or _lit("=")   # Flink's default, Spark's is ':'
-    return _spark_call("STR_TO_MAP", node.this.copy(), pair.copy(), kv.copy())
+    return spark_template(_IN_JAVA_STRING_HASH_MAP_ORDER,
+                          [_spark_call("STR_TO_MAP", node.this.copy(), pair.copy(), kv.copy())])
 
 
 _PARSED = {
