@@ -10,8 +10,8 @@ or one that does not aggregate. Planned as Flink's decorrelator does (a value ge
 
 An outer row that meets no inner row gets NULL (a COUNT: 0, added by the caller). D is computed from a copy of
 the outer plan, so that no plan node has two parents. A NULL outer value meets no row of R (the join back is on
-equalities): right for the conditions that are not true for a NULL (comparisons), which is what the subquery
-gives for such a value unless a condition tests for NULL."""
+equalities): right for the conditions that are not true for a NULL (comparisons); a condition that may hold for
+a NULL (IS NULL, OR, COALESCE, ...) over a nullable outer column is refused."""
 
 import copy
 
@@ -50,6 +50,11 @@ def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, 
             if _side(col, inner, scope) != "outer":
                 continue
             e = ExpressionBinder(ctx, scope).bind(col.copy())
+            if (e.type is None or e.type.nullable) and _may_hold_for_null(c):
+                raise UnsupportedError(
+                    "A scalar subquery correlated by a condition that can hold when the outer query's '%s' is NULL "
+                    "(IS NULL, IS [NOT] DISTINCT FROM, OR, COALESCE, CASE, IF) is not supported yet"
+                    % col.sql(), *ctx.pos(col))
             name = outer_names.setdefault(e.field, ctx.fresh("$o"))
             col.replace(exp.column(name, table=d_qualifier, quoted=True))
         conditions.append(c)
@@ -82,3 +87,10 @@ def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, 
 def _distinct_values(node, outer_names, position):
     calc = Calc(node, [(Expr.of_field(node.field(f)), d) for f, d in outer_names.items()], position=position)
     return GroupAggregate(calc, list(outer_names.values()), [], position=position)
+
+
+def _may_hold_for_null(condition):
+    """Whether `condition` may be true where a column it reads is NULL (the outer rows with a NULL are joined back
+    on equalities, which no NULL meets): it tests for NULL, or has an OR, a COALESCE, a CASE or an IF."""
+    return any(isinstance(n, (exp.Is, exp.NullSafeEQ, exp.NullSafeNEQ, exp.Or, exp.Coalesce, exp.Case, exp.If))
+               for n in condition.walk())

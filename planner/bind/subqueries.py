@@ -420,6 +420,7 @@ def _decorrelate_scalar(sb, query, outer):
         return query, []
     if query.args.get("group") is not None or _aggregates(query) and not _single_row(query):
         raise UnsupportedError("A correlated scalar subquery must aggregate without GROUP BY", *sb.ctx.pos(query))
+    _check_empty_group_value(sb, query)
     if by_values or not _aggregates(query):     # a non-equality, or no aggregate: per distinct outer value
         return query, ByOuterValues(kept, correlated, _aggregates(query), _is_count(sb, query))
     is_count = _is_count(sb, query)
@@ -429,6 +430,33 @@ def _decorrelate_scalar(sb, query, outer):
     query.set("group", exp.Group(expressions=[a.copy() for a, _ in added]))
     _check_uncorrelated(sb, query, outer)
     return query, [(o, is_count) for o in pulled]
+
+
+# what can make an expression over aggregates other than NULL when its aggregates are (over no rows): such a value
+# is not what the LEFT join's NULL gives for an outer row that meets no inner row
+_NOT_NULL_STRICT = (exp.Coalesce, exp.Case, exp.If, exp.Is, exp.NullSafeEQ, exp.NullSafeNEQ, exp.And, exp.Or,
+                    exp.Array, exp.Struct, exp.Map, exp.VarMap, exp.ConcatWs, exp.Anonymous)
+
+
+def _check_empty_group_value(sb, query):
+    """A correlated scalar subquery whose value is an expression over aggregates that may be other than NULL over
+    no rows (`COALESCE(MAX(x), 0)`, `CASE ...`): refused, where it would be NULL for an outer row without inner
+    rows (Flink evaluates it over the empty group)."""
+    from .expressions import is_aggregate_call
+    item = query.expressions[0] if query.expressions else None
+    item = item.this if isinstance(item, exp.Alias) else item
+    if item is None or is_aggregate_call(item) or not _aggregates(query):
+        return
+    stack = [item]
+    while stack:
+        n = stack.pop()
+        if is_aggregate_call(n):
+            continue
+        if isinstance(n, _NOT_NULL_STRICT):
+            raise UnsupportedError("A correlated scalar subquery whose value is %s over aggregates (not NULL where "
+                                   "no inner row meets the outer one) is not supported yet" % n.key.upper(),
+                                   *sb.ctx.pos(n))
+        stack.extend(n.iter_expressions())
 
 
 def _is_count(sb, query):
