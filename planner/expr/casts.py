@@ -3,7 +3,8 @@
 Numbers to integers narrow as Java does, not with Spark's overflow error: an integer keeps its low bits
 (CAST(300 AS TINYINT) is 44), a DOUBLE/FLOAT saturates to INT/BIGINT first (NaN is 0), a DECIMAL is truncated
 and wraps modulo 2^64. A number that does not fit a DECIMAL(p, s) is NULL. BOOLEAN to a string is 'TRUE' /
-'FALSE'; a TIMESTAMP(p) to a string has exactly p fraction digits; CHAR(n) pads and VARCHAR(n) cuts. What
+'FALSE'; a TIMESTAMP(p) to a string has exactly p fraction digits; an ARRAY, MAP or ROW is written as
+Flink writes it ('[1, NULL]', '{k=v}', '(a, TRUE)', at any depth); CHAR(n) pads and VARCHAR(n) cuts. What
 Flink refuses at run time (a malformed string to a number, a date, a boolean) stays Spark's error, which
 runtime/errors.py words as dynsql's. `rewrite(node, source, target, sub)` -> the Spark tree, or None when
 Spark's CAST is Flink's."""
@@ -65,17 +66,42 @@ def _time_text(node, target, sub):
 def _to_string(node, source, target, sub):
     s = source.name
     x = sub(node.this)
-    if s == "BOOLEAN":
-        text = template("CASE WHEN _x THEN 'TRUE' WHEN NOT _x THEN 'FALSE' END", x=x)      # NULL stays NULL
-    elif s in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        p = source.params[0] if source.params else 6
-        pattern = "yyyy-MM-dd HH:mm:ss" + ("." + "S" * p if p else "")
-        text = template("date_format(_x, '%s')" % pattern, x=x)
+    if s == "ROW":          # its fields are read by name: through a lambda variable (`_x.f` would be a table's)
+        text = template("transform(array(_x), __c0 -> %s)[0]" % _text(source, "__c0", 1), x=x)
+    elif s in ("BOOLEAN", "TIMESTAMP", "TIMESTAMP_LTZ", "ARRAY", "MAP"):
+        text = template(_text(source, "_x", 0), x=x)
     elif target.name != "STRING":
         text = template("CAST(_x AS STRING)", x=x)
     else:
         return None
     return fit_string(text, target)
+
+
+def _text(t, value, depth):
+    """Spark SQL text giving Flink's text of `value` (Spark SQL of Flink type `t`), NULL when it is NULL: BOOLEAN
+    'TRUE'/'FALSE', TIMESTAMP(p) with p fraction digits, ARRAY '[a, NULL]', MAP '{k=v}', ROW '(a, NULL)', a
+    collection's values written the same way at any depth (Flink's CAST to STRING)."""
+    n = t.name
+    if n == "BOOLEAN":
+        return "CASE WHEN %s THEN 'TRUE' WHEN NOT %s THEN 'FALSE' END" % (value, value)
+    if n in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        p = t.params[0] if t.params else 6
+        return "date_format(%s, 'yyyy-MM-dd HH:mm:ss%s')" % (value, "." + "S" * p if p else "")
+    if n in ("VARCHAR", "CHAR"):
+        return value
+    v = "__c%d" % depth
+    if n == "ARRAY":
+        return ("concat('[', array_join(transform(%s, %s -> coalesce(%s, 'NULL')), ', '), ']')"
+                % (value, v, _text(t.children[0], v, depth + 1)))
+    if n == "MAP":
+        key, val = (_text(c, "%s.%s" % (v, f), depth + 1) for c, f in zip(t.children, ("key", "value")))
+        return ("concat('{', array_join(transform(map_entries(%s), %s -> concat(coalesce(%s, 'NULL'), '=', "
+                "coalesce(%s, 'NULL'))), ', '), '}')" % (value, v, key, val))
+    if n == "ROW":
+        fields = ", ".join("coalesce(%s, 'NULL')" % _text(ft, "%s.`%s`" % (value, fn.replace("`", "``")), depth)
+                           for fn, ft in t.children)
+        return "if(%s IS NULL, NULL, concat('(', concat_ws(', ', %s), ')'))" % (value, fields)
+    return "CAST(%s AS STRING)" % value
 
 
 def fit_string(text, target):
