@@ -8,7 +8,9 @@ Not here: arithmetic operators, CAST, aggregates (their own areas)."""
 from sqlglot import exp
 
 from ...errors import UnsupportedError
-from ..spark_template import spark_template, template
+from ..arithmetic import template
+from ..casts import NOT_A_DECIMAL, no_decimal_error
+from ..spark_template import spark_template
 
 _INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 
@@ -33,8 +35,8 @@ def _truncate(args):
     ft = flink_type(x)
     name = ft.name if ft is not None else None
     if name in ("DOUBLE", "FLOAT"):
-        return spark_template("CAST(IF({0} < 0, CEIL(CAST({0} AS DECIMAL(38, 18)), {1}), "
-                              "FLOOR(CAST({0} AS DECIMAL(38, 18)), {1})) AS %s)" % name, [x, d])
+        return _decimal_of("CAST(IF(_x < 0, CEIL(CAST(_x AS DECIMAL(38, 18)), _d), "
+                           "FLOOR(CAST(_x AS DECIMAL(38, 18)), _d)) AS %s)" % name, "TRUNCATE", x=x, d=d)
     if name == "DECIMAL":
         p, s = ft.params
         scale = int(d.name) if isinstance(d, exp.Literal) and not d.is_string else s
@@ -43,6 +45,23 @@ def _truncate(args):
     if name in _INTEGRAL:
         return spark_template("CAST(IF({0} < 0, CEIL({0}, {1}), FLOOR({0}, {1})) AS %s)" % name, [x, d])
     return spark_template("IF({0} < 0, CEIL({0}, {1}), FLOOR({0}, {1}))", [x, d])
+
+
+def _decimal_of(text, name, **operands):
+    """Spark SQL `text` over a FLOAT/DOUBLE `_x`, computed through x's decimal value, failing with dynsql's words
+    where x is NaN or an infinity: Flink's ROUND and TRUNCATE fail there (BigDecimal has no such value; Spark's
+    give x or NULL)."""
+    return template("if(%s, %s, %s)" % (NOT_A_DECIMAL, no_decimal_error(name), text), **operands)
+
+
+def _round(node):
+    ft = flink_type(node.this)
+    if ft is None or ft.name not in ("DOUBLE", "FLOAT"):
+        return node
+    d = node.args.get("decimals")
+    if d is None:
+        return _decimal_of("ROUND(_x)", "ROUND", x=node.this)
+    return _decimal_of("ROUND(_x, _d)", "ROUND", x=node.this, d=d)
 
 
 # Java's Math.log: -Infinity at 0, NaN below (Spark's LN: NULL for both)
@@ -117,6 +136,7 @@ def parsed():
             "' (224, 256, 384 or 512)')) END", [n.this, n.args.get("length") or exp.Literal.number(256)]),
         exp.Log: _log,
         exp.Floor: _floor_ceil,
+        exp.Round: _round,
         exp.Ceil: _floor_ceil,
         exp.Trunc: lambda n: _truncate([n.this] + ([n.args["decimals"]] if n.args.get("decimals") else [])),
     }
