@@ -82,6 +82,7 @@ from pyspark.sql import functions as F  # noqa: E402
 from pyspark.sql import types as st  # noqa: E402
 
 from planner.plan.join import Join  # noqa: E402
+from planner.expr.functions.math import join_condition_sql  # noqa: E402
 
 from ..translate import Stream, conform, q, translates  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
@@ -117,6 +118,7 @@ def native_join(node, left, right, ctx, extra=()):
         c = l_df[q(node.output_name(0, a))] == r_df[q(node.output_name(1, b))]
         cond = c if cond is None else cond & c
     for sql in ([node.condition.sql] if node.condition is not None else []) + list(extra):
+        sql = join_condition_sql(sql)
         cond = F.expr(sql) if cond is None else cond & F.expr(sql)
     how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
     joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)

@@ -64,23 +64,49 @@ def _round(node):
     return _decimal_of("ROUND(_x, _d)", "ROUND", x=node.this, d=d)
 
 
-# Java's Math.log: -Infinity at 0, NaN below (Spark's LN: NULL for both)
-_JAVA_LN = ("CASE WHEN {0} > 0 THEN %s WHEN {0} = 0 THEN CAST('-Infinity' AS DOUBLE) "
-            "WHEN {0} < 0 THEN CAST('NaN' AS DOUBLE) END")
+def _java_math(name, arity=1):
+    """Spark SQL text of java.lang.Math's `name` over `{0}` (`{1}`), the function Flink calls (Spark's EXP, LN,
+    LOG10, POWER are StrictMath's, which differ in the last digit for some inputs: EXP(1), LOG10(4)); through
+    Spark's reflection, whose text of the double (Double.toString) reads back to the same double. NULL for
+    a NULL argument (reflection would fail on it)."""
+    args = ["{%d}" % i for i in range(arity)]
+    return ("CASE WHEN %s THEN NULL ELSE CAST(java_method('java.lang.Math', '%s', %s) AS DOUBLE) END"
+            % (" OR ".join("%s IS NULL" % a for a in args), name,
+               ", ".join("CAST(%s AS DOUBLE)" % a for a in args)))
+
+
+_JAVA_LOG = _java_math("log")
+_STRICT = {"exp": "EXP", "log": "LN", "log10": "LOG10", "pow": "POWER"}     # Spark's: StrictMath's
+
+
+def join_condition_sql(sql):
+    """A join condition's Spark SQL that Spark accepts there: Spark's analyzer counts a call by reflection as
+    nondeterministic and refuses it in a join condition, so java.lang.Math's functions there are Spark's own
+    (StrictMath's: the last digit may differ from Flink's, as it did everywhere before)."""
+    if "java_method(" not in sql.lower():
+        return sql
+    import sqlglot
+
+    def strict(n):
+        if isinstance(n, exp.Anonymous) and n.name.lower() == "java_method" and len(n.expressions) > 2 and \
+                n.expressions[0].name == "java.lang.Math" and n.expressions[1].name in _STRICT:
+            return exp.Anonymous(this=_STRICT[n.expressions[1].name], expressions=n.expressions[2:])
+        return n
+    return sqlglot.parse_one(sql, read="spark").transform(strict).sql(dialect="spark")
 
 
 def _log(node):
-    """LN(x), LOG(x), LOG10(x), LOG2(x), LOG(b, x)."""
+    """LN(x), LOG(x), LOG10(x), LOG2(x), LOG(b, x): java.lang.Math's log, -Infinity at 0, NaN below."""
     if isinstance(node, exp.Ln) or node.args.get("expression") is None:
-        return spark_template(_JAVA_LN % "LN({0})", [node.this])
+        return spark_template(_JAVA_LOG, [node.this])
     base, x = node.this, node.expression
-    if isinstance(base, exp.Literal) and not base.is_string and base.name in ("10", "2"):
-        fn = "LOG10({0})" if base.name == "10" else "LOG2({0})"
-        return spark_template(_JAVA_LN % fn, [x])
+    if isinstance(base, exp.Literal) and not base.is_string and base.name == "10":
+        return spark_template(_java_math("log10"), [x])
+    # Flink: Math.log(x) / Math.log(b); a base of 1 keeps the cases written before (Spark's `/` fails on 0)
     return spark_template(
-        "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN {0} > 0 AND {1} > 0 THEN LOG({0}, {1}) "
-        "WHEN {0} > 0 AND {0} != 1 AND {1} = 0 THEN CAST('-Infinity' AS DOUBLE) / LN({0}) "
-        "ELSE CAST('NaN' AS DOUBLE) END", [base, x])
+        "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN {0} != 1 THEN (%s) / (%s) "
+        "WHEN {0} = 1 AND {1} > 0 THEN LOG({0}, {1}) "
+        "ELSE CAST('NaN' AS DOUBLE) END" % (_JAVA_LOG.replace("{0}", "{1}"), _JAVA_LOG), [base, x])
 
 
 def _floor_ceil(node):
@@ -135,6 +161,8 @@ def parsed():
             "ELSE RAISE_ERROR(CONCAT('SHA2: unsupported hash length ', CAST({1} AS STRING), "
             "' (224, 256, 384 or 512)')) END", [n.this, n.args.get("length") or exp.Literal.number(256)]),
         exp.Log: _log,
+        exp.Exp: lambda n: spark_template(_java_math("exp"), [n.this]),
+        exp.Pow: lambda n: spark_template(_java_math("pow", 2), [n.this, n.expression]),
         exp.Floor: _floor_ceil,
         exp.Round: _round,
         exp.Ceil: _floor_ceil,
