@@ -103,7 +103,24 @@ def result_type(c, input_schema):
 def aggregate_column(c):
     """A planner AggCall as a Spark aggregate expression named after its output field."""
     integral = _integral_aggregate(c)
+    if integral is None:
+        integral = _floating_max(c)
     return (integral if integral is not None else aggregate_expression(c)).alias(c.name)
+
+
+def _floating_max(c):
+    """MAX of a FLOAT/DOUBLE as Flink's MaxAggFunction computes it over insert-only rows: a value replaces the
+    maximum only when Java's `>` holds, never for a NaN, so a NaN after a number is skipped (Spark's MAX takes
+    NaN as the greatest value); a group of NaN (and NULL) only is NaN. Flink keeps a NaN that comes first (it
+    seeds the maximum), an order this leaves aside: the NaNs are skipped wherever they come. (MIN needs
+    nothing: Spark's skips a NaN after a number too.) None for any other call."""
+    if c.distinct or c.type is None or not c.args or c.function != "MAX" or c.type.name not in ("DOUBLE", "FLOAT"):
+        return None
+    col = F.col(q(c.args[0]))
+    if c.filter:
+        col = F.when(F.col(q(c.filter)), col)
+    ranked = F.when(col.isNotNull(), F.struct((~F.isnan(col)).alias("n"), col.alias("v")))   # a NaN below all
+    return F.max(ranked).getField("v")
 
 
 def _integral_aggregate(c):
