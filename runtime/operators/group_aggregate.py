@@ -218,7 +218,7 @@ def native_aggregate(df, keys, calls, signs=()):
         or [F.count(F.lit(1)).alias("__count")]
     signed = _negative_zero_keys(df, keys)          # [(hidden column, key)]
     if signed:
-        df = df.withColumns({name: _is_negative_zero(F.col(q(key))) for name, key in signed})
+        df = df.withColumns({name: is_negative_zero(F.col(q(key))) for name, key in signed})
     grouped = df.groupBy(*[F.col(q(k)) for k in keys + [name for name, _ in signed]]) if keys else df.groupBy()
     out = _negative_zero_restored(grouped.agg(*exprs), df, signed, dict(zip([n for n, _ in signed], signs)))
     if not any(python_function(c) for c in calls):
@@ -236,7 +236,7 @@ def _negative_zero_keys(df, keys):
     return [("__negative_zero_%d" % i, k) for i, k in enumerate(floating)]
 
 
-def _is_negative_zero(col):
+def is_negative_zero(col):
     # (Spark's atan2 and `/` do not tell -0.0 from 0.0, or fail on it; its text does)
     return F.when(col == 0, col.cast("string") == "-0.0").otherwise(F.lit(False))
 
