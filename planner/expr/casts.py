@@ -2,11 +2,11 @@
 
 Numbers to integers narrow as Java does, not with Spark's overflow error: an integer keeps its low bits
 (CAST(300 AS TINYINT) is 44), a DOUBLE/FLOAT saturates to INT/BIGINT first (NaN is 0), a DECIMAL is truncated
-and wraps modulo 2^64. A number that does not fit a DECIMAL(p, s) is NULL. BOOLEAN to a string is 'TRUE' /
-'FALSE'; a TIMESTAMP(p) to a string has exactly p fraction digits; an ARRAY, MAP or ROW is written as
-Flink writes it ('[1, NULL]', '{k=v}', '(a, TRUE)', at any depth); CHAR(n) pads and VARCHAR(n) cuts. What
-Flink refuses at run time (a malformed string to a number, a date, a boolean) stays Spark's error, which
-runtime/errors.py words as dynsql's. `rewrite(node, source, target, sub)` -> the Spark tree, or None when
+and wraps modulo 2^64. A number that does not fit a DECIMAL(p, s) is NULL; a NaN or an infinity fails. BOOLEAN
+to a string is 'TRUE' / 'FALSE'; a TIMESTAMP(p) to a string has exactly p fraction digits; an ARRAY, MAP or ROW
+is written as Flink writes it ('[1, NULL]', '{k=v}', '(a, TRUE)', at any depth); CHAR(n) pads and VARCHAR(n)
+cuts. What Flink refuses at run time (a malformed string to a number, a date, a boolean) stays Spark's error,
+which runtime/errors.py words as dynsql's. `rewrite(node, source, target, sub)` -> the Spark tree, or None when
 Spark's CAST is Flink's."""
 
 from sqlglot import exp
@@ -46,12 +46,26 @@ def rewrite(node, source, target, sub):
         as_bigint = template("coalesce(try_cast(_x AS BIGINT), %s)"
                              % (WRAP_DECIMAL % "if(_x < 0, ceil(_x), floor(_x))"), x=x)
         return as_bigint if t == "BIGINT" else wrap_integral(as_bigint, t)
-    if t == "DECIMAL" and (s in INTEGRAL_BITS or s in _FLOATING or s == "DECIMAL"):
+    if t == "DECIMAL" and s in _FLOATING:          # NaN and the infinities: Flink fails (BigDecimal has none)
+        p, sc = target.params
+        return template("if(%s, %s, try_cast(_x AS DECIMAL(%d, %d)))" % (
+            NOT_A_DECIMAL, no_decimal_error("CAST to DECIMAL(%d, %d)" % (p, sc)), p, sc), x=sub(node.this))
+    if t == "DECIMAL" and (s in INTEGRAL_BITS or s == "DECIMAL"):
         p, sc = target.params
         return template("try_cast(_x AS DECIMAL(%d, %d))" % (p, sc), x=sub(node.this))
     if t in ("STRING", "VARCHAR", "CHAR"):
         return _to_string(node, source, target, sub)
     return None
+
+
+NOT_A_DECIMAL = "isnan(_x) OR abs(_x) = double('Infinity')"
+
+
+def no_decimal_error(what):
+    """Spark SQL failing with dynsql's words for a FLOAT/DOUBLE `_x` (NaN, Infinity or -Infinity) that `what`
+    (a function Flink computes in BigDecimal) cannot take."""
+    return ("raise_error(concat('%s: the floating-point value ', CAST(_x AS STRING), ' has no decimal value "
+            "(Flink fails on NaN, Infinity and -Infinity here)'))" % what)
 
 
 def _time_text(node, target, sub):

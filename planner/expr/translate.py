@@ -14,7 +14,7 @@ from ..errors import SqlError
 from .functions.registry import is_mapped_call, map_anonymous, map_parsed
 from .bound import Expr
 from .types import parse_type, spark_type_sql
-from . import arithmetic, casts
+from . import arithmetic, casts, float_comparisons
 from . import inference as typing
 from .bottom_up import rewrite_bottom_up
 from .operand_checks import check_operands
@@ -131,6 +131,9 @@ def to_spark(node, ctx=None):
         if flink_arithmetic is not None:       # Java's wrap-around, DECIMAL overflow as NULL (arithmetic.py);
                                                # its arguments are in Spark's form already (bottom-up)
             return flink_arithmetic
+        java_comparison = float_comparisons.rewrite(n, typeof)
+        if java_comparison is not None:        # NaN compared as Java does (float_comparisons.py)
+            return java_comparison
         if isinstance(n, (exp.Add, exp.Sub, exp.Mul, exp.Div)) and is_float(n) and not isinstance(n.parent, exp.Cast):
             return exp.Cast(this=n.copy(), to=exp.DataType.build("FLOAT"))    # Spark widens FLOAT to DOUBLE
         if isinstance(n, exp.Anonymous) and not n.meta.get("spark"):
@@ -188,7 +191,8 @@ def to_spark(node, ctx=None):
 
     active = _ACTIVE_TYPEOF.set(typeof)      # for a function's rewrite asking its argument's type (`typeof_now`)
     try:
-        return rewrite_bottom_up(node.copy(), rewrite, types, typeof)
+        tree = float_comparisons.push_negations(node.copy(), typeof)
+        return rewrite_bottom_up(tree, rewrite, types, typeof)
     finally:
         _ACTIVE_TYPEOF.reset(active)
 

@@ -103,7 +103,24 @@ def result_type(c, input_schema):
 def aggregate_column(c):
     """A planner AggCall as a Spark aggregate expression named after its output field."""
     integral = _integral_aggregate(c)
+    if integral is None:
+        integral = _floating_max(c)
     return (integral if integral is not None else aggregate_expression(c)).alias(c.name)
+
+
+def _floating_max(c):
+    """MAX of a FLOAT/DOUBLE as Flink's MaxAggFunction computes it over insert-only rows: a value replaces the
+    maximum only when Java's `>` holds, never for a NaN, so a NaN after a number is skipped (Spark's MAX takes
+    NaN as the greatest value); a group of NaN (and NULL) only is NaN. Flink keeps a NaN that comes first (it
+    seeds the maximum), an order this leaves aside: the NaNs are skipped wherever they come. (MIN needs
+    nothing: Spark's skips a NaN after a number too.) None for any other call."""
+    if c.distinct or c.type is None or not c.args or c.function != "MAX" or c.type.name not in ("DOUBLE", "FLOAT"):
+        return None
+    col = F.col(q(c.args[0]))
+    if c.filter:
+        col = F.when(F.col(q(c.filter)), col)
+    ranked = F.when(col.isNotNull(), F.struct((~F.isnan(col)).alias("n"), col.alias("v")))   # a NaN below all
+    return F.max(ranked).getField("v")
 
 
 def _integral_aggregate(c):
@@ -192,19 +209,51 @@ def _arg_sql(c):
     return "CASE WHEN %s THEN %s END" % (q(c.filter), col) if c.filter else col
 
 
-def native_aggregate(df, keys, calls):
-    """Spark's own aggregate (streaming: update output mode) of `calls` grouped by `keys`."""
+def native_aggregate(df, keys, calls, signs=()):
+    """Spark's own aggregate (streaming: update output mode) of `calls` grouped by `keys`; `signs`: a name for
+    each FLOAT/DOUBLE key's column telling whether it is -0.0 (kept in the rows: an upsert key needs it, as
+    Python's and Spark's equality take -0.0 for 0.0)."""
     from ..python_functions.aggregates import collected, collected_name, finished
     exprs = [collected(c).alias(collected_name(c)) if python_function(c) else aggregate_column(c) for c in calls] \
         or [F.count(F.lit(1)).alias("__count")]
-    grouped = df.groupBy(*[F.col(q(k)) for k in keys]) if keys else df.groupBy()
-    out = grouped.agg(*exprs)
+    signed = _negative_zero_keys(df, keys)          # [(hidden column, key)]
+    if signed:
+        df = df.withColumns({name: is_negative_zero(F.col(q(key))) for name, key in signed})
+    grouped = df.groupBy(*[F.col(q(k)) for k in keys + [name for name, _ in signed]]) if keys else df.groupBy()
+    out = _negative_zero_restored(grouped.agg(*exprs), df, signed, dict(zip([n for n, _ in signed], signs)))
     if not any(python_function(c) for c in calls):
         return out
     # a Python aggregate function: its value from the group's collected rows (runtime/python_functions/aggregates.py)
     return out.select(*[F.col(q(k)) for k in keys],
                       *[finished(c, python_function(c), F.col(q(collected_name(c)))).alias(c.name)
                         if python_function(c) else F.col(q(c.name)) for c in calls])
+
+
+def _negative_zero_keys(df, keys):
+    """[(hidden column, key)] for each FLOAT/DOUBLE key: Flink groups -0.0 apart from 0.0 and shows it as it is,
+    where Spark makes it 0.0 before grouping; a hidden key (whether the key is -0.0) keeps the groups apart."""
+    floating = [k for k in keys if isinstance(df.schema[k].dataType, (st.DoubleType, st.FloatType))]
+    return [("__negative_zero_%d" % i, k) for i, k in enumerate(floating)]
+
+
+def is_negative_zero(col):
+    # (Spark's atan2 and `/` do not tell -0.0 from 0.0, or fail on it; its text does)
+    return F.when(col == 0, col.cast("string") == "-0.0").otherwise(F.lit(False))
+
+
+def _negative_zero_restored(out, df, signed, kept):
+    """The aggregate's rows with each FLOAT/DOUBLE key -0.0 again where its hidden key says so; the hidden keys
+    dropped but those `kept` names (hidden name -> name)."""
+    if not signed:
+        return out
+    out = out.withColumns({key: F.when(F.col(name), F.lit(-0.0).cast(df.schema[key].dataType))
+                           .otherwise(F.col(q(key))) for name, key in signed})
+    return out.withColumnsRenamed(kept).drop(*[name for name, _ in signed if name not in kept])
+
+
+def negative_zero_signs(df, keys):
+    """The names of the sign columns `native_aggregate` keeps for `keys` (one a FLOAT/DOUBLE key)."""
+    return ["__key_sign%d" % i for i, _ in enumerate(_negative_zero_keys(df, keys))]
 
 
 def q(name):
@@ -227,11 +276,13 @@ def translate_group_aggregate(node, inputs, ctx):
                          F.lit(None).cast("timestamp").alias("__wm"))
         return Stream(conform(out, node.fields))
     if chosen.choice == NATIVE_UPDATE_AGGREGATE:
-        out = native_aggregate(s.df, node.keys, node.calls)
+        signs = negative_zero_signs(s.df, node.keys)
+        out = native_aggregate(s.df, node.keys, node.calls, signs)
         keys = ["__key%d" % i for i in range(len(node.keys))]
         out = out.select(*[F.col(q(n)) for n in node.field_names],
-                         *[F.col(q(k)).alias(kc) for k, kc in zip(node.keys, keys)], F.lit(True).alias("__visible"))
-        return Stream(conform(out, node.fields), upsert_keys=keys)
+                         *[F.col(q(k)).alias(kc) for k, kc in zip(node.keys, keys)], *signs,
+                         F.lit(True).alias("__visible"))
+        return Stream(conform(out, node.fields), upsert_keys=keys + signs)
     unsupported = [c for c in node.calls if c.function not in FUNCTIONS and python_function(c) is None]
     if unsupported:
         raise UnsupportedError("Aggregate function %s over a changelog (or with table.exec.state.ttl) is not "

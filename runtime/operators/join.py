@@ -82,6 +82,8 @@ from pyspark.sql import functions as F  # noqa: E402
 from pyspark.sql import types as st  # noqa: E402
 
 from planner.plan.join import Join  # noqa: E402
+from planner.expr.functions.math import join_condition_sql  # noqa: E402
+from .group_aggregate import is_negative_zero  # noqa: E402
 
 from ..translate import Stream, conform, q, translates  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
@@ -114,15 +116,28 @@ def native_join(node, left, right, ctx, extra=()):
     r_df = right.df.select(*_renamed(node, 1, right))
     cond = None
     for a, b in zip(node.left_keys, node.right_keys):
-        c = l_df[q(node.output_name(0, a))] == r_df[q(node.output_name(1, b))]
+        lk, rk = l_df[q(node.output_name(0, a))], r_df[q(node.output_name(1, b))]
+        c = lk == rk
+        if isinstance(l_df.schema[node.output_name(0, a)].dataType, (st.DoubleType, st.FloatType)):
+            c = c & _floating_keys_match(lk, rk, ctx.streaming)
         cond = c if cond is None else cond & c
     for sql in ([node.condition.sql] if node.condition is not None else []) + list(extra):
+        sql = join_condition_sql(sql)
         cond = F.expr(sql) if cond is None else cond & F.expr(sql)
     how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
     joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)
     out = joined.select(*[F.col(q(n)) for n in node.field_names], F.col("__seq"),
                         F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))
+
+
+def _floating_keys_match(lk, rk, streaming):
+    """What Flink asks of two FLOAT/DOUBLE join keys besides Spark's `=` (which matches NaN with NaN and -0.0
+    with 0.0): its batch join compares them with Java's `==` (a NaN matches nothing), its streaming join by
+    their binary form (a NaN matches a NaN, -0.0 does not match 0.0)."""
+    if streaming:
+        return is_negative_zero(lk) == is_negative_zero(rk)
+    return ~F.isnan(lk)
 
 
 def _processor_join(node, left, right, ctx, condition=None):
@@ -134,16 +149,23 @@ def _processor_join(node, left, right, ctx, condition=None):
     lpack = ["__l%d" % i for i in range(len(lcols))]
     rpack = ["__r%d" % i for i in range(len(rcols))]
     keys = ["__jk%d" % i for i in range(len(node.left_keys))]
+    floating = [i for i, k in enumerate(node.left_keys)
+                if isinstance(ltypes[k], (st.DoubleType, st.FloatType))]      # (see _floating_keys_match)
+    signs = ["__jks%d" % i for i in floating] if ctx.streaming else []
 
     def pack(s, side, join_keys):
         df = s.df
         cols = [F.col(q(k)).alias(keys[i]) for i, k in enumerate(join_keys)]
+        cols += [is_negative_zero(F.col(q(join_keys[i]))).alias(n) for i, n in zip(floating, signs)]
         cols += packed_sides(side, (lcols, rcols), (ltypes, rtypes), (lpack, rpack))
         op = F.col("__op") if s.changelog else F.lit(0).cast("tinyint")
         # a NULL key equals nothing: such a row is keyed by its side and content, alone (its retraction with it)
         null_key = None
-        for k in join_keys:
-            null_key = F.col(q(k)).isNull() if null_key is None else null_key | F.col(q(k)).isNull()
+        for i, k in enumerate(join_keys):
+            matches_nothing = F.col(q(k)).isNull()
+            if i in floating and not ctx.streaming:        # (a NaN in batch: Java's ==)
+                matches_nothing = matches_nothing | F.isnan(F.col(q(k)))
+            null_key = matches_nothing if null_key is None else null_key | matches_nothing
         hashable = [F.col(q(c)) for c in s_cols[side] if not isinstance((ltypes, rtypes)[side][c], st.MapType)]
         alone = F.when(null_key, F.xxhash64(F.lit(side), *hashable)) \
             if null_key is not None else F.lit(None).cast("long")
@@ -155,6 +177,7 @@ def _processor_join(node, left, right, ctx, condition=None):
     out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names[:len(lcols)], lcols)]
     out_fields += [st.StructField(n, rtypes[c], True) for n, c in zip(node.field_names[len(lcols):], rcols)]
     processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms, condition)
+    keys += signs
     return run_keyed(both, keys + ["__jn"] if keys else keys, processor, out_fields, ctx)
 
 

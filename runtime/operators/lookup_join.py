@@ -11,6 +11,7 @@ from dataclasses import replace
 from pyspark.sql import functions as F
 
 from planner.plan.lookup_join import LookupJoin
+from planner.expr.functions.math import join_condition_sql
 
 from ..translate import Stream, conform, q, translates
 from .scan import translate_table_scan
@@ -28,7 +29,7 @@ def translate_lookup_join(node, inputs, ctx):
     table = translate_table_scan(node.lookup, [], replace(ctx, streaming=False, event_time=False))
     r_df = table.df.select(*[F.col(q(a)).alias(b) for a, b in zip(node.lookup.field_names, right_names)])
     how = "left" if node.kind == "LEFT" else "inner"
-    joined = l_df.join(F.broadcast(r_df), on=F.expr(node.condition.sql), how=how)
+    joined = l_df.join(F.broadcast(r_df), on=F.expr(join_condition_sql(node.condition.sql)), how=how)
     out = joined.select(*[F.col(q(n)) for n in node.field_names], *[F.col(h) for h in probe.hidden()])
     return Stream(conform(out, node.fields), changelog=probe.changelog)
 

@@ -39,6 +39,7 @@ from pyspark.sql import types as st  # noqa: E402
 
 from planner.errors import UnsupportedError  # noqa: E402
 from planner.plan.semi_join import SemiJoin  # noqa: E402
+from planner.expr.functions.math import join_condition_sql  # noqa: E402
 
 from ..translate import Stream, conform, q, translates  # noqa: E402
 from .join import packed_sides  # noqa: E402
@@ -115,7 +116,7 @@ def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
         c = lc.eqNullSafe(rc) if safe else lc == rc
         cond = c if cond is None else cond & c
     if node.condition is not None:
-        c = F.expr(node.condition.sql)
+        c = F.expr(join_condition_sql(node.condition.sql))
         cond = c if cond is None else cond & c
     if cond is None:
         cond = F.lit(True)

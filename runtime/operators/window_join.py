@@ -10,6 +10,7 @@ from pyspark.sql import types as st
 
 from planner.errors import UnsupportedError
 from planner.plan.window import WindowJoin
+from planner.expr.functions.math import join_condition_sql
 
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
@@ -106,7 +107,7 @@ def _batch(node, inputs):
         c = F.col(q(node.output_name(0, a))) == F.col(q(node.output_name(1, b)))
         cond = c if cond is None else cond & c
     if node.condition is not None:
-        cond = cond & F.expr(node.condition.sql)
+        cond = cond & F.expr(join_condition_sql(node.condition.sql))
     how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
     out = left.join(right, cond, how)
     out = out.select(*[F.col(q(n)) for n in names], F.greatest("__lseq", "__rseq").alias("__seq"),

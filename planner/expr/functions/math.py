@@ -8,7 +8,9 @@ Not here: arithmetic operators, CAST, aggregates (their own areas)."""
 from sqlglot import exp
 
 from ...errors import UnsupportedError
-from ..spark_template import spark_template, template
+from ..arithmetic import template
+from ..casts import NOT_A_DECIMAL, no_decimal_error
+from ..spark_template import spark_template
 
 _INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 
@@ -33,8 +35,8 @@ def _truncate(args):
     ft = flink_type(x)
     name = ft.name if ft is not None else None
     if name in ("DOUBLE", "FLOAT"):
-        return spark_template("CAST(IF({0} < 0, CEIL(CAST({0} AS DECIMAL(38, 18)), {1}), "
-                              "FLOOR(CAST({0} AS DECIMAL(38, 18)), {1})) AS %s)" % name, [x, d])
+        return _decimal_of("CAST(IF(_x < 0, CEIL(CAST(_x AS DECIMAL(38, 18)), _d), "
+                           "FLOOR(CAST(_x AS DECIMAL(38, 18)), _d)) AS %s)" % name, "TRUNCATE", x=x, d=d)
     if name == "DECIMAL":
         p, s = ft.params
         scale = int(d.name) if isinstance(d, exp.Literal) and not d.is_string else s
@@ -45,23 +47,66 @@ def _truncate(args):
     return spark_template("IF({0} < 0, CEIL({0}, {1}), FLOOR({0}, {1}))", [x, d])
 
 
-# Java's Math.log: -Infinity at 0, NaN below (Spark's LN: NULL for both)
-_JAVA_LN = ("CASE WHEN {0} > 0 THEN %s WHEN {0} = 0 THEN CAST('-Infinity' AS DOUBLE) "
-            "WHEN {0} < 0 THEN CAST('NaN' AS DOUBLE) END")
+def _decimal_of(text, name, **operands):
+    """Spark SQL `text` over a FLOAT/DOUBLE `_x`, computed through x's decimal value, failing with dynsql's words
+    where x is NaN or an infinity: Flink's ROUND and TRUNCATE fail there (BigDecimal has no such value; Spark's
+    give x or NULL)."""
+    return template("if(%s, %s, %s)" % (NOT_A_DECIMAL, no_decimal_error(name), text), **operands)
+
+
+def _round(node):
+    ft = flink_type(node.this)
+    if ft is None or ft.name not in ("DOUBLE", "FLOAT"):
+        return node
+    d = node.args.get("decimals")
+    if d is None:
+        return _decimal_of("ROUND(_x)", "ROUND", x=node.this)
+    return _decimal_of("ROUND(_x, _d)", "ROUND", x=node.this, d=d)
+
+
+def _java_math(name, arity=1):
+    """Spark SQL text of java.lang.Math's `name` over `{0}` (`{1}`), the function Flink calls (Spark's EXP, LN,
+    LOG10, POWER are StrictMath's, which differ in the last digit for some inputs: EXP(1), LOG10(4)); through
+    Spark's reflection, whose text of the double (Double.toString) reads back to the same double. NULL for
+    a NULL argument (reflection would fail on it)."""
+    args = ["{%d}" % i for i in range(arity)]
+    return ("CASE WHEN %s THEN NULL ELSE CAST(java_method('java.lang.Math', '%s', %s) AS DOUBLE) END"
+            % (" OR ".join("%s IS NULL" % a for a in args), name,
+               ", ".join("CAST(%s AS DOUBLE)" % a for a in args)))
+
+
+_JAVA_LOG = _java_math("log")
+_STRICT = {"exp": "EXP", "log": "LN", "log10": "LOG10", "pow": "POWER"}     # Spark's: StrictMath's
+
+
+def join_condition_sql(sql):
+    """A join condition's Spark SQL that Spark accepts there: Spark's analyzer counts a call by reflection as
+    nondeterministic and refuses it in a join condition, so java.lang.Math's functions there are Spark's own
+    (StrictMath's: the last digit may differ from Flink's, as it did everywhere before)."""
+    if "java_method(" not in sql.lower():
+        return sql
+    import sqlglot
+
+    def strict(n):
+        if isinstance(n, exp.Anonymous) and n.name.lower() == "java_method" and len(n.expressions) > 2 and \
+                n.expressions[0].name == "java.lang.Math" and n.expressions[1].name in _STRICT:
+            return exp.Anonymous(this=_STRICT[n.expressions[1].name], expressions=n.expressions[2:])
+        return n
+    return sqlglot.parse_one(sql, read="spark").transform(strict).sql(dialect="spark")
 
 
 def _log(node):
-    """LN(x), LOG(x), LOG10(x), LOG2(x), LOG(b, x)."""
+    """LN(x), LOG(x), LOG10(x), LOG2(x), LOG(b, x): java.lang.Math's log, -Infinity at 0, NaN below."""
     if isinstance(node, exp.Ln) or node.args.get("expression") is None:
-        return spark_template(_JAVA_LN % "LN({0})", [node.this])
+        return spark_template(_JAVA_LOG, [node.this])
     base, x = node.this, node.expression
-    if isinstance(base, exp.Literal) and not base.is_string and base.name in ("10", "2"):
-        fn = "LOG10({0})" if base.name == "10" else "LOG2({0})"
-        return spark_template(_JAVA_LN % fn, [x])
+    if isinstance(base, exp.Literal) and not base.is_string and base.name == "10":
+        return spark_template(_java_math("log10"), [x])
+    # Flink: Math.log(x) / Math.log(b); a base of 1 keeps the cases written before (Spark's `/` fails on 0)
     return spark_template(
-        "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN {0} > 0 AND {1} > 0 THEN LOG({0}, {1}) "
-        "WHEN {0} > 0 AND {0} != 1 AND {1} = 0 THEN CAST('-Infinity' AS DOUBLE) / LN({0}) "
-        "ELSE CAST('NaN' AS DOUBLE) END", [base, x])
+        "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN {0} != 1 THEN (%s) / (%s) "
+        "WHEN {0} = 1 AND {1} > 0 THEN LOG({0}, {1}) "
+        "ELSE CAST('NaN' AS DOUBLE) END" % (_JAVA_LOG.replace("{0}", "{1}"), _JAVA_LOG), [base, x])
 
 
 def _floor_ceil(node):
@@ -116,7 +161,10 @@ def parsed():
             "ELSE RAISE_ERROR(CONCAT('SHA2: unsupported hash length ', CAST({1} AS STRING), "
             "' (224, 256, 384 or 512)')) END", [n.this, n.args.get("length") or exp.Literal.number(256)]),
         exp.Log: _log,
+        exp.Exp: lambda n: spark_template(_java_math("exp"), [n.this]),
+        exp.Pow: lambda n: spark_template(_java_math("pow", 2), [n.this, n.expression]),
         exp.Floor: _floor_ceil,
+        exp.Round: _round,
         exp.Ceil: _floor_ceil,
         exp.Trunc: lambda n: _truncate([n.this] + ([n.args["decimals"]] if n.args.get("decimals") else [])),
     }
