@@ -43,6 +43,9 @@ class PhysicalNode:
     probe_file: tuple = None                         # AS_OF_LOOKUP whose probe rows are read from one file
     watermark_delays_ms: tuple = None                # PER_MICRO_BATCH_TEMPORAL_JOIN: (probe, versions) tables'
     versions_limit: int = -1                         # ... and the versions' size its lookup takes (-1: none)
+    # a TemporalJoin over a versioned view: its versions are the view's input rows, each key's latest kept by the
+    # join (the view's Deduplicate is not in the physical tree: it never runs)
+    versions_of_view: bool = False
     # what the nodes above ask of this one (decided top-down: a translator never looks at its parent)
     only_projections_above: bool = False             # nothing but Calcs between this node and the sink
     event_time_above: bool = False                   # an event-time operator above reads its rowtime
