@@ -120,12 +120,16 @@ def main():
     from repl.client import Client
     from runtime.session import SparkRuntime
     rt = SparkRuntime(master="local[2]", warm_up=args.shell_warm_up).start()
-    client = Client(spark_runtime=rt)
-    if args.micro_batches:
-        client.settings.set("dynsql.one-pass.max-input-size", "0")
-    for pair in args.set:
-        key, _, value = pair.partition("=")
-        client.settings.set(key.strip(), value.strip())
+
+    def new_client():
+        """A client on the session (one a shape: each creates the tables over its folder)."""
+        client = Client(spark_runtime=rt)
+        if args.micro_batches:
+            client.settings.set("dynsql.one-pass.max-input-size", "0")
+        for pair in args.set:
+            key, _, value = pair.partition("=")
+            client.settings.set(key.strip(), value.strip())
+        return client
     t = time.time()
     rt.session()
     print("spark session: %.1f s" % (time.time() - t), flush=True)
@@ -138,7 +142,7 @@ def main():
     for title, data, rows, _ in shapes:
         if title:
             print("\n%s (%s)" % (title, data), flush=True)
-        ours.append(run_shape(client, data, rows, args.names))
+        ours.append(run_shape(new_client(), data, rows, args.names))
     rt.stop()
     figures = []
     for (title, data, _, _), mine in zip(shapes, ours):
