@@ -81,10 +81,6 @@ def q(name):
     return "`%s`" % name.replace("`", "``")
 
 
-def uses_event_time(root):
-    return any(getattr(n, "event_time", False) for n in root.walk())
-
-
 @contextmanager
 def spark_errors_in_words(position):
     """Spark's analysis errors while the frames are built, as dynsql's error at `position` (line, column)."""

@@ -17,7 +17,8 @@ what the engine knows of Spark (EngineFacts):
   rows the watermark passed (`dynsql.temporal-join.per-micro-batch`), else dynsql's temporal join operator;
 - a regular join: Spark's join (insert-only inputs, only projections above) or dynsql's keyed join;
 - a scan: micro-batches; in pieces a core; or top to bottom (one split a file) where a one pass decides
-  lateness by the per-row watermark `__wm`.
+  lateness by the per-row watermark `__wm`; on micro-batches with event-time operators, a table's watermark is a
+  node of its own above the scan (nodes.py's WatermarkAssigner: Spark's watermark).
 
 `dynsql.physical.force` overrides the size limits to test every path on the same rows: `general` takes no fast
 path (micro-batches, dynsql's own operators, Spark's shuffles, the window plan, Spark's streaming window
@@ -80,7 +81,21 @@ class _Planner:
         one_batch = execution != P.MICRO_BATCHES
         for p in post_order(plan.root):
             self._choose(p, one_batch, plan)
+        plan.event_time = not one_batch and any(getattr(n, "event_time", False) for n in root.walk())
+        if plan.event_time:
+            self._watermarks(plan.root)
         return plan
+
+    @staticmethod
+    def _watermarks(root):
+        """A WatermarkAssigner over each scan of a table with a watermark (nodes.py)."""
+        for parent in post_order(root):
+            for i, p in enumerate(parent.inputs):
+                if isinstance(p.logical, TableScan) and p.logical.table.watermark is not None:
+                    assigner = P.PhysicalNode(P.WatermarkAssigner(p.logical), [p], choice=P.SPARK_WATERMARK)
+                    assigner.only_projections_above = p.only_projections_above
+                    assigner.event_time_above = p.event_time_above
+                    parent.inputs[i] = assigner
 
     @staticmethod
     def _versions_read(join, nodes):
@@ -272,8 +287,7 @@ class _Planner:
                                     "dynsql.temporal-join.per-micro-batch = false"):
             return
         p.choice = P.PER_MICRO_BATCH_TEMPORAL_JOIN
-        p.watermark_delays_ms = tuple((s.table.watermark.delay_ms or 0) + getattr(s, "watermark_extra_ms", 0)
-                                      for s in scans)
+        p.watermark_delays_ms = tuple(P.watermark_delay_ms(s) for s in scans)
         p.versions_limit = self.facts.broadcast_bytes
         p.because = ["a SELECT's result on micro-batches"]
 

@@ -9,5 +9,7 @@ SELECT o.id, o.price * r.rate AS converted FROM orders AS o JOIN versioned_rates
 -- Sink
 -- +- Calc
 --    +- TemporalJoin: Spark's as-of join per micro-batch, held probe rows carried (a SELECT's result on micro-batches; versions: the versioned view's input rows, its Deduplicate in the join)
---       :- TableSourceScan(orders): read in micro-batches (filesystem: 1 file, 66 B, bounded, whole in the first micro-batch)
---       +- TableSourceScan(rates): read in micro-batches (filesystem: 1 file, 87 B, bounded, whole in the first micro-batch)
+--       :- WatermarkAssigner(rowtime=[ots], delay=[0 ms]): Spark's watermark
+--       :  +- TableSourceScan(orders): read in micro-batches (filesystem: 1 file, 66 B, bounded, whole in the first micro-batch)
+--       +- WatermarkAssigner(rowtime=[ts], delay=[0 ms]): Spark's watermark
+--          +- TableSourceScan(rates): read in micro-batches (filesystem: 1 file, 87 B, bounded, whole in the first micro-batch)
