@@ -62,12 +62,13 @@ conformance: java $(STAMP)
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/report.py --count $(or $(FUZZ_COUNT),50000)
 
-# the five workloads of ../shared/perf (with FLINK_PY=<a Python with apache-flink 2.3>: Flink side by side and
-# the ratios), on a session warmed by one query (as flink_perf.py warms Flink's JVM) and on one warmed as the
-# shell warms its own; the latencies a user feels in the shell, then the older benchmarks
+# the five workloads of ../shared/perf on its three shapes (1 M rows in a file, 4 M rows in a file, 1 M rows in
+# 10 files; with FLINK_PY=<a Python with apache-flink 2.3>: Flink side by side and one table of the 15 ratios
+# with their aims), on a session warmed by one query (as flink_perf.py warms Flink's JVM); the 1 M-row file on
+# one warmed as the shell warms its own; the latencies a user feels in the shell, then the older benchmarks
 bench: java $(STAMP)
-	$(BIN)/python bench/workloads_bench.py
-	$(BIN)/python bench/workloads_bench.py --shell-warm-up
+	$(BIN)/python bench/workloads_bench.py --all-shapes
+	$(BIN)/python bench/workloads_bench.py --shell-warm-up --data demo_data/generated/perf-shapes/d1
 	$(BIN)/python bench/latency_bench.py
 	$(BIN)/python bench/dynamic_tables_bench.py
 	$(BIN)/python bench/match_recognize_bench.py

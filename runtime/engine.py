@@ -156,7 +156,7 @@ class Engine:
     def _translate(self, query, physical, versions=None):
         """The plan translated on the choices of `physical`; `versions`: the as-of lookups' collected versions."""
         from .physical.nodes import MICRO_BATCHES
-        from .translate import TranslateContext, translate, uses_event_time
+        from .translate import TranslateContext, translate
         if query.python_functions:
             from .python_functions.registration import register_python_functions
             files = (self.settings.get("python.files") or "") if self.settings is not None else ""
@@ -165,7 +165,7 @@ class Engine:
         streaming = physical.execution == MICRO_BATCHES
         ctx = TranslateContext(self.spark, streaming=streaming,
                                ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0,
-                               event_time=streaming and uses_event_time(query.root),
+                               event_time=physical.event_time,
                                late_rows=physical.late_rows, physical=physical, versions=versions or {},
                                line=query.line, column=query.column)
         return translate(query.root, ctx), ctx

@@ -223,13 +223,8 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
             cols.append(F.lit(None).cast(to_spark(parse_type(c.type))).alias(c.name))
         else:
             cols.append(F.col("`%s`" % c.name))
-    df = df.select(*cols, *[F.col(h) for h in HIDDEN_COLUMNS])
-    if streaming and event_time and table.watermark is not None:
-        delay = (table.watermark.delay_ms or 0) + ref.watermark_extra_ms
-        rowtime = table.watermark.column
-        df = df.withWatermark(rowtime, "%d milliseconds" % delay)
-        df = df.filter(F.col("`%s`" % rowtime) < F.lit(END_OF_INPUT))
-    return df
+    # (Spark's watermark, and dropping the end-of-input row: the WatermarkAssigner above, operators/watermark.py)
+    return df.select(*cols, *[F.col(h) for h in HIDDEN_COLUMNS])
 
 
 def materialize_changelog(df, columns, key=()):

@@ -81,10 +81,6 @@ def q(name):
     return "`%s`" % name.replace("`", "``")
 
 
-def uses_event_time(root):
-    return any(getattr(n, "event_time", False) for n in root.walk())
-
-
 @contextmanager
 def spark_errors_in_words(position):
     """Spark's analysis errors while the frames are built, as dynsql's error at `position` (line, column)."""
@@ -97,22 +93,24 @@ def spark_errors_in_words(position):
 
 
 def translate(root, ctx):
-    """The plan under the sink `root` -> the Stream its sink reads."""
+    """The plan under the sink `root` -> the Stream its sink reads: the physical tree (ctx.physical) translated
+    node by node, each on its physical inputs (a node the physical plan left out never runs)."""
     load_translators()
     done = {}
-    for n in post_order(root.inputs[0]):
+    for p in post_order(ctx.physical.of(root).inputs[0]):
+        n = p.logical
         fn = TRANSLATORS.get(type(n))
         if fn is None:
             raise UnsupportedError("%s cannot run %s yet" % (n.explain_name(), "in streaming mode" if ctx.streaming
                                                               else "in batch mode"), *n.position)
-        inputs = [done[id(c)] for c in n.inputs]
+        inputs = [done[id(c)] for c in p.inputs]
         stage = next((s.per_batch for s in inputs if s.per_batch is not None), None)
         with spark_errors_in_words(n.position if n.position[0] is not None else (ctx.line, ctx.column)):
             if stage is not None:      # above a per-micro-batch node (only Calcs: runtime/physical/rules.py)
-                done[id(n)] = Stream(inputs[0].df, per_batch=stage.then(fn, n))
+                done[id(p)] = Stream(inputs[0].df, per_batch=stage.then(fn, n))
             else:
-                done[id(n)] = fn(n, inputs, ctx)
-    out = done[id(root.inputs[0])]
+                done[id(p)] = fn(n, inputs, ctx)
+    out = done[id(ctx.physical.of(root).inputs[0])]
     if out.per_batch is not None:
         with spark_errors_in_words((ctx.line, ctx.column)):
             out.per_batch.check(out.df.schema)

@@ -1,6 +1,6 @@
 """The session's warm-up (runtime/warm_up.py): four queries of its own through dynsql's filesystem source and
-the foreachBatch hand-off (a keyed count, a window count, a keyed event-time processor) and one batch job (the
-one pass), each run to its end;
+the foreachBatch hand-off (a keyed count, a window count, a keyed event-time processor), one batch job (the
+one pass) and a TUMBLE query planned as a user's is, each run to its end;
 a user's query stops it, waits until it has stopped, and no warm-up query starts again."""
 
 import threading
@@ -18,9 +18,11 @@ def fresh(monkeypatch):
 
 def test_the_warm_up_runs_its_queries_to_the_end(spark, fresh):
     # its rows are one a second from 00:00:00 (the last at 00:16:39); a 1-minute window is emitted once the
-    # watermark (the last time - 1 s = 00:16:38) passes its end: the first 16 minutes' rows
+    # watermark (the last time - 1 s = 00:16:38) passes its end: the first 16 minutes' rows. The TUMBLE count
+    # over the larger file: a day's minutes (its times wrap after a day: the later rows are late), 10 keys each
     assert warm_up.warm_up(spark) == {"keyed count": warm_up.ROWS, "window count": 16 * 60,
-                                      "event-time counts": warm_up.ROWS, "one pass": 3 * warm_up.ONE_PASS_ROWS}
+                                      "event-time counts": warm_up.ROWS, "one pass": 3 * warm_up.ONE_PASS_ROWS,
+                                      "TUMBLE count": 24 * 60 * 10}
 
 
 def test_a_user_query_stops_the_warm_up_for_good(spark, fresh, client, tmp_path):

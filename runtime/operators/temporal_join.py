@@ -22,12 +22,10 @@ import pandas as pd
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
-from planner.plan.calc import Calc
-from planner.plan.node import post_order
 from planner.plan.temporal_join import DropUpdateBefore, TemporalJoin, versioned_view
 
 from ..physical.nodes import PER_MICRO_BATCH_TEMPORAL_JOIN
-from ..translate import TRANSLATORS, Stream, conform, q, translates
+from ..translate import Stream, conform, q, translates
 from .as_of_join import as_of_join
 from .columnar_event_time import NO_TIME, ColumnarEventTimeProcessor, concat, length, take
 from .event_time import event_time_column, watermark_delay_ms
@@ -187,7 +185,7 @@ def _any_null(columns):
 @translates(TemporalJoin)
 def translate_temporal_join(node, inputs, ctx):
     left, right = inputs
-    right, newest_only = _versions(node.right, right, ctx)
+    right, newest_only = _versions(node.right, right)
     ldf, rdf = left.df, right.df
     if right.changelog and not node.right.update_before:
         rdf = rdf.filter(F.col("__op") != F.lit(1))
@@ -264,21 +262,14 @@ def _joined_on_micro_batches(node, ctx, left, right, ldf, rdf, key_columns, keys
         portable(processor), schema, "Append", "EventTime", **kwargs)
 
 
-def _versions(right, stream, ctx):
+def _versions(right, stream):
     """The versioned side's rows -> (Stream, newest_only). A versioned view (projections over a keep-last-row
-    deduplication on a rowtime) is read from the deduplication's input: every row is a version unless it is
-    older than its key's newest (the deduplication's changelog row by row; its translated Stream only holds
-    each micro-batch's net change, which would skip versions). Otherwise the side's own Stream."""
-    n, chain = versioned_view(right)
-    if n is None:
-        return stream, False
-    done = {}
-    for m in post_order(n.input):
-        done[id(m)] = TRANSLATORS[type(m)](m, [done[id(c)] for c in m.inputs], ctx)
-    s = done[id(n.input)]
-    for c in reversed(chain):
-        s = TRANSLATORS[Calc](c, [s], ctx)
-    return s, True
+    deduplication on a rowtime) is read from the deduplication's input (the physical plan leaves the
+    Deduplicate out, runtime/physical/rules.py): every row is a version unless it is older than its key's
+    newest (the deduplication's changelog row by row; its translated Stream only holds each micro-batch's net
+    change, which would skip versions). Otherwise the side's own Stream."""
+    n, _ = versioned_view(right)
+    return stream, n is not None
 
 
 def _with_condition(node, joined):

@@ -141,11 +141,11 @@ class _WholeFileAggregate:
             .append_column(END, pa.array(end, mask=no_time))
         if not self.late_rows:
             return table
+        from ..lateness import window_pairs_kept
         wm = pc.cast(table.column(WM), pa.int64())
         no_wm = wm.is_null().to_numpy(zero_copy_only=False)
         wm_ms = np.floor_divide(wm.fill_null(0).to_numpy(), 1000)
-        # window.py's filter(~fired): kept when the row has no watermark, or its window ends after it
-        return table.filter(pa.array(no_wm | (~no_time & (end - 1 > wm_ms))))
+        return table.filter(pa.array(window_pairs_kept(end, no_time, wm_ms, no_wm)))     # window.py's filter
 
 
 def assign_windows(ms, kind, size, slide, offset):

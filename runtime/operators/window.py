@@ -25,6 +25,7 @@ from planner.errors import UnsupportedError
 from planner.plan.fields import PROCTIME
 from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
 
+from ..lateness import window_fired
 from ..physical.nodes import PER_MICRO_BATCH_WINDOW_AGGREGATE, WHOLE_FILE
 from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column
@@ -100,11 +101,6 @@ def _assign(df, spec, ms):
     raise ValueError("SESSION windows are merged, not assigned per row")
 
 
-def fired(end_ms, lateness_ms=0):
-    """The row's window [.., end) had fired (and its allowed lateness passed) when the row arrived."""
-    return F.col("__wm").isNotNull() & (end_ms - 1 + F.lit(lateness_ms) <= F.unix_millis(F.col("__wm")))
-
-
 # ---------------------------------------------------------------------- the window table function
 @translates(WindowTableFunction)
 def translate_window_table_function(node, inputs, ctx):
@@ -171,7 +167,7 @@ def window_pairs(node, df, ctx, lateness_ms=0):
         df = df.withColumn("__start_ms", bound_ms(F.col(q(node.start_field)), spec)) \
             .withColumn("__end_ms", bound_ms(F.col(q(node.end_field)), spec))
     if (ctx.streaming or ctx.late_rows) and node.time_kind != PROCTIME:
-        df = df.filter(~fired(F.col("__end_ms"), lateness_ms))
+        df = df.filter(~window_fired(F.col("__end_ms"), lateness_ms))
     return df
 
 
@@ -185,7 +181,7 @@ def _window_groups(node, s, ctx, lateness_ms=0, paired=False):
     if spec.kind == "SESSION" and time_field is not None:      # a legacy SESSION group window
         ts = F.col(q(time_field))
         if streaming_rowtime:
-            df = df.filter(~fired(F.unix_millis(ts) + F.lit(spec.gap_ms), lateness_ms))
+            df = df.filter(~window_fired(F.unix_millis(ts) + F.lit(spec.gap_ms), lateness_ms))
         elif node.time_kind == PROCTIME and ctx.streaming:
             df = df.withWatermark(time_field, "0 seconds")
         return df, F.session_window(ts, "%d milliseconds" % spec.gap_ms).alias(WINDOW)

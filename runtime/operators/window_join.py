@@ -14,7 +14,8 @@ from planner.expr.functions.math import join_condition_sql
 
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
-from .window import bound_ms, fired
+from ..lateness import window_fired
+from .window import bound_ms
 from ..connect_shims import portable
 
 
@@ -60,7 +61,7 @@ def _side(node, stream, side, key_names, key_types, schemas):
     cols += [packed.alias("__l"), F.lit(None).cast(other_type).alias("__r")] if side == 0 else \
         [F.lit(None).cast(other_type).alias("__l"), packed.alias("__r")]
     cols += [F.col(q(k)).cast(key_types[i]).alias(key_names[i]) for i, k in enumerate(keys)]
-    cols += [((end_ms - 1) * 1000).alias("__t"), F.coalesce(fired(end_ms), F.lit(False)).alias("__late"),
+    cols += [((end_ms - 1) * 1000).alias("__t"), F.coalesce(window_fired(end_ms), F.lit(False)).alias("__late"),
              F.col("__seq")]
     return df.select(*cols)
 

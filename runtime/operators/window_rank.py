@@ -14,7 +14,8 @@ from planner.plan.window import WindowDeduplicate, WindowRank
 from ..sort_keys import Descending
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
-from .window import bound_ms, fired
+from ..lateness import window_fired
+from .window import bound_ms
 from ..connect_shims import portable
 
 
@@ -65,7 +66,7 @@ def per_window(node, stream, keys, processor, extra_fields, ctx):
     w = node.window
     end_ms = bound_ms(F.col(q(w.end)), w.spec)        # the instant window_end (a wall-clock time) stands for
     df = stream.df.withColumn("__t", (end_ms - 1) * 1000) \
-        .withColumn("__late", F.coalesce(fired(end_ms), F.lit(False)))
+        .withColumn("__late", F.coalesce(window_fired(end_ms), F.lit(False)))
     types = {f.name: f.dataType for f in df.schema.fields}
     columns = list(node.input.field_names)
     fields = [st.StructField(c, types[c], True) for c in columns] + extra_fields + \

@@ -27,6 +27,8 @@ def _line(p):
     if p.choice == P.WHOLE_FILE and p.file is not None:
         text += " of %s" % p.file[0].table.name
     because = list(p.because)
+    if p.versions_of_view:
+        because.append("versions: the versioned view's input rows, its Deduplicate in the join")
     if isinstance(n, TableScan) and p.scan_columns_read is not None:     # projection.py
         because.append("projection push-down: the scan of %s hands Spark %s of its columns" % (
             n.table.name, ", ".join(f for f in n.field_names if f in p.scan_columns_read)))

@@ -32,6 +32,44 @@ READ_IN_PIECES = "read in pieces"
 READ_TOP_TO_BOTTOM = "read top to bottom"     # one split a file: its per-row watermark `__wm` as streaming's
 
 
+SPARK_WATERMARK = "Spark's watermark"
+
+
+def watermark_delay_ms(scan):
+    """The delay of the watermark on a scan's rowtime: its table's (WATERMARK FOR t AS t - delay) and what the
+    plan adds (a legacy group window's allowed lateness: the scan's watermark_extra_ms)."""
+    return (scan.table.watermark.delay_ms or 0) + getattr(scan, "watermark_extra_ms", 0)
+
+
+class WatermarkAssigner:
+    """Flink's WatermarkAssigner over a scan of a table with a watermark, a node of the physical tree only (the
+    logical plan keeps the watermark in the table): on micro-batches with event-time operators, Spark's watermark
+    on the rowtime with the table's delay, and the source's end-of-input row dropped once it has carried the
+    watermark past every time (runtime/operators/watermark.py). Each row's own watermark `__wm` (what lateness
+    is decided by, runtime/lateness.py) comes from the source, which computes it as it reads."""
+    name = "WatermarkAssigner"
+
+    def __init__(self, scan):
+        self.scan = scan
+        self.inputs = [scan]
+        self.position = scan.position
+        self.fields = scan.fields
+        self.kinds, self.update_before, self.upsert_key = scan.kinds, scan.update_before, scan.upsert_key
+        self.rowtime = scan.table.watermark.column
+        self.delay_ms = watermark_delay_ms(scan)
+
+    @property
+    def field_names(self):
+        return [f.name for f in self.fields]
+
+    @property
+    def insert_only(self):
+        return self.scan.insert_only
+
+    def explain_name(self):
+        return "%s(rowtime=[%s], delay=[%d ms])" % (self.name, self.rowtime, self.delay_ms)
+
+
 @dataclass
 class PhysicalNode:
     logical: object
@@ -43,6 +81,9 @@ class PhysicalNode:
     probe_file: tuple = None                         # AS_OF_LOOKUP whose probe rows are read from one file
     watermark_delays_ms: tuple = None                # PER_MICRO_BATCH_TEMPORAL_JOIN: (probe, versions) tables'
     versions_limit: int = -1                         # ... and the versions' size its lookup takes (-1: none)
+    # a TemporalJoin over a versioned view: its versions are the view's input rows, each key's latest kept by the
+    # join (the view's Deduplicate is not in the physical tree: it never runs)
+    versions_of_view: bool = False
     # what the nodes above ask of this one (decided top-down: a translator never looks at its parent)
     only_projections_above: bool = False             # nothing but Calcs between this node and the sink
     event_time_above: bool = False                   # an event-time operator above reads its rowtime
@@ -56,6 +97,9 @@ class PhysicalPlan:
     execution: str
     because: list = field(default_factory=list)
     late_rows: bool = False          # ONE_PASS: operators drop the rows streaming finds late (by `__wm`)
+    # MICRO_BATCHES with event-time operators: the sources end with the end-of-input row, and each scan of a table
+    # with a watermark is under a WatermarkAssigner (Spark's watermark)
+    event_time: bool = False
     hides_updates: bool = False      # ONE_PASS over an updating operator: final rows only, no -U/+U
     nodes: dict = field(default_factory=dict)        # id(logical node) -> PhysicalNode
 

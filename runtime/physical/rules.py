@@ -17,10 +17,12 @@ what the engine knows of Spark (EngineFacts):
   rows the watermark passed (`dynsql.temporal-join.per-micro-batch`), else dynsql's temporal join operator;
 - a regular join: Spark's join (insert-only inputs, only projections above) or dynsql's keyed join;
 - a scan: micro-batches; in pieces a core; or top to bottom (one split a file) where a one pass decides
-  lateness by the per-row watermark `__wm`.
+  lateness by the per-row watermark `__wm`; on micro-batches with event-time operators, a table's watermark is a
+  node of its own above the scan (nodes.py's WatermarkAssigner: Spark's watermark).
 
 `dynsql.physical.force` overrides the size limits to test every path on the same rows: `general` takes no fast
-path (micro-batches, dynsql's own operators, Spark's shuffles, the window plan), `one-pass` reads in one pass
+path (micro-batches, dynsql's own operators, Spark's shuffles, the window plan, Spark's streaming window
+aggregate and dynsql's temporal join operator rather than their per-micro-batch runs), `one-pass` reads in one pass
 wherever its semantics allow with the general operators inside, `fast` takes every fast path wherever its
 semantics allow, whatever the sizes; `auto` (the default) decides by the statistics."""
 
@@ -68,25 +70,57 @@ class _Planner:
         nodes = {}
         for n in post_order(root):
             nodes[id(n)] = P.PhysicalNode(n, [nodes[id(c)] for c in n.inputs])
-        self._above(root, nodes)
+            if isinstance(n, TemporalJoin):
+                self._versions_read(n, nodes)
+        self._above(nodes[id(root)])
         execution, because = self._execution()
         plan = P.PhysicalPlan(nodes[id(root)], execution, because, nodes=nodes)
         if plan.one_pass:
             plan.late_rows = any(isinstance(n, (WindowAggregate, GroupWindowAggregate, Match)) for n in root.walk())
             plan.hides_updates = any(isinstance(n, GroupAggregate) for n in root.walk())
         one_batch = execution != P.MICRO_BATCHES
-        for n in post_order(root):
-            self._choose(nodes[id(n)], one_batch, plan)
+        for p in post_order(plan.root):
+            self._choose(p, one_batch, plan)
+        plan.event_time = not one_batch and any(getattr(n, "event_time", False) for n in root.walk())
+        if plan.event_time:
+            self._watermarks(plan.root)
         return plan
 
+    @staticmethod
+    def _watermarks(root):
+        """A WatermarkAssigner over each scan of a table with a watermark (nodes.py)."""
+        for parent in post_order(root):
+            for i, p in enumerate(parent.inputs):
+                if isinstance(p.logical, TableScan) and p.logical.table.watermark is not None:
+                    assigner = P.PhysicalNode(P.WatermarkAssigner(p.logical), [p], choice=P.SPARK_WATERMARK)
+                    assigner.only_projections_above = p.only_projections_above
+                    assigner.event_time_above = p.event_time_above
+                    parent.inputs[i] = assigner
+
+    @staticmethod
+    def _versions_read(join, nodes):
+        """A temporal join over a versioned view reads the view's input rows as its versions and keeps each key's
+        latest itself (runtime/operators/temporal_join.py): the view's Deduplicate never runs, so it is not in the
+        physical tree; the view's projections read the deduplication's input."""
+        deduplication, projections = versioned_view(join.right)
+        if deduplication is None:
+            return
+        below = nodes.pop(id(deduplication)).inputs[0]
+        for c in reversed(projections):
+            below = nodes[id(c)] = P.PhysicalNode(c, [below])
+        nodes[id(join)].inputs[1] = below
+        nodes[id(join)].versions_of_view = True
+
     # ------------------------------------------------------------------ what the nodes above ask
-    def _above(self, root, nodes):
-        """Top-down: each node's only_projections_above, event_time_above and fields_read_above."""
+    def _above(self, root):
+        """Top-down over the physical tree: each node's only_projections_above, event_time_above and
+        fields_read_above."""
         stack = [(root, True, False)]
         while stack:
-            n, projections_only, event_time = stack.pop()
-            for c in n.inputs:
-                p = nodes[id(c)]
+            parent, projections_only, event_time = stack.pop()
+            n = parent.logical
+            for p in parent.inputs:
+                c = p.logical
                 p.only_projections_above = projections_only and isinstance(n, (Calc, CollectSink, TableSink))
                 p.event_time_above = event_time or bool(getattr(n, "event_time", False))
                 if isinstance(n, Calc):
@@ -98,7 +132,7 @@ class _Planner:
                     p.fields_read_above = frozenset(used)
                     if isinstance(c, TableScan):
                         p.scan_columns_read = columns_read(c, n)
-                stack.append((c, p.only_projections_above, p.event_time_above))
+                stack.append((p, p.only_projections_above, p.event_time_above))
 
     # ------------------------------------------------------------------ micro-batches or one pass
     def _execution(self):
@@ -230,8 +264,8 @@ class _Planner:
         if not (isinstance(self.query.root, CollectSink) and p.only_projections_above and self.facts.foreach_batch
                 and n.spec.kind != "SESSION" and n.time_kind != PROCTIME and self._watermarked_rows(n.input)):
             return
-        if self.settings is not None and not self.settings.window_per_micro_batch:
-            p.because = ["dynsql.window-aggregate.per-micro-batch = false"]
+        if self._no_per_micro_batch(p, self.settings is not None and not self.settings.window_per_micro_batch,
+                                    "dynsql.window-aggregate.per-micro-batch = false"):
             return
         p.choice = P.PER_MICRO_BATCH_WINDOW_AGGREGATE
         p.because = ["a SELECT's result on micro-batches"]
@@ -249,14 +283,21 @@ class _Planner:
         scans = [self._watermarked_rows(side) for side in (n.left, deduplication.input)]
         if not all(scans):
             return
-        if self.settings is not None and not self.settings.temporal_join_per_micro_batch:
-            p.because = ["dynsql.temporal-join.per-micro-batch = false"]
+        if self._no_per_micro_batch(p, self.settings is not None and not self.settings.temporal_join_per_micro_batch,
+                                    "dynsql.temporal-join.per-micro-batch = false"):
             return
         p.choice = P.PER_MICRO_BATCH_TEMPORAL_JOIN
-        p.watermark_delays_ms = tuple((s.table.watermark.delay_ms or 0) + getattr(s, "watermark_extra_ms", 0)
-                                      for s in scans)
+        p.watermark_delays_ms = tuple(P.watermark_delay_ms(s) for s in scans)
         p.versions_limit = self.facts.broadcast_bytes
         p.because = ["a SELECT's result on micro-batches"]
+
+    def _no_per_micro_batch(self, p, turned_off, setting):
+        """A per-micro-batch choice is a fast path: `general` takes none; its own setting turns it off."""
+        if self.force == "general":
+            p.because = ["dynsql.physical.force = general"]
+        elif turned_off:
+            p.because = [setting]
+        return self.force == "general" or turned_off
 
     def _watermarked_rows(self, node):
         """The scan of one filesystem table with a watermark on a physical column whose rows `node` are, through

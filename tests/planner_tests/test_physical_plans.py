@@ -49,6 +49,17 @@ def test_physical_plan(path):
     assert lines == expected, "expected:\n%s\nplanned:\n%s" % ("\n".join(expected), "\n".join(lines))
 
 
+def test_a_temporal_join_reads_a_versioned_view_without_its_deduplicate():
+    """The join keeps each key's latest version itself: the view's Deduplicate never runs, so no physical tree
+    (EXPLAIN's Execution Plan) holds it, whatever the path."""
+    joins = [p for p in FILES if os.path.basename(p).startswith("temporal_join")]
+    assert len(joins) >= 5
+    for path in joins:
+        lines = physical_plan_of(read_case(path)[0])
+        assert any("TemporalJoin" in ln for ln in lines)
+        assert not any(ln.lstrip(" :+-").startswith("Deduplicate") for ln in lines), "\n".join(lines)
+
+
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
     for p in sys.argv[1:]:

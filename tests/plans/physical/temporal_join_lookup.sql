@@ -8,7 +8,6 @@ SELECT o.id, o.price * r.rate AS converted FROM orders AS o JOIN versioned_rates
 -- one pass: rows shown at the end of the input (SET 'dynsql.one-pass.enabled' = 'false')
 -- Sink
 -- +- Calc
---    +- TemporalJoin: in-memory as-of lookup (versions 87 B <= spark.sql.autoBroadcastJoinThreshold 10.0 MB; probe rows: file 66 B <= dynsql.whole-file.max-size 64.0 MB)
+--    +- TemporalJoin: in-memory as-of lookup (versions 87 B <= spark.sql.autoBroadcastJoinThreshold 10.0 MB; probe rows: file 66 B <= dynsql.whole-file.max-size 64.0 MB; versions: the versioned view's input rows, its Deduplicate in the join)
 --       :- TableSourceScan(orders): read in pieces (filesystem: 1 file, 66 B, bounded, whole in the first micro-batch)
---       +- Deduplicate
---          +- TableSourceScan(rates): read in pieces (filesystem: 1 file, 87 B, bounded, whole in the first micro-batch)
+--       +- TableSourceScan(rates): read in pieces (filesystem: 1 file, 87 B, bounded, whole in the first micro-batch)

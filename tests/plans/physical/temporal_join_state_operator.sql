@@ -9,7 +9,8 @@ SELECT o.id, o.price * r.rate AS converted FROM orders AS o JOIN versioned_rates
 -- micro-batches (dynsql.one-pass.enabled = false)
 -- Sink
 -- +- Calc
---    +- TemporalJoin: dynsql's temporal join (dynsql.temporal-join.per-micro-batch = false)
---       :- TableSourceScan(orders): read in micro-batches (filesystem: 1 file, 66 B, bounded, whole in the first micro-batch)
---       +- Deduplicate
+--    +- TemporalJoin: dynsql's temporal join (dynsql.temporal-join.per-micro-batch = false; versions: the versioned view's input rows, its Deduplicate in the join)
+--       :- WatermarkAssigner(rowtime=[ots], delay=[0 ms]): Spark's watermark
+--       :  +- TableSourceScan(orders): read in micro-batches (filesystem: 1 file, 66 B, bounded, whole in the first micro-batch)
+--       +- WatermarkAssigner(rowtime=[ts], delay=[0 ms]): Spark's watermark
 --          +- TableSourceScan(rates): read in micro-batches (filesystem: 1 file, 87 B, bounded, whole in the first micro-batch)

@@ -8,4 +8,5 @@ SELECT window_start, window_end, `user`, COUNT(*) AS cnt FROM TABLE(TUMBLE(TABLE
 -- +- Calc
 --    +- WindowAggregate: Spark's aggregate per micro-batch, open windows carried (a SELECT's result on micro-batches)
 --       +- Calc
---          +- TableSourceScan(clicks): read in micro-batches (filesystem: 1 file, 131 B, bounded, whole in the first micro-batch; projection push-down: the scan of clicks hands Spark user, cTime of its columns)
+--          +- WatermarkAssigner(rowtime=[cTime], delay=[1000 ms]): Spark's watermark
+--             +- TableSourceScan(clicks): read in micro-batches (filesystem: 1 file, 131 B, bounded, whole in the first micro-batch; projection push-down: the scan of clicks hands Spark user, cTime of its columns)

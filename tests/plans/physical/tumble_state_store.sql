@@ -9,4 +9,5 @@ SELECT window_start, window_end, `user`, COUNT(*) AS cnt FROM TABLE(TUMBLE(TABLE
 -- +- Calc
 --    +- WindowAggregate: Spark's window aggregate (dynsql.window-aggregate.per-micro-batch = false)
 --       +- Calc
---          +- TableSourceScan(clicks): read in micro-batches (filesystem: 1 file, 131 B, bounded, whole in the first micro-batch; projection push-down: the scan of clicks hands Spark user, cTime of its columns)
+--          +- WatermarkAssigner(rowtime=[cTime], delay=[1000 ms]): Spark's watermark
+--             +- TableSourceScan(clicks): read in micro-batches (filesystem: 1 file, 131 B, bounded, whole in the first micro-batch; projection push-down: the scan of clicks hands Spark user, cTime of its columns)
