@@ -131,6 +131,35 @@ def test_tumble_in_one_pass_drops_the_late_rows_as_micro_batches_do(one_pass_cli
     assert sorted(changes(client, TUMBLE)) == expected
 
 
+# two files, each read against its own running maximum (the first micro-batch reads both whole, in parallel):
+# a.csv's 10:00:02 arrives at watermark 10:00:08 (late); b.csv's 10:00:03 arrives at watermark NULL (on time,
+# though a.csv's maximum alone would make it late), its 10:00:04 at 10:00:11 (late)
+PART_A = "user1,2024-01-01 10:00:01,1\nuser1,2024-01-01 10:00:09,2\nuser1,2024-01-01 10:00:02,4\n"
+PART_B = "user2,2024-01-01 10:00:03,8\nuser2,2024-01-01 10:00:12,16\nuser2,2024-01-01 10:00:04,32\n"
+
+
+def test_tumble_over_a_directory_in_one_pass_reads_each_file_against_its_own_maximum(one_pass_client, client,
+                                                                                      tmp_path):
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "a.csv").write_text(PART_A)
+    (folder / "b.csv").write_text(PART_B)
+    expected = sorted([
+        ("+I", ("10:00:00", "10:00:05", "user1", 1, 1)),
+        ("+I", ("10:00:00", "10:00:05", "user2", 1, 8)),
+        ("+I", ("10:00:05", "10:00:10", "user1", 1, 2)),
+        ("+I", ("10:00:10", "10:00:15", "user2", 1, 16)),
+    ])
+    for c in (one_pass_client, client):
+        c.execute("CREATE TABLE events (`user` STRING, ts TIMESTAMP(3), amount INT, WATERMARK FOR ts AS ts - "
+                  "INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % folder)
+    plan = explained(one_pass_client, TUMBLE)
+    assert "one pass (170 B in 2 files" in plan and "read top to bottom (filesystem: 2 files" in plan
+    assert sorted(changes(one_pass_client, TUMBLE)) == expected
+    assert "one pass" not in explained(client, TUMBLE)
+    assert sorted(changes(client, TUMBLE)) == expected
+
+
 def test_match_recognize_in_one_pass_drops_the_late_rows_as_micro_batches_do(one_pass_client, client, tables):
     expected = sorted([
         ("+I", ("ACME", "10:00:02", "10:00:04", 10)),

@@ -115,13 +115,17 @@ class _Planner:
         total = sum(self.stats[id(c)].bytes for c in scans)
         limit = s.one_pass_max_bytes if s is not None else 0
         if self.force in ("one-pass", "fast"):
-            return P.ONE_PASS, ["%s in %d file%s, dynsql.physical.force = %s" % (
-                size_text(total), len(scans), "" if len(scans) == 1 else "s", self.force)]
+            return P.ONE_PASS, ["%s in %s, dynsql.physical.force = %s" % (size_text(total), self._files(scans),
+                                                                          self.force)]
         if limit <= 0 or total > limit:
             return P.MICRO_BATCHES, ["%s in all > dynsql.one-pass.max-input-size %s" % (size_text(total),
                                                                                         size_text(limit))]
-        return P.ONE_PASS, ["%s in %d file%s <= dynsql.one-pass.max-input-size %s" % (
-            size_text(total), len(scans), "" if len(scans) == 1 else "s", size_text(limit))]
+        return P.ONE_PASS, ["%s in %s <= dynsql.one-pass.max-input-size %s" % (
+            size_text(total), self._files(scans), size_text(limit))]
+
+    def _files(self, scans):
+        n = sum(self.stats[id(c)].files for c in scans)
+        return "%d file%s" % (n, "" if n == 1 else "s")
 
     def _in_one_pass(self, node, scans, stateful_above):
         """Whether `node` and the nodes below it keep their streaming results in one pass (runtime/one_pass.py
@@ -141,7 +145,7 @@ class _Planner:
         if isinstance(node, (CollectSink, Calc, Expand)):
             return True
         if isinstance(node, TableScan):
-            return self._one_bounded_file(node)
+            return self._bounded_files(node)
         if isinstance(node, (WindowTableFunction, WindowAggregate)):
             return node.spec.kind != "SESSION" and node.time_kind != PROCTIME
         if isinstance(node, GroupWindowAggregate):
@@ -167,17 +171,19 @@ class _Planner:
         for node in inputs:
             while isinstance(node, (Calc, Expand)) and node.insert_only:     # (an Expand: GROUPING SETS)
                 node = node.input
-            if not (isinstance(node, TableScan) and node.insert_only and self._one_bounded_file(node)):
+            if not (isinstance(node, TableScan) and node.insert_only and self._bounded_files(node)):
                 return False
             mine.append(node)
         scans.extend(mine)
         return all(self.stats[id(s)].whole_first_micro_batch for s in mine)
 
-    def _one_bounded_file(self, scan):
-        """One unpaced, unwatched file, insert-only, whose rowtime (if any) is a physical column (a computed
-        rowtime has no per-row `__wm`)."""
+    def _bounded_files(self, scan):
+        """One unpaced, unwatched file, or a directory of such files that a streaming read takes all whole in
+        its first micro-batch (each file against its own running maximum, as a batch read of one split a file
+        reads them), insert-only, whose rowtime (if any) is a physical column (a computed rowtime has no per-row
+        `__wm`)."""
         stats = self.stats[id(scan)]
-        if not (stats.one_file and stats.bounded):
+        if not (stats.plain_files and (stats.one_file or stats.whole_first_micro_batch)):
             return False
         table = scan.table
         if any(c.is_proctime for c in table.columns):
