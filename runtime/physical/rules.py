@@ -62,6 +62,7 @@ class _Planner:
         self.query, self.batch, self.settings, self.facts = query, batch, settings, facts
         self.force = settings.physical_force if settings is not None else "auto"
         self.stats = {id(n): statistics(n) for n in query.root.walk() if isinstance(n, TableScan)}
+        self.pieces = self.pieces_scan = self.pieces_aggregate = None     # a window aggregate read in pieces
 
     def plan(self):
         root = self.query.root
@@ -118,6 +119,13 @@ class _Planner:
             return P.ONE_PASS, ["%s in %s, dynsql.physical.force = %s" % (size_text(total), self._files(scans),
                                                                           self.force)]
         if limit <= 0 or total > limit:
+            pieces = self._window_aggregate_in_pieces() if limit > 0 else None
+            if pieces is not None:
+                self.pieces = pieces
+                return P.ONE_PASS, ["%s in 1 file > dynsql.one-pass.max-input-size %s: %d pieces of %s read in "
+                                    "parallel (dynsql.one-pass.piece-size %s)" % (
+                                        size_text(total), size_text(limit), pieces[0], size_text(pieces[1]),
+                                        size_text(s.one_pass_piece_bytes))]
             return P.MICRO_BATCHES, ["%s in all > dynsql.one-pass.max-input-size %s" % (size_text(total),
                                                                                         size_text(limit))]
         return P.ONE_PASS, ["%s in %s <= dynsql.one-pass.max-input-size %s" % (
@@ -126,6 +134,38 @@ class _Planner:
     def _files(self, scans):
         n = sum(self.stats[id(c)].files for c in scans)
         return "%d file%s" % (n, "" if n == 1 else "s")
+
+    def _window_aggregate_in_pieces(self):
+        """A SELECT of a TUMBLE, HOP or CUMULATE aggregate over one csv or json file
+        larger than the one pass's limit, with only projections between the scan and the aggregate (every row
+        the scan reads reaches it: the piece's maximum is theirs): (pieces, bytes each) to read it in, in
+        parallel, each row's lateness decided by its piece's running maximum and the earlier pieces' maximum
+        (runtime/operators/window_pieces.py); else None."""
+        from ..connectors.splits import CUT_FORMATS
+        node = self.query.root
+        if not isinstance(node, CollectSink) or self.facts is None:
+            return None
+        node = node.input
+        while isinstance(node, Calc):
+            node = node.input
+        if not (isinstance(node, WindowAggregate) and node.spec.kind != "SESSION" and node.time_kind != PROCTIME):
+            return None
+        self.pieces_aggregate = node
+        node = node.input
+        while (isinstance(node, Calc) and node.condition is None) or (
+                isinstance(node, WindowTableFunction) and node.spec.kind != "SESSION"):
+            node = node.input
+        if not (isinstance(node, TableScan) and node.insert_only and not node.changelog_source
+                and self._bounded_files(node) and node.table.watermark is not None):
+            return None
+        stats = self.stats[id(node)]
+        piece = self.settings.one_pass_piece_bytes if self.settings is not None else 0
+        if not (stats.one_file and node.table.options.get("format") in CUT_FORMATS and piece > 0
+                and not stats.ignores_parse_errors):
+            return None
+        count = max(2, -(-stats.bytes // piece))
+        self.pieces_scan = node
+        return count, max(1, stats.bytes // count)
 
     def _in_one_pass(self, node, scans, stateful_above):
         """Whether `node` and the nodes below it keep their streaming results in one pass (runtime/one_pass.py
@@ -194,6 +234,13 @@ class _Planner:
     # ------------------------------------------------------------------ each node's choice
     def _choose(self, p, one_batch, plan):
         n = p.logical
+        if self.pieces is not None and (n is self.pieces_scan or n is self.pieces_aggregate):
+            p.stats = self.stats.get(id(n))
+            p.choice = P.READ_IN_PIECES_WITH_MAXIMA if n is self.pieces_scan else P.AGGREGATE_OF_PIECES
+            p.because = [p.stats.describe()] if p.stats is not None else [
+                "late when end - 1 <= max(the piece's watermark before the row, the earlier pieces' maximum - delay)"]
+            p.pieces = self.pieces
+            return
         if isinstance(n, TableScan):
             p.stats = self.stats[id(n)]
             p.because = [p.stats.describe()]
