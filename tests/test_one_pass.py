@@ -170,6 +170,25 @@ def test_match_recognize_in_one_pass_drops_the_late_rows_as_micro_batches_do(one
     assert sorted(changes(tables(client), V_SHAPE)) == expected
 
 
+def test_match_recognize_over_a_directory_in_one_pass_reads_each_file_against_its_own_maximum(
+        one_pass_client, client, tmp_path):
+    folder = tmp_path / "ticks"
+    folder.mkdir()
+    (folder / "a.csv").write_text(TICKS.split("BETA")[0])       # ACME 12, 11, 10, 13 up to 10:00:04
+    # BETA's rows are on time by b.csv's own maximum (a.csv's would make the first two late); ACME 10:00:01 is
+    # late in b.csv (watermark 10:00:02) and would match otherwise
+    (folder / "b.csv").write_text("BETA,2024-01-01 10:00:01,20\nBETA,2024-01-01 10:00:02,19\n"
+                                  "BETA,2024-01-01 10:00:03,25\nACME,2024-01-01 10:00:01,1\n")
+    expected = sorted([("+I", ("ACME", "10:00:02", "10:00:04", 10)), ("+I", ("BETA", "10:00:02", "10:00:03", 19))])
+    for c in (one_pass_client, client):
+        c.execute("CREATE TABLE ticks (symbol STRING, ts TIMESTAMP(3), price INT, WATERMARK FOR ts AS ts - INTERVAL "
+                  "'1' SECOND) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % folder)
+    assert "read top to bottom (filesystem: 2 files" in explained(one_pass_client, V_SHAPE)
+    assert sorted(changes(one_pass_client, V_SHAPE)) == expected
+    assert "one pass" not in explained(client, V_SHAPE)
+    assert sorted(changes(client, V_SHAPE)) == expected
+
+
 def test_a_window_over_matches_composes_in_one_pass(one_pass_client, tables):
     c = tables(one_pass_client)
     c.execute("CREATE VIEW shapes AS " + V_SHAPE.replace("LAST(DOWN.price) AS bottom", "MATCH_ROWTIME() AS mt"))
