@@ -189,6 +189,20 @@ def test_match_recognize_over_a_directory_in_one_pass_reads_each_file_against_it
     assert sorted(changes(client, V_SHAPE)) == expected
 
 
+def test_match_recognize_over_a_file_read_in_pieces_drops_the_rows_late_by_the_earlier_pieces(one_pass_client,
+                                                                                                 tables):
+    c = tables(one_pass_client)
+    c.execute("SET 'dynsql.one-pass.max-input-size' = '100 b'")
+    c.execute("SET 'dynsql.one-pass.piece-size' = '20 b'")     # a row a piece: the late row's piece has no other
+    plan = explained(c, V_SHAPE)
+    assert "one pass (278 B in 1 file > dynsql.one-pass.max-input-size 100 B: 14 pieces" in plan
+    assert "dynsql's batch matcher, each row's lateness by the earlier pieces too" in plan
+    assert sorted(changes(c, V_SHAPE)) == sorted([
+        ("+I", ("ACME", "10:00:02", "10:00:04", 10)),
+        ("+I", ("BETA", "10:00:06", "10:00:07", 19)),
+    ])
+
+
 def test_a_window_over_matches_composes_in_one_pass(one_pass_client, tables):
     c = tables(one_pass_client)
     c.execute("CREATE VIEW shapes AS " + V_SHAPE.replace("LAST(DOWN.price) AS bottom", "MATCH_ROWTIME() AS mt"))

@@ -21,28 +21,48 @@ from ..connectors.filesystem import PIECE_MAXIMUM
 from ..translate import q
 from .window import WINDOW, _aggregates, assigned_pairs, fired
 
-PART, CLOSED = "__part", "__closed_ms"
+PART, CLOSED = "__part", "__closed_us"
+
+
+def _is_maximum():
+    return F.col("__seq").bitwiseAND(F.lit(PIECE_MAXIMUM)) == F.lit(PIECE_MAXIMUM)
+
+
+def _spread(df, part, keep):
+    """The rows `keep` selects to their `part` (an int column), each piece's maximum row to every part, in one
+    projection of `df` (two branches of it would read the file twice) and one shuffle; in each part, in piece
+    order, Spark's window function gives each row CLOSED: the watermark (epoch microseconds) that the pieces before
+    its own had reached when they ended. The maximum rows are dropped."""
+    parts = int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    maximum = _is_maximum()
+    to = F.when(maximum, F.sequence(F.lit(0), F.lit(parts - 1))) \
+        .when(keep, F.array(F.pmod(part, F.lit(parts)))).otherwise(F.array().cast("array<int>"))
+    rows = df.withColumn(PART, F.explode(to)).repartition(parts, F.col(PART))
+    earlier = Window.partitionBy(PART).orderBy(F.shiftright(F.col("__seq"), 32)) \
+        .rangeBetween(Window.unboundedPreceding, -1)
+    closed = F.max(F.when(maximum, F.unix_micros(F.col("__wm")))).over(earlier)
+    return rows.withColumn(CLOSED, closed).filter(~maximum)
+
+
+def with_earlier_pieces(df, keys):
+    """The rows of pieces (READ_IN_PIECES_WITH_MAXIMA) with `__wm` the watermark before each row in a read from
+    the top: the larger of its piece's and the earlier pieces' (for an operator that decides lateness per row
+    by `__wm`: MATCH_RECOGNIZE), hash-partitioned by `keys` (its PARTITION BY, for the matcher's shuffle)."""
+    part = F.hash(*[F.col(k) for k in keys]) if keys else F.lit(0)
+    rows = _spread(df, part, F.lit(True))
+    return rows.withColumn("__wm", F.greatest(F.col("__wm"), F.timestamp_micros(F.col(CLOSED)))) \
+        .drop(PART, CLOSED)
 
 
 def aggregate_pieces(node, s):
     """-> Spark's grouped result: the keys, the calls, `__window` (start, end), as window._aggregate gives."""
     df = assigned_pairs(node, s.df)
-    parts = int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
-    maximum = F.col("__seq").bitwiseAND(F.lit(PIECE_MAXIMUM)) == F.lit(PIECE_MAXIMUM)
     keys = [F.col(q(k)) for k in node.keys]
-    # the pairs on time in their own piece, to the part of their (window, key); each piece's maximum to every part
-    # (one projection of the scan's rows: two branches of it would read the file twice)
+    # the pairs on time in their own piece (the others need no shuffle), to the part of their (window, key)
     on_time = F.col("__start_ms").isNotNull() & ~fired(F.col("__end_ms"))
-    part = F.pmod(F.hash(F.col("__start_ms"), F.col("__end_ms"), *keys), F.lit(parts))
-    to = F.when(maximum, F.sequence(F.lit(0), F.lit(parts - 1))).when(on_time, F.array(part)) \
-        .otherwise(F.array().cast("array<int>"))
-    rows = df.withColumn(PART, F.explode(to)).repartition(parts, F.col(PART))
-    # in each part, in piece order: the watermark the pieces before a row's piece had reached when it ends
-    earlier = Window.partitionBy(PART).orderBy(F.shiftright(F.col("__seq"), 32)) \
-        .rangeBetween(Window.unboundedPreceding, -1)
-    closed = F.max(F.when(maximum, F.unix_millis(F.col("__wm")))).over(earlier)
-    kept = rows.withColumn(CLOSED, closed) \
-        .filter(~maximum & (F.col(CLOSED).isNull() | (F.col("__end_ms") - 1 > F.col(CLOSED))))
+    rows = _spread(df, F.hash(F.col("__start_ms"), F.col("__end_ms"), *keys), on_time)
+    closed_ms = F.unix_millis(F.timestamp_micros(F.col(CLOSED)))
+    kept = rows.filter(F.col(CLOSED).isNull() | (F.col("__end_ms") - 1 > closed_ms))
     aggs, finish = _aggregates(node.calls, False)
     # grouped by the part too (a function of the window and the key): no shuffle after the part's
     grouped = kept.groupBy(PART, "__start_ms", "__end_ms", *keys).agg(*(aggs or [F.count(F.lit(1)).alias("__n")]))

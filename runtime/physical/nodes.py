@@ -37,6 +37,8 @@ READ_IN_PIECES_WITH_MAXIMA = "read in pieces, each piece's maximum rowtime repor
 # a window aggregate over such pieces: the pairs on time in their piece, less those whose window the earlier
 # pieces' maximum had closed, aggregated (runtime/operators/window_pieces.py)
 AGGREGATE_OF_PIECES = "Spark's aggregate of the pieces, each pair's lateness by the earlier pieces too"
+# MATCH_RECOGNIZE over such pieces: each row's `__wm` raised to the earlier pieces' watermark, then the batch matcher
+MATCH_OF_PIECES = "dynsql's batch matcher, each row's lateness by the earlier pieces too"
 
 
 @dataclass

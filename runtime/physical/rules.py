@@ -119,7 +119,7 @@ class _Planner:
             return P.ONE_PASS, ["%s in %s, dynsql.physical.force = %s" % (size_text(total), self._files(scans),
                                                                           self.force)]
         if limit <= 0 or total > limit:
-            pieces = self._window_aggregate_in_pieces() if limit > 0 else None
+            pieces = self._in_pieces() if limit > 0 else None
             if pieces is not None:
                 self.pieces = pieces
                 return P.ONE_PASS, ["%s in 1 file > dynsql.one-pass.max-input-size %s: %d pieces of %s read in "
@@ -135,12 +135,13 @@ class _Planner:
         n = sum(self.stats[id(c)].files for c in scans)
         return "%d file%s" % (n, "" if n == 1 else "s")
 
-    def _window_aggregate_in_pieces(self):
-        """A SELECT of a TUMBLE, HOP or CUMULATE aggregate over one csv or json file
+    def _in_pieces(self):
+        """A SELECT of a TUMBLE, HOP or CUMULATE aggregate or of an event-time MATCH_RECOGNIZE over one csv or json
+        file
         larger than the one pass's limit, with only projections between the scan and the aggregate (every row
         the scan reads reaches it: the piece's maximum is theirs): (pieces, bytes each) to read it in, in
         parallel, each row's lateness decided by its piece's running maximum and the earlier pieces' maximum
-        (runtime/operators/window_pieces.py); else None."""
+        (runtime/operators/window_pieces.py: the operator takes the earlier pieces' maximum); else None."""
         from ..connectors.splits import CUT_FORMATS
         node = self.query.root
         if not isinstance(node, CollectSink) or self.facts is None:
@@ -148,7 +149,8 @@ class _Planner:
         node = node.input
         while isinstance(node, Calc):
             node = node.input
-        if not (isinstance(node, WindowAggregate) and node.spec.kind != "SESSION" and node.time_kind != PROCTIME):
+        if not ((isinstance(node, WindowAggregate) and node.spec.kind != "SESSION" and node.time_kind != PROCTIME)
+                or (isinstance(node, Match) and node.event_time)):
             return None
         self.pieces_aggregate = node
         node = node.input
@@ -236,9 +238,11 @@ class _Planner:
         n = p.logical
         if self.pieces is not None and (n is self.pieces_scan or n is self.pieces_aggregate):
             p.stats = self.stats.get(id(n))
-            p.choice = P.READ_IN_PIECES_WITH_MAXIMA if n is self.pieces_scan else P.AGGREGATE_OF_PIECES
+            p.choice = P.READ_IN_PIECES_WITH_MAXIMA if n is self.pieces_scan else \
+                P.MATCH_OF_PIECES if isinstance(n, Match) else P.AGGREGATE_OF_PIECES
             p.because = [p.stats.describe()] if p.stats is not None else [
-                "late when end - 1 <= max(the piece's watermark before the row, the earlier pieces' maximum - delay)"]
+                "late when %s <= max(the piece's watermark before the row, the earlier pieces' maximum - delay)" % (
+                    "its rowtime" if isinstance(n, Match) else "window end - 1")]
             p.pieces = self.pieces
             return
         if isinstance(n, TableScan):

@@ -9,6 +9,6 @@ SELECT window_start, `user`, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE clicks, DESCR
 -- one pass: rows shown at the end of the input (SET 'dynsql.one-pass.enabled' = 'false')
 -- Sink
 -- +- Calc
---    +- WindowAggregate: Spark's aggregate of the pieces, each pair's lateness by the earlier pieces too (late when end - 1 <= max(the piece's watermark before the row, the earlier pieces' maximum - delay))
+--    +- WindowAggregate: Spark's aggregate of the pieces, each pair's lateness by the earlier pieces too (late when window end - 1 <= max(the piece's watermark before the row, the earlier pieces' maximum - delay))
 --       +- Calc
 --          +- TableSourceScan(clicks): read in pieces, each piece's maximum rowtime reported (filesystem: 1 file, 131 B, bounded, whole in the first micro-batch; projection push-down: the scan of clicks hands Spark user, cTime of its columns)
