@@ -4,7 +4,8 @@ what the engine knows of Spark (EngineFacts):
 
 - how the query runs: batch mode; micro-batches; or, for a streaming SELECT over bounded files whose result one
   Spark batch job gives as micro-batches would (see runtime/one_pass.py), one pass, up to
-  `dynsql.one-pass.max-input-size` in all, unless `dynsql.one-pass.enabled` is false;
+  `dynsql.one-pass.max-input-size` in all (past it, a window aggregate or MATCH_RECOGNIZE over one text file
+  reads it in pieces of `dynsql.one-pass.piece-size`), unless `dynsql.one-pass.enabled` is false;
 - a grouped aggregate: Spark's update-mode aggregate (insert-only input, functions whose result does not depend
   on the rows' order, only projections above) or dynsql's keyed aggregate; read as one batch: Spark's aggregate,
   or each task reading the whole file (up to `dynsql.whole-file.max-size`) and computing its share of the keys;
