@@ -63,7 +63,7 @@ class _Planner:
         self.query, self.batch, self.settings, self.facts = query, batch, settings, facts
         self.force = settings.physical_force if settings is not None else "auto"
         self.stats = {id(n): statistics(n) for n in query.root.walk() if isinstance(n, TableScan)}
-        self.pieces = self.pieces_scan = self.pieces_aggregate = None     # a window aggregate read in pieces
+        self.pieces = self.pieces_scan = self.pieces_aggregate = None     # an operator over a file in pieces
 
     def plan(self):
         root = self.query.root
@@ -138,11 +138,10 @@ class _Planner:
 
     def _in_pieces(self):
         """A SELECT of a TUMBLE, HOP or CUMULATE aggregate or of an event-time MATCH_RECOGNIZE over one csv or json
-        file
-        larger than the one pass's limit, with only projections between the scan and the aggregate (every row
-        the scan reads reaches it: the piece's maximum is theirs): (pieces, bytes each) to read it in, in
-        parallel, each row's lateness decided by its piece's running maximum and the earlier pieces' maximum
-        (runtime/operators/window_pieces.py: the operator takes the earlier pieces' maximum); else None."""
+        file larger than the one pass's limit, with only projections between the scan and the operator (every
+        row the scan reads reaches it, the row with its piece's maximum too): (pieces, bytes each) to read it
+        in, in parallel, each row's lateness decided by its piece's running maximum and the earlier pieces'
+        maximum (runtime/operators/window_pieces.py); else None."""
         from ..connectors.splits import CUT_FORMATS
         node = self.query.root
         if not isinstance(node, CollectSink) or self.facts is None:
