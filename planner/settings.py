@@ -55,6 +55,10 @@ KNOWN_KEYS = {
                                        "a streaming SELECT over bounded files of at most this size, whose result is "
                                        "insert-only, reads its input in one pass (one Spark batch job) instead of "
                                        "micro-batches; 0: always micro-batches"),
+    "dynsql.one-pass.piece-size": ("64 mb", None,
+                                   "a streaming SELECT of a TUMBLE, HOP or CUMULATE aggregate or a MATCH_RECOGNIZE over one csv or json file larger than dynsql.one-pass.max-input-size reads it in "
+                                   "one pass, in pieces of about this size (at least two) read in parallel; 0: "
+                                   "micro-batches"),
     "sql-client.execution.max-table-result.rows": ("1000000", None,
                                                    "the table result mode keeps at most this many rows: the "
                                                    "oldest go when more come (as Flink's client)"),
@@ -243,6 +247,10 @@ class Settings:
         return parse_size_bytes(self.get("dynsql.one-pass.max-input-size"))
 
     @property
+    def one_pass_piece_bytes(self):
+        return parse_size_bytes(self.get("dynsql.one-pass.piece-size"))
+
+    @property
     def one_pass_enabled(self):
         return self.get("dynsql.one-pass.enabled") == "true"
 
@@ -287,7 +295,7 @@ _DURATION_KEYS = ("table.exec.state.ttl", "table.exec.emit.allow-lateness", "tab
                   "table.exec.emit.early-fire.delay")
 
 
-_SIZE_KEYS = ("dynsql.one-pass.max-input-size", "dynsql.whole-file.max-size")
+_SIZE_KEYS = ("dynsql.one-pass.max-input-size", "dynsql.whole-file.max-size", "dynsql.one-pass.piece-size")
 
 _UNITS_BYTES = {"": 1, "b": 1, "bytes": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
                 "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40,

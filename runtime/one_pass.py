@@ -19,11 +19,19 @@ they fit under Spark's broadcast limit, else Spark's window functions), and a
 grouped aggregate of order-independent functions (each group's final row as +I, as Spark's update-mode aggregate
 emits it from one micro-batch; Spark's batch aggregate computes it).
 
+A directory counts as one file when a streaming read takes each of its files whole in its first micro-batch:
+that micro-batch reads them in parallel, each against its own running maximum, as a batch read of one split a
+file does. A TUMBLE, HOP or CUMULATE aggregate or an event-time MATCH_RECOGNIZE over one csv or json file larger
+than the limit below, with only projections between them, reads the file in pieces in parallel, each row's
+lateness decided by its piece's running maximum and the earlier pieces' maximum
+(runtime/operators/window_pieces.py): the rows of a read from the top.
+
 Kept on micro-batches: other updating results (their changelog is what the user wants to see), an aggregate
 or temporal join over a file that micro-batches would split (they show updates between micro-batches; what a
 temporal join has seen of each input depends on the split), anything stateful after them, anything reading
-processing time, a directory, paced or watched tables, INSERT INTO jobs (they keep checkpoints), and inputs larger than
-`dynsql.one-pass.max-input-size` (the result is collected at once, where micro-batches bound it).
+processing time, other directories, paced or watched tables, INSERT INTO jobs (they keep checkpoints), and other
+inputs larger than `dynsql.one-pass.max-input-size` (the result is collected at once, where micro-batches bound
+it).
 
 The choice is the physical plan's (runtime/physical/rules.py, which holds these rules); this module runs it.
 A one pass shows final rows only, where micro-batches show an aggregate's -U/+U as rows flow: the result

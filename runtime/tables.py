@@ -108,7 +108,7 @@ def source_state_dir():
     return os.path.join(_kept_state.root, "sources", str(_kept_state.count))
 
 
-def _spec(spark, table, streaming, sentinel, pieces=1, read=None):
+def _spec(spark, table, streaming, sentinel, pieces=1, read=None, piece_bytes=None, piece_maxima=False):
     if table.options["connector"] == "nexmark":
         return nexmark.spec_json(table, sentinel, parallelism(spark), _event_time_delay_ms(table))
     physical = [c for c in table.physical_columns if c.name not in table.partition_keys]
@@ -137,7 +137,7 @@ def _spec(spark, table, streaming, sentinel, pieces=1, read=None):
         "monitor_interval_ms": parse_duration_ms(monitor) if monitor is not None else None,
         "rows_per_second": o.get("replay.rows-per-second"),
         "rows_per_batch": o.get("scan.rows-per-batch"),
-        "pieces": pieces, "piece_bytes": splits.PIECE_BYTES,
+        "pieces": pieces, "piece_bytes": piece_bytes or splits.PIECE_BYTES, "piece_maxima": piece_maxima,
         # streaming: where the executors report each split for the planner (under the checkpoint directory)
         "state_dir": state_dir,
         "keep_state": _kept_state.root is not None,
@@ -170,10 +170,11 @@ def _event_time_delay_ms(table):
     return table.watermark.delay_ms if nexmark_rowtime_is_event_time(table) else None
 
 
-def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
+def table_frame(spark, ref, streaming, event_time=False, cut_files=False, pieces_with_maxima=None):
     """A scan (`ref`: runtime.operators.scan.ScanRef) -> DataFrame with the table's columns and the hidden columns.
     `cut_files`: a batch read whose rows' `__wm` nothing reads may cut a large text file into a piece a core
-    (splits.batch_splits)."""
+    (splits.batch_splits). `pieces_with_maxima` (how many, bytes each): a batch read cut so, each piece's rows
+    followed by its maximum's row (connectors/filesystem.py)."""
     table = ref.table
     conn = table.options["connector"]
     jdbc_rows = None
@@ -195,10 +196,14 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False):
         df = jdbc_rows
     else:
         pieces = parallelism(spark) if cut_files and not streaming else 1
+        piece_bytes = None
+        if pieces_with_maxima is not None and not streaming:
+            pieces, piece_bytes = pieces_with_maxima
         # projection push-down (operators/scan.py): a plain filesystem table's physical columns the query reads
         read = {c.name for c in table.physical_columns if c.name in ref.read} \
             if ref.read is not None and conn == "filesystem" and table is ref.table else None
-        spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces, read=read)
+        spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces, read=read,
+                     piece_bytes=piece_bytes, piece_maxima=piece_bytes is not None)
         reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table, read))
         df = reader.option("spec", spec).load()
     cols = []

@@ -131,6 +131,35 @@ def test_tumble_in_one_pass_drops_the_late_rows_as_micro_batches_do(one_pass_cli
     assert sorted(changes(client, TUMBLE)) == expected
 
 
+# two files, each read against its own running maximum (the first micro-batch reads both whole, in parallel):
+# a.csv's 10:00:02 arrives at watermark 10:00:08 (late); b.csv's 10:00:03 arrives at watermark NULL (on time,
+# though a.csv's maximum alone would make it late), its 10:00:04 at 10:00:11 (late)
+PART_A = "user1,2024-01-01 10:00:01,1\nuser1,2024-01-01 10:00:09,2\nuser1,2024-01-01 10:00:02,4\n"
+PART_B = "user2,2024-01-01 10:00:03,8\nuser2,2024-01-01 10:00:12,16\nuser2,2024-01-01 10:00:04,32\n"
+
+
+def test_tumble_over_a_directory_in_one_pass_reads_each_file_against_its_own_maximum(one_pass_client, client,
+                                                                                      tmp_path):
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "a.csv").write_text(PART_A)
+    (folder / "b.csv").write_text(PART_B)
+    expected = sorted([
+        ("+I", ("10:00:00", "10:00:05", "user1", 1, 1)),
+        ("+I", ("10:00:00", "10:00:05", "user2", 1, 8)),
+        ("+I", ("10:00:05", "10:00:10", "user1", 1, 2)),
+        ("+I", ("10:00:10", "10:00:15", "user2", 1, 16)),
+    ])
+    for c in (one_pass_client, client):
+        c.execute("CREATE TABLE events (`user` STRING, ts TIMESTAMP(3), amount INT, WATERMARK FOR ts AS ts - "
+                  "INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % folder)
+    plan = explained(one_pass_client, TUMBLE)
+    assert "one pass (170 B in 2 files" in plan and "read top to bottom (filesystem: 2 files" in plan
+    assert sorted(changes(one_pass_client, TUMBLE)) == expected
+    assert "one pass" not in explained(client, TUMBLE)
+    assert sorted(changes(client, TUMBLE)) == expected
+
+
 def test_match_recognize_in_one_pass_drops_the_late_rows_as_micro_batches_do(one_pass_client, client, tables):
     expected = sorted([
         ("+I", ("ACME", "10:00:02", "10:00:04", 10)),
@@ -139,6 +168,39 @@ def test_match_recognize_in_one_pass_drops_the_late_rows_as_micro_batches_do(one
     assert "one pass" in explained(tables(one_pass_client), V_SHAPE)
     assert sorted(changes(one_pass_client, V_SHAPE)) == expected
     assert sorted(changes(tables(client), V_SHAPE)) == expected
+
+
+def test_match_recognize_over_a_directory_in_one_pass_reads_each_file_against_its_own_maximum(
+        one_pass_client, client, tmp_path):
+    folder = tmp_path / "ticks"
+    folder.mkdir()
+    (folder / "a.csv").write_text(TICKS.split("BETA")[0])       # ACME 12, 11, 10, 13 up to 10:00:04
+    # BETA's rows are on time by b.csv's own maximum (a.csv's would make the first two late); ACME 10:00:01 is
+    # late in b.csv (watermark 10:00:02) and would match otherwise
+    (folder / "b.csv").write_text("BETA,2024-01-01 10:00:01,20\nBETA,2024-01-01 10:00:02,19\n"
+                                  "BETA,2024-01-01 10:00:03,25\nACME,2024-01-01 10:00:01,1\n")
+    expected = sorted([("+I", ("ACME", "10:00:02", "10:00:04", 10)), ("+I", ("BETA", "10:00:02", "10:00:03", 19))])
+    for c in (one_pass_client, client):
+        c.execute("CREATE TABLE ticks (symbol STRING, ts TIMESTAMP(3), price INT, WATERMARK FOR ts AS ts - INTERVAL "
+                  "'1' SECOND) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % folder)
+    assert "read top to bottom (filesystem: 2 files" in explained(one_pass_client, V_SHAPE)
+    assert sorted(changes(one_pass_client, V_SHAPE)) == expected
+    assert "one pass" not in explained(client, V_SHAPE)
+    assert sorted(changes(client, V_SHAPE)) == expected
+
+
+def test_match_recognize_over_a_file_read_in_pieces_drops_the_rows_late_by_the_earlier_pieces(one_pass_client,
+                                                                                                 tables):
+    c = tables(one_pass_client)
+    c.execute("SET 'dynsql.one-pass.max-input-size' = '100 b'")
+    c.execute("SET 'dynsql.one-pass.piece-size' = '20 b'")     # a row a piece: the late row's piece has no other
+    plan = explained(c, V_SHAPE)
+    assert "one pass (278 B in 1 file > dynsql.one-pass.max-input-size 100 B: 14 pieces" in plan
+    assert "dynsql's batch matcher, each row's lateness by the earlier pieces too" in plan
+    assert sorted(changes(c, V_SHAPE)) == sorted([
+        ("+I", ("ACME", "10:00:02", "10:00:04", 10)),
+        ("+I", ("BETA", "10:00:06", "10:00:07", 19)),
+    ])
 
 
 def test_a_window_over_matches_composes_in_one_pass(one_pass_client, tables):
@@ -304,9 +366,13 @@ def test_updating_results_and_processing_time_stay_on_micro_batches(one_pass_cli
     c.execute("CREATE TABLE paced (`user` STRING, ts TIMESTAMP(3), amount INT) WITH ('connector' = 'filesystem', "
               "'path' = '%s', 'format' = 'csv', 'replay.rows-per-second' = '100')" % (tmp_path / "events.csv"))
     assert "one pass" not in explained(c, "SELECT `user` FROM paced")
+    # a directory whose files micro-batches read in runs (a directory they take whole in one: one pass)
     c.execute("CREATE TABLE folder (`user` STRING, ts TIMESTAMP(3), amount INT) WITH ('connector' = 'filesystem', "
-              "'path' = '%s', 'format' = 'csv')" % tmp_path)
+              "'path' = '%s', 'format' = 'csv', 'scan.rows-per-batch' = '3')" % tmp_path)
     assert "one pass" not in explained(c, "SELECT `user` FROM folder")
+    c.execute("CREATE TABLE whole_folder (`user` STRING, ts TIMESTAMP(3), amount INT) WITH ('connector' = "
+              "'filesystem', 'path' = '%s', 'format' = 'csv')" % tmp_path)
+    assert "one pass" in explained(c, "SELECT `user` FROM whole_folder")
 
 
 def test_a_result_brings_its_fields_to_the_driver_under_repeated_names_too(one_pass_client, tables):
@@ -325,7 +391,9 @@ def test_a_result_brings_its_fields_to_the_driver_under_repeated_names_too(one_p
 
 def test_the_size_limit_decides(one_pass_client, tables):
     c = tables(one_pass_client)
-    c.execute("SET 'dynsql.one-pass.max-input-size' = '100 bytes'")    # events.csv is 227 bytes
+    c.execute("SET 'dynsql.one-pass.max-input-size' = '100 bytes'")    # events.csv is 226 bytes
+    assert "one pass (226 B in 1 file > dynsql.one-pass.max-input-size 100 B: 2 pieces" in explained(c, TUMBLE)
+    c.execute("SET 'dynsql.one-pass.piece-size' = '0'")
     assert "one pass" not in explained(c, TUMBLE)
     c.execute("SET 'dynsql.one-pass.max-input-size' = '1kb'")
     assert "one pass" in explained(c, TUMBLE)
@@ -373,3 +441,74 @@ def test_stopping_a_one_pass_query_cancels_its_spark_job(one_pass_client, tmp_pa
         time.sleep(0.1)
     assert tracker.getActiveJobsIds() == []
     assert [tracker.getJobInfo(j).status for j in running] == ["FAILED"] * len(running)    # cancelled
+
+
+# ------------------------------------------------------------------ one large file read in pieces
+ROW_BYTES = 26      # 'u1,2024-01-01 10:00:05,17\n': rows of one width, so pieces of 3 rows are 78 bytes
+
+
+def shuffled_clicks(count=60, seed=7):
+    """(user, seconds after 10:00:00, amount) in arrival order: mostly rising, with rows from a few seconds back."""
+    rnd = random.Random(seed)
+    rows, t = [], 0
+    for _ in range(count):
+        t += rnd.choice((0, 1, 1, 2))
+        back = rnd.choice((0, 0, 0, 2, 4, 7))
+        rows.append(("u%d" % rnd.randint(1, 3), max(0, t - back), rnd.randint(10, 99)))
+    return rows
+
+
+def reference_windows(rows, size_s, slide_s, delay_s, piece_rows=None):
+    """Each (window_start, window_end, user): (COUNT(*), SUM, MIN, MAX) of the rows on time when read top to bottom
+    (Flink with parallelism 1: a pair is late when end - 1 ms <= max(earlier rowtimes) - delay); with `piece_rows`,
+    each run of that many rows read apart, its running maximum its own (what ignoring the earlier pieces gives)."""
+    out, top = {}, None
+    for i, (user, t, amount) in enumerate(rows):
+        if piece_rows and i % piece_rows == 0:
+            top = None
+        wm = None if top is None else top - delay_s * 1000
+        last = t - t % slide_s
+        for start in range(last, last - size_s, -slide_s):
+            if start > t - size_s and not (wm is not None and (start + size_s) * 1000 - 1 <= wm):
+                n, s, lo, hi = out.get((start, start + size_s, user), (0, 0, 999, 0))
+                out[(start, start + size_s, user)] = (n + 1, s + amount, min(lo, amount), max(hi, amount))
+        top = t * 1000 if top is None else max(top, t * 1000)
+    ten = dt.datetime(2024, 1, 1, 10)
+    return sorted(("+I", (text(ten + dt.timedelta(seconds=a)), text(ten + dt.timedelta(seconds=b)), u) + v)
+                  for (a, b, u), v in out.items())
+
+
+PIECES_TUMBLE = """
+    SELECT window_start, window_end, `user`, COUNT(*) AS cnt, SUM(amount) AS total, MIN(amount) AS lo,
+           MAX(amount) AS hi
+    FROM TABLE(%s(TABLE clicks, DESCRIPTOR(ts), %s))
+    GROUP BY window_start, window_end, `user`"""
+
+
+@pytest.mark.parametrize("window, size, slide", [("TUMBLE", 5, 5), ("HOP", 6, 3)])
+def test_a_window_aggregate_over_a_file_read_in_pieces_drops_the_rows_late_by_the_earlier_pieces(
+        one_pass_client, client, tmp_path, window, size, slide):
+    rows = shuffled_clicks()
+    path = tmp_path / "clicks.csv"
+    path.write_text("".join("%s,2024-01-01 10:%02d:%02d,%d\n" % (u, t // 60, t % 60, a) for u, t, a in rows))
+    assert path.stat().st_size == ROW_BYTES * len(rows)
+    expected = reference_windows(rows, size, slide, 1)
+    # the data has rows late only by an earlier piece's rows: ignoring them would give other rows
+    assert reference_windows(rows, size, slide, 1, piece_rows=3) != expected
+    sql = PIECES_TUMBLE % (window, "INTERVAL '%d' SECOND" % size if window == "TUMBLE" else
+                           "INTERVAL '%d' SECOND, INTERVAL '%d' SECOND" % (slide, size))
+    for c in (one_pass_client, client):
+        c.execute("CREATE TABLE clicks (`user` STRING, ts TIMESTAMP(3), amount INT, WATERMARK FOR ts AS ts - "
+                  "INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % path)
+    one_pass_client.execute("SET 'dynsql.one-pass.max-input-size' = '1 kb'")
+    one_pass_client.execute("SET 'dynsql.one-pass.piece-size' = '%d b'" % (3 * ROW_BYTES))
+    plan = explained(one_pass_client, sql)
+    assert "one pass (1.5 KB in 1 file > dynsql.one-pass.max-input-size 1.0 KB: 20 pieces of 78 B" in plan
+    assert "read in pieces, each piece's maximum rowtime reported" in plan
+    assert sorted(changes(one_pass_client, sql)) == expected
+    # micro-batches of 7 rows read the file top to bottom: the same rows
+    client.execute("DROP TABLE clicks")
+    client.execute("CREATE TABLE clicks (`user` STRING, ts TIMESTAMP(3), amount INT, WATERMARK FOR ts AS ts - "
+                   "INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', "
+                   "'scan.rows-per-batch' = '7')" % path)
+    assert sorted(changes(client, sql)) == expected

@@ -11,7 +11,10 @@ The table's files (a file, or a directory's files) are read top to bottom. Every
 One file read in order gives exactly Flink's per-row watermarks; the files that one micro-batch reads are
 read in parallel, each against its own running maximum (Flink with one source subtask per file). A batch
 read whose rows' `__wm` no operator reads (batch mode; one pass without late rows) cuts a csv or json file of
-at least 2 * 8 MB into a piece a core, read in parallel (splits.batch_splits). A streaming
+at least 2 * 8 MB into a piece a core, read in parallel (splits.batch_splits); a one pass's window aggregate
+over a file larger than the one pass's limit has it cut so too, each piece's rows with the watermark of the
+piece's own running maximum and followed by a row with that maximum (its `__seq`'s row index PIECE_MAXIMUM,
+the spec's `piece_maxima`), from which the aggregate applies the earlier pieces' maximum (operators/window_pieces.py). A streaming
 read of a bounded input can end with a sentinel row whose rowtime is END_OF_INPUT, so that the watermark
 passes every pending window and pattern (Flink's final watermark); the runtime drops it right after the
 watermark node. Options beyond Flink's (documented in README):
@@ -35,6 +38,7 @@ from ..results import OP_CODES, OP_NAMES  # noqa: F401  (OP_NAMES: part of this 
 from .splits import CUT_FORMATS, PIECE_BYTES, SplitPlanner, batch_splits, initial_offset, list_files, partitions_of
 
 END_OF_INPUT = dt.datetime(9999, 12, 31, 23, 59, 59)
+PIECE_MAXIMUM = 0xFFFFFFFF   # the low 32 bits of `__seq` of the row after a piece's rows carrying its maximum
 HIDDEN_COLUMNS = ("__seq", "__wm", "__op")
 __all__ = ["END_OF_INPUT", "HIDDEN_COLUMNS", "FilesystemSource", "TableSpec", "list_files"]
 
@@ -61,6 +65,7 @@ class TableSpec:
         self.keep_state = d.get("keep_state", False)       # a job's: kept when the query stops
         self.pieces = d.get("pieces", 1)                   # a batch read: cut a large file into up to this many
         self.piece_bytes = d.get("piece_bytes", PIECE_BYTES)   # pieces of at least this many bytes
+        self.piece_maxima = d.get("piece_maxima", False)   # each split's rows followed by its maximum's row
         self.counters = d.get("counters")                  # accumulator ids: rows skipped, rows nulled
         self.read = d.get("read")                          # positions of the columns handed on (None: all)
         self.file_schema = d.get("file_schema")            # with `read`: Spark's schema of all the columns

@@ -12,6 +12,7 @@ the rows ignore-parse-errors skipped or nulled to the query's counters (parse_er
 
 Any failure comes out as a `FormatError` naming the file (and line, column and value where there is one)."""
 
+import datetime as dt
 import json
 import os
 
@@ -27,6 +28,7 @@ from .splits import EndOfInput, FilePiece, FileSplit, SplitGroup, write_report
 
 SEQ_BITS = 32
 _LOWEST = np.iinfo(np.int64).min
+_EPOCH = dt.datetime(1970, 1, 1)
 
 
 def arrow_schema(schema_json):
@@ -116,6 +118,8 @@ def read_split(spec, split, schema):
         raise FormatError("%s: cannot be read: %s" % (split.path, e.strerror or e)) from e
     except Exception as e:
         raise FormatError("%s: cannot be read: %s: %s" % (split.path, type(e).__name__, e)) from e
+    if spec.piece_maxima and running is not None:
+        yield piece_maximum_batch(spec, split.ordinal, running, schema)
     if spec.state_dir:
         write_report(spec.state_dir, split.ordinal, progress, running)
     parse_errors.add_on_executor(spec.counters, progress.skipped, progress.nulled)
@@ -266,9 +270,23 @@ def sentinel_batch(spec, ordinal, schema):
     """The end-of-input row: NULLs but a rowtime of END_OF_INPUT, so the watermark passes every window. Its
     `__wm` is END_OF_INPUT too: the marker runtime/tables.py reads when the rowtime is a computed column."""
     from .filesystem import END_OF_INPUT
+    return _marker_batch(spec, schema, END_OF_INPUT, ordinal << SEQ_BITS, END_OF_INPUT, 0)
+
+
+def piece_maximum_batch(spec, ordinal, running_max, schema):
+    """After a piece's rows (the spec's `piece_maxima`): a row of NULLs but the piece's maximum rowtime, whose
+    `__wm` is the watermark after the piece (that maximum minus the delay) and whose `__seq` has the row index
+    PIECE_MAXIMUM, for the window aggregate above to find each piece's maximum (runtime/operators/window_pieces.py)."""
+    from .filesystem import PIECE_MAXIMUM
+    top = _EPOCH + dt.timedelta(microseconds=running_max)
+    return _marker_batch(spec, schema, top, (ordinal << SEQ_BITS) | PIECE_MAXIMUM,
+                         top - dt.timedelta(milliseconds=spec.delay_ms or 0), 0)
+
+
+def _marker_batch(spec, schema, rowtime, seq, wm, op):
     values = [None] * (len(schema) - 3)
     if spec.rowtime_index is not None:     # (projection push-down always reads the rowtime)
-        values[spec.rowtime_index if spec.read is None else spec.read.index(spec.rowtime_index)] = END_OF_INPUT
-    row = tuple(values) + (ordinal << SEQ_BITS, END_OF_INPUT, 0)
+        values[spec.rowtime_index if spec.read is None else spec.read.index(spec.rowtime_index)] = rowtime
+    row = tuple(values) + (seq, wm, op)
     arrays = [pa.array([v], type=f.type) for v, f in zip(row, schema)]
     return pa.RecordBatch.from_arrays(arrays, schema=schema)

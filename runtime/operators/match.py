@@ -16,7 +16,7 @@ from ..match_recognize.batch import match_batch
 from ..match_recognize.matcher import columns_read
 from ..match_recognize.stream import match_stream
 from ..match_recognize.whole_file import match_whole_file
-from ..physical.nodes import WHOLE_FILE
+from ..physical.nodes import MATCH_OF_PIECES, WHOLE_FILE
 from ..translate import Stream, conform, q, translates
 from .event_time import event_time_column, output_rowtime, watermark_delay_ms
 
@@ -35,7 +35,11 @@ def translate_match(node, inputs, ctx):
             out = match_whole_file(ctx.spark, *read_spec(ctx.spark, scan.table), file_columns, spec, columns,
                                    tasks=parallelism(ctx.spark), late_rows=ctx.late_rows)
         else:
-            df = s.df.select(*[F.col(q(n)) for n in names], F.col("__seq"),
+            df = s.df
+            if chosen.choice == MATCH_OF_PIECES:      # a file read in pieces: the earlier pieces' watermark too
+                from .window_pieces import with_earlier_pieces
+                df = with_earlier_pieces(df, [q(k) for k in spec.partition_by])
+            df = df.select(*[F.col(q(n)) for n in names], F.col("__seq"),
                              *([F.col("__wm")] if ctx.late_rows else []))
             out = match_batch(df, spec, columns)
         out = out.select(*[F.col(q(n)) for n in node.field_names], F.lit(None).cast("long").alias("__seq"),

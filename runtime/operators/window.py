@@ -26,7 +26,7 @@ from planner.plan.fields import PROCTIME
 from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
 
 from ..lateness import window_fired
-from ..physical.nodes import PER_MICRO_BATCH_WINDOW_AGGREGATE, WHOLE_FILE
+from ..physical.nodes import AGGREGATE_OF_PIECES, PER_MICRO_BATCH_WINDOW_AGGREGATE, WHOLE_FILE
 from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column
 from .whole_file_aggregate import aggregate_whole_file
@@ -155,17 +155,22 @@ def _aggregates(calls, streaming):
     return aggs, finish
 
 
+def assigned_pairs(node, df):
+    """`df`'s rows once per window of `node` (an aggregate) with `__start_ms`, `__end_ms`: assigned from its time
+    column, or read from the rows' window_start / window_end."""
+    spec = node.spec
+    time_field = getattr(node, "time_field", None)
+    if time_field is not None:
+        return assign_windows(df, spec, time_field)
+    return df.withColumn("__start_ms", bound_ms(F.col(q(node.start_field)), spec)) \
+        .withColumn("__end_ms", bound_ms(F.col(q(node.end_field)), spec))
+
+
 def window_pairs(node, df, ctx, lateness_ms=0):
     """The (row, window) pairs of a TUMBLE, HOP or CUMULATE aggregate's input rows `df`: `__start_ms`,
     `__end_ms` assigned from the time column (or read from the rows' window_start / window_end), late pairs
     dropped."""
-    spec = node.spec
-    time_field = getattr(node, "time_field", None)
-    if time_field is not None:
-        df = assign_windows(df, spec, time_field)
-    else:
-        df = df.withColumn("__start_ms", bound_ms(F.col(q(node.start_field)), spec)) \
-            .withColumn("__end_ms", bound_ms(F.col(q(node.end_field)), spec))
+    df = assigned_pairs(node, df)
     if (ctx.streaming or ctx.late_rows) and node.time_kind != PROCTIME:
         df = df.filter(~window_fired(F.col("__end_ms"), lateness_ms))
     return df
@@ -248,6 +253,9 @@ def translate_window_aggregate(node, inputs, ctx):
     if chosen.choice == PER_MICRO_BATCH_WINDOW_AGGREGATE:
         from .window_per_batch import window_aggregate_per_batch
         return window_aggregate_per_batch(node, inputs[0], ctx)
+    if chosen.choice == AGGREGATE_OF_PIECES:
+        from .window_pieces import aggregate_pieces
+        return Stream(_finish(node, aggregate_pieces(node, inputs[0]), ctx))
     if chosen.choice != WHOLE_FILE:
         return Stream(_finish(node, _aggregate(node, inputs[0], ctx), ctx))
     grouped = aggregate_whole_file(ctx, *chosen.file, node, node.spec)

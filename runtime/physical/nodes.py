@@ -30,6 +30,15 @@ KEYED_JOIN = "dynsql's keyed join"
 READ_IN_MICRO_BATCHES = "read in micro-batches"
 READ_IN_PIECES = "read in pieces"
 READ_TOP_TO_BOTTOM = "read top to bottom"     # one split a file: its per-row watermark `__wm` as streaming's
+# one file cut into pieces read in parallel, each piece's rows with the watermark of its own running maximum and,
+# after them, a row with the piece's maximum (runtime/operators/window_pieces.py): the earlier pieces' maximum is
+# applied by the window aggregate above
+READ_IN_PIECES_WITH_MAXIMA = "read in pieces, each piece's maximum rowtime reported"
+# a window aggregate over such pieces: the pairs on time in their piece, less those whose window the earlier
+# pieces' maximum had closed, aggregated (runtime/operators/window_pieces.py)
+AGGREGATE_OF_PIECES = "Spark's aggregate of the pieces, each pair's lateness by the earlier pieces too"
+# MATCH_RECOGNIZE over such pieces: each row's `__wm` raised to the earlier pieces' watermark, then the batch matcher
+MATCH_OF_PIECES = "dynsql's batch matcher, each row's lateness by the earlier pieces too"
 
 
 SPARK_WATERMARK = "Spark's watermark"
@@ -84,6 +93,7 @@ class PhysicalNode:
     # a TemporalJoin over a versioned view: its versions are the view's input rows, each key's latest kept by the
     # join (the view's Deduplicate is not in the physical tree: it never runs)
     versions_of_view: bool = False
+    pieces: tuple = None                             # READ_IN_PIECES_WITH_MAXIMA: (how many, bytes each)
     # what the nodes above ask of this one (decided top-down: a translator never looks at its parent)
     only_projections_above: bool = False             # nothing but Calcs between this node and the sink
     event_time_above: bool = False                   # an event-time operator above reads its rowtime

@@ -4,7 +4,8 @@ what the engine knows of Spark (EngineFacts):
 
 - how the query runs: batch mode; micro-batches; or, for a streaming SELECT over bounded files whose result one
   Spark batch job gives as micro-batches would (see runtime/one_pass.py), one pass, up to
-  `dynsql.one-pass.max-input-size` in all, unless `dynsql.one-pass.enabled` is false;
+  `dynsql.one-pass.max-input-size` in all (past it, a window aggregate or MATCH_RECOGNIZE over one text file
+  reads it in pieces of `dynsql.one-pass.piece-size`), unless `dynsql.one-pass.enabled` is false;
 - a grouped aggregate: Spark's update-mode aggregate (insert-only input, functions whose result does not depend
   on the rows' order, only projections above) or dynsql's keyed aggregate; read as one batch: Spark's aggregate,
   or each task reading the whole file (up to `dynsql.whole-file.max-size`) and computing its share of the keys;
@@ -64,6 +65,7 @@ class _Planner:
         self.query, self.batch, self.settings, self.facts = query, batch, settings, facts
         self.force = settings.physical_force if settings is not None else "auto"
         self.stats = {id(n): statistics(n) for n in query.root.walk() if isinstance(n, TableScan)}
+        self.pieces = self.pieces_scan = self.pieces_aggregate = None     # an operator over a file in pieces
 
     def plan(self):
         root = self.query.root
@@ -149,13 +151,57 @@ class _Planner:
         total = sum(self.stats[id(c)].bytes for c in scans)
         limit = s.one_pass_max_bytes if s is not None else 0
         if self.force in ("one-pass", "fast"):
-            return P.ONE_PASS, ["%s in %d file%s, dynsql.physical.force = %s" % (
-                size_text(total), len(scans), "" if len(scans) == 1 else "s", self.force)]
+            return P.ONE_PASS, ["%s in %s, dynsql.physical.force = %s" % (size_text(total), self._files(scans),
+                                                                          self.force)]
         if limit <= 0 or total > limit:
+            pieces = self._in_pieces() if limit > 0 else None
+            if pieces is not None:
+                self.pieces = pieces
+                return P.ONE_PASS, ["%s in 1 file > dynsql.one-pass.max-input-size %s: %d pieces of %s read in "
+                                    "parallel (dynsql.one-pass.piece-size %s)" % (
+                                        size_text(total), size_text(limit), pieces[0], size_text(pieces[1]),
+                                        size_text(s.one_pass_piece_bytes))]
             return P.MICRO_BATCHES, ["%s in all > dynsql.one-pass.max-input-size %s" % (size_text(total),
                                                                                         size_text(limit))]
-        return P.ONE_PASS, ["%s in %d file%s <= dynsql.one-pass.max-input-size %s" % (
-            size_text(total), len(scans), "" if len(scans) == 1 else "s", size_text(limit))]
+        return P.ONE_PASS, ["%s in %s <= dynsql.one-pass.max-input-size %s" % (
+            size_text(total), self._files(scans), size_text(limit))]
+
+    def _files(self, scans):
+        n = sum(self.stats[id(c)].files for c in scans)
+        return "%d file%s" % (n, "" if n == 1 else "s")
+
+    def _in_pieces(self):
+        """A SELECT of a TUMBLE, HOP or CUMULATE aggregate or of an event-time MATCH_RECOGNIZE over one csv or json
+        file larger than the one pass's limit, with only projections between the scan and the operator (every
+        row the scan reads reaches it, the row with its piece's maximum too): (pieces, bytes each) to read it
+        in, in parallel, each row's lateness decided by its piece's running maximum and the earlier pieces'
+        maximum (runtime/operators/window_pieces.py); else None."""
+        from ..connectors.splits import CUT_FORMATS
+        node = self.query.root
+        if not isinstance(node, CollectSink) or self.facts is None:
+            return None
+        node = node.input
+        while isinstance(node, Calc):
+            node = node.input
+        if not ((isinstance(node, WindowAggregate) and node.spec.kind != "SESSION" and node.time_kind != PROCTIME)
+                or (isinstance(node, Match) and node.event_time)):
+            return None
+        self.pieces_aggregate = node
+        node = node.input
+        while (isinstance(node, Calc) and node.condition is None) or (
+                isinstance(node, WindowTableFunction) and node.spec.kind != "SESSION"):
+            node = node.input
+        if not (isinstance(node, TableScan) and node.insert_only and not node.changelog_source
+                and self._bounded_files(node) and node.table.watermark is not None):
+            return None
+        stats = self.stats[id(node)]
+        piece = self.settings.one_pass_piece_bytes if self.settings is not None else 0
+        if not (stats.one_file and node.table.options.get("format") in CUT_FORMATS and piece > 0
+                and not stats.ignores_parse_errors):
+            return None
+        count = max(2, -(-stats.bytes // piece))
+        self.pieces_scan = node
+        return count, max(1, stats.bytes // count)
 
     def _in_one_pass(self, node, scans, stateful_above):
         """Whether `node` and the nodes below it keep their streaming results in one pass (runtime/one_pass.py
@@ -175,7 +221,7 @@ class _Planner:
         if isinstance(node, (CollectSink, Calc, Expand)):
             return True
         if isinstance(node, TableScan):
-            return self._one_bounded_file(node)
+            return self._bounded_files(node)
         if isinstance(node, (WindowTableFunction, WindowAggregate)):
             return node.spec.kind != "SESSION" and node.time_kind != PROCTIME
         if isinstance(node, GroupWindowAggregate):
@@ -201,17 +247,19 @@ class _Planner:
         for node in inputs:
             while isinstance(node, (Calc, Expand)) and node.insert_only:     # (an Expand: GROUPING SETS)
                 node = node.input
-            if not (isinstance(node, TableScan) and node.insert_only and self._one_bounded_file(node)):
+            if not (isinstance(node, TableScan) and node.insert_only and self._bounded_files(node)):
                 return False
             mine.append(node)
         scans.extend(mine)
         return all(self.stats[id(s)].whole_first_micro_batch for s in mine)
 
-    def _one_bounded_file(self, scan):
-        """One unpaced, unwatched file, insert-only, whose rowtime (if any) is a physical column (a computed
-        rowtime has no per-row `__wm`)."""
+    def _bounded_files(self, scan):
+        """One unpaced, unwatched file, or a directory of such files that a streaming read takes all whole in
+        its first micro-batch (each file against its own running maximum, as a batch read of one split a file
+        reads them), insert-only, whose rowtime (if any) is a physical column (a computed rowtime has no per-row
+        `__wm`)."""
         stats = self.stats[id(scan)]
-        if not (stats.one_file and stats.bounded):
+        if not (stats.plain_files and (stats.one_file or stats.whole_first_micro_batch)):
             return False
         table = scan.table
         if any(c.is_proctime for c in table.columns):
@@ -222,6 +270,15 @@ class _Planner:
     # ------------------------------------------------------------------ each node's choice
     def _choose(self, p, one_batch, plan):
         n = p.logical
+        if self.pieces is not None and (n is self.pieces_scan or n is self.pieces_aggregate):
+            p.stats = self.stats.get(id(n))
+            p.choice = P.READ_IN_PIECES_WITH_MAXIMA if n is self.pieces_scan else \
+                P.MATCH_OF_PIECES if isinstance(n, Match) else P.AGGREGATE_OF_PIECES
+            p.because = [p.stats.describe()] if p.stats is not None else [
+                "late when %s <= max(the piece's watermark before the row, the earlier pieces' maximum - delay)" % (
+                    "its rowtime" if isinstance(n, Match) else "window end - 1")]
+            p.pieces = self.pieces
+            return
         if isinstance(n, TableScan):
             p.stats = self.stats[id(n)]
             p.because = [p.stats.describe()]

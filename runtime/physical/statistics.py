@@ -2,8 +2,8 @@
 
 `scan_statistics(scan)` -> ScanStatistics: where the rows come from (a filesystem path: one file or a
 directory, how many files, how many bytes), whether the input ends (bounded) and whether it is paced or
-watched, and whether a streaming read takes the file whole in its first micro-batch (connectors/splits.py's
-rule). Nothing here reads a row: only the file system's sizes and the head of one file."""
+watched, and whether a streaming read takes each file whole in its first micro-batch (connectors/splits.py's
+rule: a directory's files are then all read in that micro-batch, each against its own running maximum). Nothing here reads a row: only the file system's sizes and the head of one file."""
 
 import os
 from dataclasses import dataclass
@@ -21,7 +21,13 @@ class ScanStatistics:
     partitioned: bool = False
     changelog: bool = False        # a changelog format (debezium, canal, ...): updates, not rows
     ignores_parse_errors: bool = False
-    whole_first_micro_batch: bool = False   # one file a streaming read takes whole in its first micro-batch
+    whole_first_micro_batch: bool = False   # files a streaming read takes whole, each, in its first micro-batch
+
+    @property
+    def plain_files(self):
+        """Files read as they stand: filesystem, not partitioned, not a changelog, neither paced nor watched."""
+        return (self.connector == "filesystem" and bool(self.files) and self.path is not None and self.bounded
+                and not self.partitioned and not self.changelog and not self.paced)
 
     @property
     def one_file(self):
@@ -44,6 +50,9 @@ class ScanStatistics:
         if self.whole_first_micro_batch:
             parts.append("whole in the first micro-batch")
         return "%s: %s" % (self.connector, ", ".join(parts))
+
+
+WHOLE_CHECK_FILES = 1000       # a directory of more files is not checked (each may need its head read)
 
 
 def size_text(n):
@@ -74,8 +83,9 @@ def scan_statistics(scan):
         stats.files, stats.bytes = len(sizes), sum(sizes)
     else:
         stats.files, stats.bytes = 0, 0
-    if stats.one_file:
-        from ..connectors.splits import first_micro_batch_reads_whole
-        stats.whole_first_micro_batch = first_micro_batch_reads_whole(path, o.get("format"),
-                                                                      o.get("scan.rows-per-batch"))
+    if stats.plain_files and stats.files <= WHOLE_CHECK_FILES:
+        from ..connectors.splits import first_micro_batch_reads_whole, list_files
+        stats.whole_first_micro_batch = all(first_micro_batch_reads_whole(f, o.get("format"),
+                                                                          o.get("scan.rows-per-batch"))
+                                            for f in list_files(path))
     return stats

@@ -1,0 +1,12 @@
+-- A window aggregate over a directory that the first micro-batch reads all whole: one pass, each file read top to
+-- bottom against its own running maximum, as that micro-batch reads them.
+CREATE TABLE clicks (`user` STRING, cTime TIMESTAMP(3), url STRING, WATERMARK FOR cTime AS cTime - INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '${DATA}/parts', 'format' = 'csv');
+SELECT window_start, `user`, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(cTime), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, `user`;
+-- physical:
+-- one pass (262 B in 2 files <= dynsql.one-pass.max-input-size 64.0 MB)
+-- one pass: rows shown at the end of the input (SET 'dynsql.one-pass.enabled' = 'false')
+-- Sink
+-- +- Calc
+--    +- WindowAggregate: Spark's window aggregate
+--       +- Calc
+--          +- TableSourceScan(clicks): read top to bottom (filesystem: 2 files, 262 B, bounded, whole in the first micro-batch; projection push-down: the scan of clicks hands Spark user, cTime of its columns)
