@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: postgres demo-jdbc connect-jdbc run test test-faults test-plan test-paths conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java
+.PHONY: postgres demo-jdbc connect-jdbc run test test-faults test-plan test-paths conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java hadoop-jar
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -17,6 +17,10 @@ $(STAMP): setup.cfg pyproject.toml
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+# rebuilds runtime/java/dynsql-hadoop.jar from its source (the jar is committed: running dynsql needs no JDK, this does)
+hadoop-jar: $(STAMP)
+	PYTHON=$(BIN)/python runtime/java/build.sh
 
 # PostgreSQL and its JDBC driver (/usr/share/java/postgresql.jar), from Debian's packages where missing: the JDBC
 # connector's tests start a throwaway server of their own (tests/postgres_server.py)

@@ -331,6 +331,8 @@ def _create_session(master, conf):
     conf = {"spark.redaction.regex": SPARK_REDACTION_REGEX, **conf}
     from .connectors.jdbc_driver import classpath_conf
     conf.update(classpath_conf(conf))     # the JDBC drivers (connectors/jdbc_driver.py)
+    from .local_filesystem import local_filesystem_conf
+    conf.update(local_filesystem_conf(master, conf))     # no `chmod` process per checkpoint file
     spark_conf = SparkConf().setMaster(master).setAppName(conf.get("spark.app.name", "dynsql"))
     # the JVM's command line (which any local user can read) gets no secret: those reach it through py4j, in
     # the SparkContext's configuration, before the context starts

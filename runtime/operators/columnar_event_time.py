@@ -24,7 +24,6 @@ EventTimeProcessor there are no extra timers (`more_timers`) and no processing-t
 import sys
 
 import numpy as np
-import pandas as pd
 from pyspark.sql.streaming import StatefulProcessor
 
 from .event_time import operator_watermark
@@ -151,6 +150,7 @@ def _not_late(operator_name, frames, names):
     row is left."""
     if not frames:
         return None
+    import pandas as pd     # here: a worker that only unpickles the processor imports no pandas
     frame = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
     if names:
         frame.columns = list(names)

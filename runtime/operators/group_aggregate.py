@@ -11,7 +11,6 @@ from pyspark.sql import types as st
 from planner.errors import UnsupportedError
 from planner.expr.types import to_spark
 from planner.plan.aggregate import GroupAggregate
-from planner.python_functions.aggregate_calls import python_function
 
 from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
@@ -19,6 +18,14 @@ from .collecting_aggregates import FUNCTIONS as COLLECTING, collecting_expressio
 from .keyed_state import KeyedChangelogProcessor, update_pair, weight
 from ..physical.nodes import NATIVE_UPDATE_AGGREGATE, WHOLE_FILE
 from .whole_file_aggregate import aggregate_whole_file
+
+
+def python_function(call):
+    """The Python aggregate function `call` names (planner/python_functions/aggregate_calls.py), or None. Imported
+    when first called: that module imports sqlglot and the planner's function registry, which a Python worker
+    that unpickles one of the processors of this module (or of window.py, over_aggregate.py) needs not."""
+    from planner.python_functions.aggregate_calls import python_function as named
+    return named(call)
 
 
 class AggregateState:

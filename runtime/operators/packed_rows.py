@@ -14,8 +14,6 @@ Spark's worker would have built from the rows: the same columns, dtypes and valu
 strings converted as pyspark converts them, other columns by pyspark's own conversion), rows in arrival order
 within each input batch."""
 
-import pandas as pd
-
 ROWS = "__rows"
 PACK_FROM = 64          # rows of one key in one input batch from which they travel packed
 
@@ -94,6 +92,7 @@ def frames_of_call(rows, timezone):
 def unpack(frames, timezone):
     """The frames a key's call got (df's columns and __rows, by position) -> one pandas frame of the key's rows
     with df's columns, or None when there are none."""
+    import pandas as pd     # here: a worker that only unpickles the processor imports no pandas
     import pyarrow as pa
     parts, tables = [], []
     for frame in frames:

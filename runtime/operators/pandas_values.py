@@ -16,15 +16,15 @@ mask, a NaN stays a value), a timestamp as datetime64[us, UTC] (NaT where NULL),
 `Values.as_series` is the output column. Nothing here knows what an operator does with the values."""
 
 import numpy as np
-import pandas as pd
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
 NUMBER_TYPES = (st.BooleanType, st.ByteType, st.ShortType, st.IntegerType, st.LongType, st.FloatType,
                 st.DoubleType)
 NUMBER, MICROS, OBJECT = "number", "micros", "object"
-_MASKED = {"b": pd.arrays.BooleanArray, "i": pd.arrays.IntegerArray, "u": pd.arrays.IntegerArray,
-           "f": pd.arrays.FloatingArray}
+# pandas' masked array of a numpy dtype kind (pandas.arrays, imported where a series is made: a worker that only
+# unpickles a processor imports no pandas)
+_MASKED = {"b": "BooleanArray", "i": "IntegerArray", "u": "IntegerArray", "f": "FloatingArray"}
 
 
 def kind_of(data_type):
@@ -134,6 +134,7 @@ class Values:
 
     def as_series(self):
         """The values as the output column Spark takes back as the field's type."""
+        import pandas as pd
         if self.kind == OBJECT:
             return pd.Series(self.values, dtype=object)
         if self.kind == MICROS:
@@ -141,7 +142,7 @@ class Values:
             times[self.nulls] = np.datetime64("NaT")
             return pd.Series(times).dt.tz_localize("UTC")
         values = self.values
-        masked = _MASKED.get(values.dtype.kind)
+        masked = getattr(pd.arrays, _MASKED.get(values.dtype.kind, ""), None)
         if masked is None:
             raise TypeError("a number column of dtype %s" % values.dtype)
         if values.dtype.kind == "u":

@@ -8,8 +8,6 @@ Flink's semantics of operators and functions, three-valued logic); a pair is joi
 TRUE. `check()` compiles it on the driver and raises UnsupportedError for what the compiler cannot evaluate;
 the compiled function itself is rebuilt on the executors (it is not picklable)."""
 
-from sqlglot import exp
-
 from planner.errors import UnsupportedError
 
 
@@ -49,6 +47,9 @@ class RowCondition:
 
 def _plain(tree):
     """The tree with its columns as plain quoted names (no planner objects in their meta)."""
+    from sqlglot import exp     # here, not at the top: an executor's worker that unpickles a processor with no
+    #                             condition imports no sqlglot
+
     def strip(n):
         if isinstance(n, exp.Column) and "field" in n.meta:
             return exp.Column(this=exp.to_identifier(n.meta["field"].name, quoted=True))

@@ -18,7 +18,6 @@ read in one pass (runtime/one_pass.py) joins the whole input at once (as_of_join
 from functools import partial
 
 import numpy as np
-import pandas as pd
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
@@ -115,6 +114,7 @@ class TemporalJoinProcessor(ColumnarEventTimeProcessor):
     def _joined(self, rows, table):
         """Each probe row with the version valid at its time: the latest at or before it, if not a retraction
         (LEFT: NULLs otherwise; INNER: the row is dropped)."""
+        import pandas as pd     # here: a worker that only unpickles the processor imports no pandas
         n = length(rows)
         if table:
             at = np.searchsorted(table["__vt"], rows["__t"], side="right") - 1

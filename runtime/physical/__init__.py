@@ -11,4 +11,13 @@ The translators (runtime/translate.py) read their node's choice (`ctx.chosen(nod
 node or decides a size limit of its own."""
 
 from .nodes import PhysicalNode, PhysicalPlan  # noqa: F401
-from .rules import EngineFacts, plan_physical  # noqa: F401
+
+
+def __getattr__(name):
+    """rules.py's names, imported when first asked for: the operators read nodes.py's names (in the Python workers
+    that unpickle them too), and rules.py imports most of the planner's plan modules (with MATCH_RECOGNIZE's
+    parser and sqlglot), 70 ms of every such worker's start."""
+    if name in ("EngineFacts", "plan_physical"):
+        from . import rules
+        return getattr(rules, name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
