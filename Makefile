@@ -39,9 +39,10 @@ demo-jdbc: java postgres $(STAMP)
 	$(BIN)/python demo_data/jdbc_demo.py
 
 # the suite, without the fault-injection tests (kill -9, a server stopped mid-job: `make test-faults`); the 25
-# slowest tests are listed at the end
+# slowest tests are listed at the end. Python keeps its compiled modules (__pycache__) even where the environment
+# says not to: Spark starts Python workers for every streaming query, and each would compile dynsql again
 test: java postgres $(STAMP)
-	$(BIN)/python -m pytest -q tests -m 'not fault_injection' --durations=25
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q tests -m 'not fault_injection' --durations=25
 
 # exactly once under kill -9 (a filesystem sink, a jdbc upsert sink), a PostgreSQL server stopped mid-job, and a
 # streaming query whose Python source runner is killed (said in words)
