@@ -214,3 +214,21 @@ def _simple_case(n, typeof):
         cond = template(_compare("=", "_a", "_b", [typeof(x), typeof(i.this)], [x, i.this]), a=x.copy(), b=i.this)
         whens.append(exp.If(this=cond, true=i.args["true"]))
     return exp.Case(ifs=whens, default=n.args.get("default"))
+
+
+def signed_zero_extreme(n, typeof, spark_call):
+    """GREATEST / LEAST of FLOAT/DOUBLE values ordered as Flink orders them (Double.compare: -0.0 below 0.0):
+    `spark_call(n)` gives Spark's call (which takes -0.0 and 0.0 as equal and keeps the first); a zero result
+    gets the sign Flink gives it (GREATEST is 0.0 when any argument is 0.0, LEAST -0.0 when any is -0.0). Else
+    None. (A zero's sign from its text: Spark's atan2 and sign make -0.0 0.0 first.)"""
+    if not isinstance(n, (exp.Greatest, exp.Least)) or _name(typeof(n)) not in _FLOATS:
+        return None
+    args = [a.copy() for a in [n.this] + list(n.expressions)]
+    greatest = isinstance(n, exp.Greatest)
+    zero = "(_a%d = 0 AND CAST(_a%d AS STRING) " + ("<>" if greatest else "=") + " '-0.0')"
+    found = " OR ".join(zero % (k, k) for k in range(len(args)))
+    t = _name(typeof(n))
+    # (abs(zero) times a sign: Spark folds IF(c, 0.0, -0.0), as it takes the two literals as equal)
+    signs = ("1", "-1") if greatest else ("-1", "1")
+    return template("CASE WHEN _r = 0 THEN abs(_r) * CAST(IF(%s, %s, %s) AS %s) ELSE _r END" % ((found,) + signs + (t,)),
+                    r=spark_call(n), **{"a%d" % k: a for k, a in enumerate(args)})

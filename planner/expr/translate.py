@@ -148,7 +148,7 @@ def to_spark(node, ctx=None):
                 raise
         if not isinstance(n, exp.Anonymous) and is_mapped_call(n):      # (SIMILAR TO is no Func)
             try:
-                mapped = map_parsed(n)
+                mapped = float_comparisons.signed_zero_extreme(n, typeof, map_parsed) or map_parsed(n)
             except SqlError as err:
                 if err.line is None and ctx is not None:
                     err.line, err.column = ctx.pos(n)
