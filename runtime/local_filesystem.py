@@ -12,7 +12,7 @@ Only for a local master (executors in this JVM, the jar on its class path); a us
 
 import os
 
-from .session import is_local
+from .session import appended, is_local
 
 JAR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "java", "dynsql-hadoop.jar")
 FILE_SYSTEM = "dynsql.hadoop.NoForkLocalFileSystem"
@@ -24,5 +24,4 @@ def local_filesystem_conf(master, conf, jar=JAR):
     """The settings that make `file:` paths use dynsql's local file system ({} where it does not apply)."""
     if not is_local(master) or IMPL_KEY in conf or not os.path.isfile(jar):
         return {}
-    old = [p for p in conf.get(CLASSPATH_KEY, "").split(os.pathsep) if p]
-    return {IMPL_KEY: FILE_SYSTEM, CLASSPATH_KEY: os.pathsep.join(old + [jar] if jar not in old else old)}
+    return {IMPL_KEY: FILE_SYSTEM, CLASSPATH_KEY: appended(conf, CLASSPATH_KEY, os.pathsep, [jar])}

@@ -269,6 +269,12 @@ def is_local(master):
     return master is None or master == "local" or master.startswith("local[") or master.startswith("local-")
 
 
+def appended(conf, key, sep, items):
+    """Setting `key` of `conf` (a list joined by `sep`) with `items` appended: its own entries kept, none twice."""
+    old = [p for p in conf.get(key, "").split(sep) if p]
+    return sep.join(old + [i for i in items if i not in old])
+
+
 def executor_python(master, explicit, environ=os.environ):
     """The Python the executors run: `spark.pyspark.python` (-D or spark-defaults.conf), else $PYSPARK_PYTHON,
     else this Python for a local master (its executors are on this machine), else None (Spark's default,

@@ -16,11 +16,9 @@ def driver_jars(environ=os.environ):
 
 def classpath_conf(conf, environ=os.environ):
     """The settings that add the drivers to a session's `conf` (its own values kept, the jars appended)."""
+    from ..session import appended
     jars = driver_jars(environ)
     if not jars:
         return {}
-    def joined(key, sep, items):
-        old = [p for p in conf.get(key, "").split(sep) if p]
-        return sep.join(old + [j for j in items if j not in old])
-    return {"spark.jars": joined("spark.jars", ",", jars),
-            "spark.driver.extraClassPath": joined("spark.driver.extraClassPath", os.pathsep, jars)}
+    return {"spark.jars": appended(conf, "spark.jars", ",", jars),
+            "spark.driver.extraClassPath": appended(conf, "spark.driver.extraClassPath", os.pathsep, jars)}
