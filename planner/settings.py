@@ -57,7 +57,8 @@ KNOWN_KEYS = {
                                        "micro-batches; 0: always micro-batches"),
     "dynsql.one-pass.piece-size": ("64 mb", None,
                                    "a streaming SELECT of a TUMBLE, HOP or CUMULATE aggregate or a MATCH_RECOGNIZE over one csv or json file larger than dynsql.one-pass.max-input-size reads it in "
-                                   "one pass, in pieces of about this size (at least two) read in parallel; 0: "
+                                   "one pass, in pieces of about this size (at least two) read in parallel, as does "
+                                   "an event-time temporal join its probe file (a multiple of the cores); 0: "
                                    "micro-batches"),
     "sql-client.execution.max-table-result.rows": ("1000000", None,
                                                    "the table result mode keeps at most this many rows: the "

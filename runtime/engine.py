@@ -141,8 +141,10 @@ class Engine:
     def physical_plan(self, query, batch):
         """The query's physical plan (runtime/physical): every execution choice, made once."""
         from .physical import EngineFacts, plan_physical
+        from .tables import parallelism
         return plan_physical(query, batch, self.settings, EngineFacts(
             broadcast_bytes=self._broadcast_bytes(), foreach_batch=not self.spark_runtime.is_connect,
+            cores=parallelism(self.spark),
             state_ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0))
 
     def _broadcast_bytes(self):

@@ -149,10 +149,10 @@ def _spec(spark, table, streaming, sentinel, pieces=1, read=None, piece_bytes=No
     })
 
 
-def read_spec(spark, table):
+def read_spec(spark, table, piece_bytes=None):
     """(the source's spec JSON, its schema JSON) of a whole bounded read of a filesystem table, for a task that
-    reads the table itself (runtime/whole_file.py)."""
-    return _spec(spark, table, False, sentinel=False), source_schema(table).json()
+    reads the table itself (runtime/whole_file.py); `piece_bytes`: the least size of the pieces it is cut in."""
+    return _spec(spark, table, False, sentinel=False, piece_bytes=piece_bytes), source_schema(table).json()
 
 
 def parallelism(spark):
@@ -170,11 +170,11 @@ def _event_time_delay_ms(table):
     return table.watermark.delay_ms if nexmark_rowtime_is_event_time(table) else None
 
 
-def table_frame(spark, ref, streaming, event_time=False, cut_files=False, pieces_with_maxima=None):
+def table_frame(spark, ref, streaming, event_time=False, cut_files=False, pieces_with_maxima=None, cut_into=None):
     """A scan (`ref`: runtime.operators.scan.ScanRef) -> DataFrame with the table's columns and the hidden columns.
     `cut_files`: a batch read whose rows' `__wm` nothing reads may cut a large text file into a piece a core
-    (splits.batch_splits). `pieces_with_maxima` (how many, bytes each): a batch read cut so, each piece's rows
-    followed by its maximum's row (connectors/filesystem.py)."""
+    (splits.batch_splits), or into `cut_into` (how many, bytes each). `pieces_with_maxima` (how many, bytes each): a
+    batch read cut so, each piece's rows followed by its maximum's row (connectors/filesystem.py)."""
     table = ref.table
     conn = table.options["connector"]
     jdbc_rows = None
@@ -199,11 +199,13 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False, pieces
         piece_bytes = None
         if pieces_with_maxima is not None and not streaming:
             pieces, piece_bytes = pieces_with_maxima
+        elif cut_files and cut_into is not None and not streaming:
+            pieces, piece_bytes = cut_into
         # projection push-down (operators/scan.py): a plain filesystem table's physical columns the query reads
         read = {c.name for c in table.physical_columns if c.name in ref.read} \
             if ref.read is not None and conn == "filesystem" and table is ref.table else None
         spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces, read=read,
-                     piece_bytes=piece_bytes, piece_maxima=piece_bytes is not None)
+                     piece_bytes=piece_bytes, piece_maxima=pieces_with_maxima is not None and not streaming)
         reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table, read))
         df = reader.option("spec", spec).load()
     cols = []

@@ -328,6 +328,55 @@ def test_a_temporal_join_stays_on_micro_batches_where_they_would_split_its_input
         GROUP BY window_start, window_end""")
 
 
+def test_a_temporal_join_over_a_probe_file_read_in_pieces_gives_the_rows_of_micro_batches(
+        one_pass_client, client, tmp_path):
+    """A probe file past the one pass's limit is cut in pieces read in parallel, the versions read whole: every
+    version arrives before the watermark moves, as on micro-batches that read the file whole in their first one,
+    so each probe row meets the version valid at its time among all the versions, whichever piece it is in (the
+    earlier pieces' watermark plays no part: no probe row is late). Orders out of order, several currencies, NULL
+    keys and times, versions of one time and late versions: the lookup (its tasks reading a piece each), the window
+    plan over Spark's scan of the pieces, and micro-batches give the same rows."""
+    rng = random.Random(11)
+    base = dt.datetime(2024, 1, 1, 10)
+
+    def when():
+        return "null" if rng.random() < 0.05 else (base + dt.timedelta(seconds=rng.randint(0, 90))).isoformat(" ")
+    currencies = ["EUR", "USD", "GBP", "JPY", "null"]
+    rates = "".join("%s,%s,%s\n" % (rng.choice(currencies), rng.choice(["1.5", "2.0", "0.5"]), when())
+                    for _ in range(40))
+    orders = "".join("o%d,%s,%d,%s\n" % (i, rng.choice(currencies), rng.randint(1, 9), when()) for i in range(200))
+    sql = """SELECT o.id, o.amount * r.rate AS converted FROM orders AS o
+             %s JOIN rates_now FOR SYSTEM_TIME AS OF o.ts AS r ON o.currency = r.currency%s"""
+    left_sql = (sql % ("LEFT", " AND r.rate > 1")).replace("o.amount * r.rate AS converted", "r.rate, r.ts")
+    for c in (one_pass_client, client):
+        create_csv_tables(c, tmp_path, (("orders", orders, "id STRING, currency STRING, amount INT, ts TIMESTAMP(3)"),
+                                        ("rates", rates, "currency STRING, rate DOUBLE, ts TIMESTAMP(3)")),
+                          "ts", ", 'csv.null-literal' = 'null'")
+        c.execute("CREATE VIEW rates_now AS SELECT currency, rate, ts FROM (SELECT *, ROW_NUMBER() OVER ("
+                  "PARTITION BY currency ORDER BY ts DESC) AS rn FROM rates) WHERE rn = 1")
+    c = one_pass_client
+    # (the LEFT JOIN's rows on micro-batches are those of the one pass over the whole file: the tests above)
+    assert "probe rows: file" in explained(c, left_sql)
+    expected = [sorted(changes(client, sql % ("", ""))), sorted(changes(c, left_sql))]
+    assert len(expected[0]) > 50 and any(row[1][1] is None for row in expected[1])
+    c.execute("SET 'dynsql.one-pass.max-input-size' = '1 kb'")
+    c.execute("SET 'dynsql.one-pass.piece-size' = '1 kb'")
+    plan = explained(c, sql % ("", ""))
+    assert "one pass (probe rows of orders: 5.9 KB in 1 file, 7.0 KB in all > dynsql.one-pass.max-input-size " \
+           "1.0 KB: 6 pieces of 1008 B read in parallel" in plan
+    assert "TemporalJoin: in-memory as-of lookup" in plan and "probe rows: 6 pieces of the file" in plan
+    # only the fields read above the join cross from the lookup into the JVM
+    assert "FileProbeLookup(id#" in plan and "[id#" in plan.split("FileProbeLookup")[1].split("__op")[0]
+    assert "currency" not in plan.split("MapInArrow")[1].split("__op")[0]
+    assert [sorted(changes(c, sql % ("", ""))), sorted(changes(c, left_sql))] == expected
+    c.execute("SET 'spark.sql.autoBroadcastJoinThreshold' = '-1'")
+    try:
+        assert "TemporalJoin: as-of join on Spark's window functions" in explained(c, sql % ("", ""))
+        assert sorted(changes(c, sql % ("", ""))) == expected[0]
+    finally:
+        c.execute("RESET 'spark.sql.autoBroadcastJoinThreshold'")
+
+
 def test_a_grouped_aggregate_in_one_pass_shows_each_group_once_as_micro_batches_do(one_pass_client, tables):
     """And says that it shows final rows only (the result's status line, EXPLAIN), where Flink's client shows the
     -U/+U as rows flow; `dynsql.one-pass.enabled` = false runs it on micro-batches."""

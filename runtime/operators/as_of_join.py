@@ -24,15 +24,16 @@ from ..translate import q
 VERSION, PROBE = 0, 1
 
 
-def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, chosen, ctx):
+def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, chosen, ctx, read=None):
     """The joined rows (node's fields, __op, __seq) of the probe frame `ldf` and the versions' frame `rdf` (the
     deduplication's insert-only input). `probe_keys` / `version_keys`: each side's key columns, never NULL, and
     `__knull` (a key field is NULL), named as `key` says. `chosen`: the node's physical choice, the lookup
     (AS_OF_LOOKUP; its probe_file: (the TableScan, {left field: the file's column}) when the probe rows are one
-    small file's: the lookup then reads them in its tasks, as_of_lookup.FileProbeLookup, and they never enter
-    the JVM) or the window plan."""
-    probe, versions, left, right = as_of_sides(node, ldf, rdf, probe_keys, version_keys)
-    looked_up = _looked_up(node, probe, versions, key[:-1], left, right, chosen, ctx)
+    file's: the lookup then reads them in its tasks, as_of_lookup.FileProbeLookup, and they never enter the JVM;
+    its `pieces`: (how many, bytes each) the file is cut in, a task each, else a task a core) or the window plan.
+    `read`: the output fields anything reads (None: all); the others are typed NULLs, never carried."""
+    probe, versions, left, right = as_of_sides(node, ldf, rdf, probe_keys, version_keys, read=read)
+    looked_up = _looked_up(node, probe, versions, key[:-1], left, right, chosen, ctx, read)
     if looked_up is not None:
         return looked_up
     return as_of_windows(node, probe, versions, key, left, right)
@@ -100,14 +101,18 @@ def keep_last_versions(versions, key):
     return versions.filter(F.col("__seq") == F.col("__last")).drop("__newest", "__last")
 
 
-def _looked_up(node, probe, versions, key, left, right, chosen, ctx):
+def _looked_up(node, probe, versions, key, left, right, chosen, ctx, read):
     """The joined rows by as_of_lookup.py when the physical plan chose the lookup, else None (the window plan).
     The versions frame is left in `ctx.lookup_versions` for the engine to collect before the query runs; until
-    then (EXPLAIN) the lookup holds none."""
+    then (EXPLAIN) the lookup holds none. Only the fields `read` (None: all) cross from the lookup into the JVM."""
     from ..physical.nodes import AS_OF_LOOKUP, AS_OF_WINDOWS
     from .as_of_lookup import FileProbeLookup, lookup_takes, no_versions
     if chosen.choice != AS_OF_LOOKUP:
         return None
+    names = node.field_names
+    outputs = dict(zip(left + right, names))
+    fields_of = dict(zip(left, node.left.field_names))
+    left, right = [[c for c in side if read is None or outputs[c] in read] for side in (left, right)]
     frame = versions.select(*key, "__t", "__seq", *right)
     if not lookup_takes(frame, key, right):
         chosen.choice = AS_OF_WINDOWS
@@ -116,32 +121,39 @@ def _looked_up(node, probe, versions, key, left, right, chosen, ctx):
     ctx.lookup_versions[id(node)] = frame
     table = ctx.versions.get(id(node))
     lookup, schema = as_of_lookup(node, probe, versions, table if table is not None else no_versions(frame), key,
-                                  left, right)
+                                  left, right, [outputs[c] for c in left + right])
     if lookup is None:
         chosen.choice = AS_OF_WINDOWS
         chosen.because.append("the versions' keys and times do not fit one int64 code")
         return None
     spark = probe.sparkSession
     if chosen.probe_file is None:
-        return probe.mapInArrow(lookup, schema)
-    from ..tables import parallelism, read_spec
-    from ..whole_file import run_in_tasks
-    scan, file_columns = chosen.probe_file
-    tasks = parallelism(spark)
-    columns = {**dict(zip(key, (file_columns[k] for k in node.left_keys))),
-               **{c: file_columns[n] for n, c in zip(node.left.field_names, left)},
-               "__time": file_columns[node.left_time]}
-    return run_in_tasks(spark, FileProbeLookup(*read_spec(spark, scan.table), columns, lookup, tasks), schema, tasks)
+        joined = probe.select(*key, "__knull", "__t", "__seq", *left).mapInArrow(lookup, schema)
+    else:
+        from ..tables import parallelism, read_spec
+        from ..whole_file import run_in_tasks
+        scan, file_columns = chosen.probe_file
+        tasks, piece_bytes = chosen.pieces if chosen.pieces is not None else (parallelism(spark), None)
+        columns = {**dict(zip(key, (file_columns[k] for k in node.left_keys))),
+                   **{c: file_columns[fields_of[c]] for c in left},
+                   "__time": file_columns[node.left_time]}
+        joined = run_in_tasks(spark, FileProbeLookup(*read_spec(spark, scan.table, piece_bytes), columns, lookup,
+                                                     tasks), schema, tasks)
+    types = {outputs[c]: t.dataType for c, t in zip(probe.columns + versions.columns,
+                                                     probe.schema.fields + versions.schema.fields) if c in outputs}
+    return joined.select(*[F.col(q(n)) if n in schema.fieldNames() else F.lit(None).cast(types[n]).alias(n)
+                           for n in names], "__op", "__seq")
 
 
-def as_of_lookup(node, probe, versions, table, key, left, right):
-    """(the lookup, the joined rows' Spark schema) of the versions `table` (a pyarrow Table of the versions
-    frame's key columns, __t, __seq and right values), or (None, None) when its keys and times do not fit one
-    int64 code (as_of_lookup.AsOfLookup); the caller maps the probe rows with it (`mapInArrow`)."""
+def as_of_lookup(node, probe, versions, table, key, left, right, names):
+    """(the lookup, the joined rows' Spark schema: `names`, the output fields of the `left` and `right` value
+    columns) of the versions `table` (a pyarrow Table of the versions frame's key columns, __t, __seq and right
+    values), or (None, None) when its keys and times do not fit one int64 code (as_of_lookup.AsOfLookup); the
+    caller maps the probe rows with it (`mapInArrow`)."""
     from pyspark.sql.pandas.types import to_arrow_schema
     from .as_of_lookup import AsOfLookup
     fields = [st.StructField(n, f.dataType, True) for n, f in
-              zip(node.field_names, [probe.schema[c] for c in left] + [versions.schema[c] for c in right])]
+              zip(names, [probe.schema[c] for c in left] + [versions.schema[c] for c in right])]
     schema = st.StructType(fields + [st.StructField("__op", st.ByteType()), st.StructField("__seq", st.LongType())])
     zone = probe.sparkSession.conf.get("spark.sql.session.timeZone")
     try:

@@ -37,6 +37,7 @@ def translate_table_scan(node, inputs, ctx):
     # a batch frame whose operators drop no late rows reads no `__wm`: a large file may be read in pieces
     df = table_frame(ctx.spark, ref, ctx.streaming, event_time=ctx.event_time,
                      cut_files=chosen is not None and chosen.choice == READ_IN_PIECES,
+                     cut_into=chosen.pieces if chosen is not None and chosen.choice == READ_IN_PIECES else None,
                      pieces_with_maxima=chosen.pieces if chosen is not None and
                      chosen.choice == READ_IN_PIECES_WITH_MAXIMA else None)
     names = node.field_names

@@ -208,7 +208,7 @@ def translate_temporal_join(node, inputs, ctx):
         joined = _joined_on_micro_batches(node, ctx, left, right, ldf, rdf, key_columns, keys, newest_only)
     else:                         # read as one batch (a one pass, batch mode): the whole input at once
         joined = as_of_join(node, ldf, rdf, key_columns(node.left_keys), key_columns(node.right_keys),
-                            keys + ["__knull"], chosen, ctx)
+                            keys + ["__knull"], chosen, ctx, _read(node, chosen))
     return _output(node, joined, left.changelog)
 
 

@@ -93,7 +93,9 @@ class PhysicalNode:
     # a TemporalJoin over a versioned view: its versions are the view's input rows, each key's latest kept by the
     # join (the view's Deduplicate is not in the physical tree: it never runs)
     versions_of_view: bool = False
-    pieces: tuple = None                             # READ_IN_PIECES_WITH_MAXIMA: (how many, bytes each)
+    # READ_IN_PIECES_WITH_MAXIMA, and a temporal join's probe file read in pieces (its scan's READ_IN_PIECES, the
+    # join's AS_OF_LOOKUP: a task a piece): (how many, bytes each)
+    pieces: tuple = None
     # what the nodes above ask of this one (decided top-down: a translator never looks at its parent)
     only_projections_above: bool = False             # nothing but Calcs between this node and the sink
     event_time_above: bool = False                   # an event-time operator above reads its rowtime

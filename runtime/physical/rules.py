@@ -5,7 +5,8 @@ what the engine knows of Spark (EngineFacts):
 - how the query runs: batch mode; micro-batches; or, for a streaming SELECT over bounded files whose result one
   Spark batch job gives as micro-batches would (see runtime/one_pass.py), one pass, up to
   `dynsql.one-pass.max-input-size` in all (past it, a window aggregate or MATCH_RECOGNIZE over one text file
-  reads it in pieces of `dynsql.one-pass.piece-size`), unless `dynsql.one-pass.enabled` is false;
+  reads it in pieces of `dynsql.one-pass.piece-size`; an event-time temporal join reads its probe file so, past
+  it or where micro-batches would split it, its versions whole), unless `dynsql.one-pass.enabled` is false;
 - a grouped aggregate: Spark's update-mode aggregate (insert-only input, functions whose result does not depend
   on the rows' order, only projections above) or dynsql's keyed aggregate; read as one batch: Spark's aggregate,
   or each task reading the whole file (up to `dynsql.whole-file.max-size`) and computing its share of the keys;
@@ -13,7 +14,8 @@ what the engine knows of Spark (EngineFacts):
   CUMULATE aggregate a SELECT shows on micro-batches: Spark's batch aggregate per micro-batch over the windows the
   watermark closed (`dynsql.window-aggregate.per-micro-batch`), else Spark's streaming aggregate;
 - an event-time temporal join read as one batch: the in-memory as-of lookup when the versions' files fit under
-  Spark's broadcast limit (`spark.sql.autoBroadcastJoinThreshold`), else the as-of join on window functions; one
+  Spark's broadcast limit (`spark.sql.autoBroadcastJoinThreshold`, its tasks reading the probe file a piece
+  each when it is read in pieces), else the as-of join on window functions; one
   over a versioned view that a SELECT shows on micro-batches: Spark's as-of join per micro-batch over the probe
   rows the watermark passed (`dynsql.temporal-join.per-micro-batch`), else dynsql's temporal join operator;
 - a regular join: Spark's join (insert-only inputs, only projections above) or dynsql's keyed join;
@@ -52,6 +54,7 @@ class EngineFacts:
     """What the engine knows of Spark that a choice depends on."""
     broadcast_bytes: int = 10 << 20     # spark.sql.autoBroadcastJoinThreshold (-1: never)
     foreach_batch: bool = True          # the result sink runs in the driver (not under Spark Connect)
+    cores: int = 2                      # the cores Spark's tasks run on (runtime/tables.parallelism)
     state_ttl_ms: int = 0
 
 
@@ -146,29 +149,56 @@ class _Planner:
         if self.force == "general":
             return P.MICRO_BATCHES, ["dynsql.physical.force = general"]
         scans = []
+        limit = s.one_pass_max_bytes if s is not None else 0
         if not self._in_one_pass(self.query.root, scans, False):
+            pieces = self._temporal_join_in_pieces() if limit > 0 else None
+            if pieces is not None:
+                size = self.stats[id(self.pieces_scan)].bytes
+                return P.ONE_PASS, [self._pieces_text(pieces, "not read whole by the first micro-batch%s" % (
+                    ", > dynsql.one-pass.max-input-size %s" % size_text(limit) if size > limit else ""))]
             return P.MICRO_BATCHES, ["an input or an operator that a single batch job would not give streaming's rows"]
         total = sum(self.stats[id(c)].bytes for c in scans)
-        limit = s.one_pass_max_bytes if s is not None else 0
         if self.force in ("one-pass", "fast"):
             return P.ONE_PASS, ["%s in %s, dynsql.physical.force = %s" % (size_text(total), self._files(scans),
                                                                           self.force)]
         if limit <= 0 or total > limit:
             pieces = self._in_pieces() if limit > 0 else None
             if pieces is not None:
-                self.pieces = pieces
-                return P.ONE_PASS, ["%s in 1 file > dynsql.one-pass.max-input-size %s: %d pieces of %s read in "
-                                    "parallel (dynsql.one-pass.piece-size %s)" % (
-                                        size_text(total), size_text(limit), pieces[0], size_text(pieces[1]),
-                                        size_text(s.one_pass_piece_bytes))]
+                return P.ONE_PASS, [self._pieces_text(pieces, "> dynsql.one-pass.max-input-size %s" %
+                                                      size_text(limit))]
+            pieces = self._temporal_join_in_pieces() if limit > 0 else None
+            if pieces is not None:
+                return P.ONE_PASS, [self._pieces_text(pieces, "%s in all > dynsql.one-pass.max-input-size %s" % (
+                    size_text(total), size_text(limit)))]
             return P.MICRO_BATCHES, ["%s in all > dynsql.one-pass.max-input-size %s" % (size_text(total),
                                                                                         size_text(limit))]
         return P.ONE_PASS, ["%s in %s <= dynsql.one-pass.max-input-size %s" % (
             size_text(total), self._files(scans), size_text(limit))]
 
+    def _pieces_text(self, pieces, why):
+        """EXPLAIN's reason for a one pass over a file read in pieces (self.pieces_scan's): its size, `why` it
+        is not read as a whole, the pieces."""
+        stats = self.stats[id(self.pieces_scan)]
+        join = isinstance(self.pieces_aggregate, TemporalJoin)
+        return "%s%s in 1 file%s%s: %d pieces of %s read in parallel (dynsql.one-pass.piece-size %s%s)%s" % (
+            "probe rows of %s: " % self.pieces_scan.table.name if join else "", size_text(stats.bytes),
+            ", " if join else " ", why, pieces[0], size_text(pieces[1]), size_text(self.settings.one_pass_piece_bytes),
+            ", a multiple of %d cores" % self.facts.cores if join else "",
+            "; versions whole in the first micro-batch" if join else "")
+
     def _files(self, scans):
         n = sum(self.stats[id(c)].files for c in scans)
         return "%d file%s" % (n, "" if n == 1 else "s")
+
+    def _shown_operator(self):
+        """The node under the projections and filters of a SELECT (None: not a SELECT)."""
+        node = self.query.root
+        if not isinstance(node, CollectSink) or self.facts is None:
+            return None
+        node = node.input
+        while isinstance(node, Calc):
+            node = node.input
+        return node
 
     def _in_pieces(self):
         """A SELECT of a TUMBLE, HOP or CUMULATE aggregate or of an event-time MATCH_RECOGNIZE over one csv or json
@@ -176,17 +206,11 @@ class _Planner:
         row the scan reads reaches it, the row with its piece's maximum too): (pieces, bytes each) to read it
         in, in parallel, each row's lateness decided by its piece's running maximum and the earlier pieces'
         maximum (runtime/operators/window_pieces.py); else None."""
-        from ..connectors.splits import CUT_FORMATS
-        node = self.query.root
-        if not isinstance(node, CollectSink) or self.facts is None:
-            return None
-        node = node.input
-        while isinstance(node, Calc):
-            node = node.input
+        node = self._shown_operator()
         if not ((isinstance(node, WindowAggregate) and node.spec.kind != "SESSION" and node.time_kind != PROCTIME)
                 or (isinstance(node, Match) and node.event_time)):
             return None
-        self.pieces_aggregate = node
+        aggregate = node
         node = node.input
         while (isinstance(node, Calc) and node.condition is None) or (
                 isinstance(node, WindowTableFunction) and node.spec.kind != "SESSION"):
@@ -194,14 +218,47 @@ class _Planner:
         if not (isinstance(node, TableScan) and node.insert_only and not node.changelog_source
                 and self._bounded_files(node) and node.table.watermark is not None):
             return None
-        stats = self.stats[id(node)]
+        return self._cut(node, aggregate, 1)
+
+    def _temporal_join_in_pieces(self):
+        """A SELECT of an event-time temporal join of a versioned view (INNER or LEFT, only projections and
+        filters above it) whose probe rows are one csv or json file read as it stands (no
+        `scan.rows-per-batch`: the micro-batches a user asked for keep their own changelog) through projections,
+        and whose versions a streaming read takes whole in its first micro-batch: (pieces, bytes each) to read
+        the probe file in, in parallel, a multiple of the cores; else None. Every version then arrives before
+        the watermark moves, as when micro-batches read the probe file whole in their first one (the one pass
+        of a file under the limits, runtime/one_pass.py): each probe row meets the version valid at its time
+        among all the versions, whichever piece it is in, and no probe row is late (as_of_join.py), so the
+        pieces need no watermark of the earlier pieces."""
+        node = self._shown_operator()
+        if not (isinstance(node, TemporalJoin) and node.insert_only):
+            return None
+        join = node
+        deduplication, _ = versioned_view(join.right)
+        if deduplication is None or not self._first_micro_batch_reads_all((deduplication.input,), []):
+            return None
+        node = join.left
+        while isinstance(node, Calc) and node.insert_only:
+            node = node.input
+        if not (isinstance(node, TableScan) and node.insert_only and not node.changelog_source
+                and self.stats[id(node)].plain_files and not node.table.options.get("scan.rows-per-batch")
+                and not any(c.is_proctime for c in node.table.columns)):
+            return None
+        return self._cut(node, join, self.facts.cores)
+
+    def _cut(self, scan, operator, cores):
+        """(pieces, bytes each) to read `scan`'s one csv or json file in for `operator`, at least two and a
+        multiple of `cores`, of about `dynsql.one-pass.piece-size` each; None when it cannot be cut."""
+        from ..connectors.splits import CUT_FORMATS
+        stats = self.stats[id(scan)]
         piece = self.settings.one_pass_piece_bytes if self.settings is not None else 0
-        if not (stats.one_file and node.table.options.get("format") in CUT_FORMATS and piece > 0
+        if not (stats.one_file and scan.table.options.get("format") in CUT_FORMATS and piece > 0
                 and not stats.ignores_parse_errors):
             return None
         count = max(2, -(-stats.bytes // piece))
-        self.pieces_scan = node
-        return count, max(1, stats.bytes // count)
+        count = -(-count // max(1, cores)) * max(1, cores)
+        self.pieces, self.pieces_scan, self.pieces_aggregate = (count, max(1, stats.bytes // count)), scan, operator
+        return self.pieces
 
     def _in_one_pass(self, node, scans, stateful_above):
         """Whether `node` and the nodes below it keep their streaming results in one pass (runtime/one_pass.py
@@ -270,6 +327,10 @@ class _Planner:
     # ------------------------------------------------------------------ each node's choice
     def _choose(self, p, one_batch, plan):
         n = p.logical
+        if self.pieces is not None and isinstance(self.pieces_aggregate, TemporalJoin) and (
+                n is self.pieces_scan or n is self.pieces_aggregate):
+            self._temporal_join_of_pieces(p)
+            return
         if self.pieces is not None and (n is self.pieces_scan or n is self.pieces_aggregate):
             p.stats = self.stats.get(id(n))
             p.choice = P.READ_IN_PIECES_WITH_MAXIMA if n is self.pieces_scan else \
@@ -392,7 +453,7 @@ class _Planner:
                 return
         p.choice = P.NATIVE_UPDATE_AGGREGATE if native else P.KEYED_AGGREGATE
 
-    def _temporal_join(self, p, one_batch):
+    def _temporal_join(self, p, one_batch, whole_file=True):
         n = p.logical
         if not one_batch:
             p.choice = P.TEMPORAL_JOIN_PROCESSOR
@@ -417,11 +478,33 @@ class _Planner:
         p.choice = P.AS_OF_LOOKUP
         p.because = ["versions %s%s" % (size_text(total), ", dynsql.physical.force = fast" if self.force == "fast"
                                          else " <= spark.sql.autoBroadcastJoinThreshold %s" % size_text(limit))]
+        if not whole_file:
+            return
         probe = P.PhysicalNode(None)
         self._whole_file(probe, n.left, n.left.field_names)
         if probe.file is not None:
             p.probe_file = probe.file
             p.because.append("probe rows: " + probe.because[0])
+
+    def _temporal_join_of_pieces(self, p):
+        """The probe scan of a temporal join whose probe file is read in pieces (_temporal_join_in_pieces) and
+        the join: the in-memory as-of lookup, its tasks reading a piece each of the file, or the as-of join on
+        window functions over Spark's scan of the pieces."""
+        n = p.logical
+        p.pieces = self.pieces
+        if n is self.pieces_scan:
+            p.stats = self.stats[id(n)]
+            p.choice = P.READ_IN_PIECES
+            p.because = [p.stats.describe(), "%d pieces of %s" % (self.pieces[0], size_text(self.pieces[1]))]
+            return
+        self._temporal_join(p, True, whole_file=False)
+        if p.choice != P.AS_OF_LOOKUP:
+            return
+        from ..whole_file import file_columns_under
+        found = file_columns_under(n.left, n.left.field_names)
+        if found is not None:
+            p.probe_file = found
+            p.because.append("probe rows: %d pieces of the file read in the lookup's tasks" % self.pieces[0])
 
     def _whole_file(self, p, input_node, needed):
         """Make `p` a WHOLE_FILE read of the file under `input_node` when `needed` (its fields the operator
