@@ -60,6 +60,19 @@ def test_a_temporal_join_reads_a_versioned_view_without_its_deduplicate():
         assert not any(ln.lstrip(" :+-").startswith("Deduplicate") for ln in lines), "\n".join(lines)
 
 
+def test_a_probe_file_read_in_pieces_is_a_choice_the_settings_turn_off():
+    """temporal_join_probe_in_pieces.sql reads its probe file in pieces; forced onto the general path, with the
+    one pass off, or with no piece size, the same query runs on micro-batches."""
+    sql, expected = read_case(os.path.join(PHYSICAL_DIR, "temporal_join_probe_in_pieces.sql"))
+    assert "4 pieces of 16 B read in parallel" in expected[0]
+    for setting, why in (("'dynsql.physical.force' = 'general'", "dynsql.physical.force = general"),
+                         ("'dynsql.one-pass.enabled' = 'false'", "dynsql.one-pass.enabled = false"),
+                         ("'dynsql.one-pass.piece-size' = '0'", "153 B in all > dynsql.one-pass.max-input-size")):
+        lines = physical_plan_of(sql.replace("\nSELECT ", "\nSET %s;\nSELECT " % setting, 1))
+        assert lines[0].startswith("micro-batches (" + why), lines[0]
+        assert not any("in pieces" in ln for ln in lines)
+
+
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
     for p in sys.argv[1:]:
