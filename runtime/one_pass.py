@@ -24,11 +24,15 @@ that micro-batch reads them in parallel, each against its own running maximum, a
 file does. A TUMBLE, HOP or CUMULATE aggregate or an event-time MATCH_RECOGNIZE over one csv or json file larger
 than the limit below, with only projections between them, reads the file in pieces in parallel, each row's
 lateness decided by its piece's running maximum and the earlier pieces' maximum
-(runtime/operators/window_pieces.py): the rows of a read from the top.
+(runtime/operators/window_pieces.py): the rows of a read from the top. A grouped aggregate of functions that
+merge over such a file, or over one that micro-batches would split, reads it in pieces as well, each piece a
+step of the changelog shown as micro-batches of the pieces would show it (runtime/operators/group_pieces.py,
+`changes_piece_by_piece` below).
 
 Kept on micro-batches: other updating results (their changelog is what the user wants to see), an aggregate
-or temporal join over a file that micro-batches would split (they show updates between micro-batches; what a
-temporal join has seen of each input depends on the split), anything stateful after them, anything reading
+over a file whose table sets its micro-batches ('scan.rows-per-batch') or a temporal join over a file that
+micro-batches would split (they show updates between micro-batches; what a temporal join has seen of each
+input depends on the split), anything stateful after them, anything reading
 processing time, other directories, paced or watched tables, INSERT INTO jobs (they keep checkpoints), and other
 inputs larger than `dynsql.one-pass.max-input-size` (the result is collected at once, where micro-batches bound
 it).
@@ -47,9 +51,10 @@ from .streaming import count_parse_errors
 
 class OnePassRun:
     """Runs a one-pass query's batch frame in a thread of its own and hands its rows to the ChangeStream as
-    one batch of +I; `stop` (the shell's Ctrl-C or Q) cancels its Spark jobs by their tag."""
+    one batch of +I, or (`steps`: a grouped aggregate in pieces) its changes piece by piece; `stop` (the shell's
+    Ctrl-C or Q) cancels its Spark jobs by their tag."""
 
-    def __init__(self, spark, frame, names, stream, parse_errors=None):
+    def __init__(self, spark, frame, names, stream, parse_errors=None, steps=None):
         from .session import is_connect
         self.spark = spark
         self.connect = is_connect(spark)
@@ -57,6 +62,7 @@ class OnePassRun:
         self.names = names
         self.stream = stream
         self.parse_errors = parse_errors
+        self.steps = steps          # (the upsert key columns, the piece column): operators/group_pieces.py
         self.tag = "dynsql-one-pass-" + uuid.uuid4().hex
         self._stopping = False
         self._thread = None
@@ -73,7 +79,11 @@ class OnePassRun:
         try:
             self._tag(True)
             try:
-                rows = collect_columns(self.frame, self.names).tuples(self.names)
+                if self.steps is None:
+                    batches = [ChangeBatch([("+I", r) for r in collect_columns(self.frame, self.names)
+                                            .tuples(self.names)], 0)]
+                else:
+                    batches = changes_piece_by_piece(self.frame, self.names, *self.steps)
             finally:
                 self._tag(False)
         except Exception as e:        # a DynsqlError passes through from_spark as it is
@@ -83,7 +93,8 @@ class OnePassRun:
         if self._stopping:
             return
         count_parse_errors(self.parse_errors, self.stream)
-        self.stream.publish(ChangeBatch([("+I", r) for r in rows], 0))
+        for batch in batches:
+            self.stream.publish(batch)
         self.stream.finish()
 
     def _tag(self, on):
@@ -111,3 +122,24 @@ class OnePassRun:
             except Exception:
                 pass
             self._thread.join(0.1)
+
+
+def changes_piece_by_piece(frame, names, keys, piece):
+    """[ChangeBatch] of a grouped aggregate read in pieces (operators/group_pieces.py): `frame` holds each key's
+    values after each piece it appears in, with the upsert `keys`, `__visible` and the `piece` column; a batch a
+    piece, in file order, its changes as the update-mode sink derives a micro-batch's (+I, -U/+U)."""
+    import numpy as np
+    from .result_columns import Columns, collect_columns
+    from .streaming import UpsertSink
+    wanted = list(dict.fromkeys(list(names) + list(keys) + ["__visible", piece]))
+    block = collect_columns(frame, wanted)
+    at = np.asarray(block[piece], dtype=np.int64)
+    order = np.argsort(at, kind="stable")
+    runs = np.split(order, np.flatnonzero(np.diff(at[order])) + 1) if len(order) else []
+    sink = UpsertSink(names, keys)
+    out = []
+    for run in runs:
+        rows = run.tolist()
+        part = Columns(wanted, [[block[n][i] for i in rows] for n in wanted], len(rows))
+        out.append(ChangeBatch(sink.changes(part), int(at[rows[0]])))
+    return out

@@ -5,7 +5,9 @@ what the engine knows of Spark (EngineFacts):
 - how the query runs: batch mode; micro-batches; or, for a streaming SELECT over bounded files whose result one
   Spark batch job gives as micro-batches would (see runtime/one_pass.py), one pass, up to
   `dynsql.one-pass.max-input-size` in all (past it, a window aggregate or MATCH_RECOGNIZE over one text file
-  reads it in pieces of `dynsql.one-pass.piece-size`), unless `dynsql.one-pass.enabled` is false;
+  reads it in pieces of `dynsql.one-pass.piece-size`), unless `dynsql.one-pass.enabled` is false; a grouped
+  aggregate over one text file past that limit or that micro-batches would split reads it in pieces too, each
+  piece a step of the changelog;
 - a grouped aggregate: Spark's update-mode aggregate (insert-only input, functions whose result does not depend
   on the rows' order, only projections above) or dynsql's keyed aggregate; read as one batch: Spark's aggregate,
   or each task reading the whole file (up to `dynsql.whole-file.max-size`) and computing its share of the keys;
@@ -53,6 +55,7 @@ class EngineFacts:
     broadcast_bytes: int = 10 << 20     # spark.sql.autoBroadcastJoinThreshold (-1: never)
     foreach_batch: bool = True          # the result sink runs in the driver (not under Spark Connect)
     state_ttl_ms: int = 0
+    cores: int = 1                      # the cores Spark's tasks run on
 
 
 def plan_physical(query, batch, settings=None, facts=None, statistics=scan_statistics):
@@ -79,7 +82,10 @@ class _Planner:
         plan = P.PhysicalPlan(nodes[id(root)], execution, because, nodes=nodes)
         if plan.one_pass:
             plan.late_rows = any(isinstance(n, (WindowAggregate, GroupWindowAggregate, Match)) for n in root.walk())
-            plan.hides_updates = any(isinstance(n, GroupAggregate) for n in root.walk())
+            if isinstance(self.pieces_aggregate, GroupAggregate):
+                plan.steps = self.pieces[0]
+            else:
+                plan.hides_updates = any(isinstance(n, GroupAggregate) for n in root.walk())
         one_batch = execution != P.MICRO_BATCHES
         for p in post_order(plan.root):
             self._choose(p, one_batch, plan)
@@ -146,14 +152,20 @@ class _Planner:
         if self.force == "general":
             return P.MICRO_BATCHES, ["dynsql.physical.force = general"]
         scans = []
+        limit = s.one_pass_max_bytes if s is not None else 0
         if not self._in_one_pass(self.query.root, scans, False):
+            steps = self._grouped_in_steps(limit)
+            if steps is not None:
+                return steps
             return P.MICRO_BATCHES, ["an input or an operator that a single batch job would not give streaming's rows"]
         total = sum(self.stats[id(c)].bytes for c in scans)
-        limit = s.one_pass_max_bytes if s is not None else 0
         if self.force in ("one-pass", "fast"):
             return P.ONE_PASS, ["%s in %s, dynsql.physical.force = %s" % (size_text(total), self._files(scans),
                                                                           self.force)]
         if limit <= 0 or total > limit:
+            steps = self._grouped_in_steps(limit)
+            if steps is not None:
+                return steps
             pieces = self._in_pieces() if limit > 0 else None
             if pieces is not None:
                 self.pieces = pieces
@@ -202,6 +214,52 @@ class _Planner:
         count = max(2, -(-stats.bytes // piece))
         self.pieces_scan = node
         return count, max(1, stats.bytes // count)
+
+    def _grouped_in_steps(self, limit):
+        """A SELECT of a grouped aggregate whose functions merge (group_pieces.py's runs_in_pieces), with only
+        projections and filters above it and below it, over one csv or json file larger than `limit` (the one
+        pass's), or that micro-batches would read in several runs of their own choosing (the first does not take
+        it whole; a table's 'scan.rows-per-batch' keeps its micro-batches): one pass, the file read in pieces
+        in parallel, each piece a step of the changelog (runtime/operators/group_pieces.py); else None. The
+        pieces are as many as `dynsql.one-pass.piece-size` gives (at least two), rounded up to a multiple of
+        the cores. -> (ONE_PASS, because), self.pieces (how many, bytes each)."""
+        from ..connectors.splits import CUT_FORMATS
+        from ..operators.group_pieces import runs_in_pieces
+        node = self.query.root
+        if limit <= 0 or not isinstance(node, CollectSink) or self.facts.state_ttl_ms:
+            return None
+        node = node.input
+        while isinstance(node, Calc):
+            node = node.input
+        if not (isinstance(node, GroupAggregate) and runs_in_pieces(node)):
+            return None
+        aggregate = node
+        node = node.input
+        while isinstance(node, Calc) and node.insert_only:
+            node = node.input
+        if not (isinstance(node, TableScan) and node.insert_only and not node.changelog_source
+                and self._bounded_files(node)):
+            return None
+        stats = self.stats[id(node)]
+        piece = self.settings.one_pass_piece_bytes if self.settings is not None else 0
+        if not (stats.one_file and piece > 0 and not stats.ignores_parse_errors
+                and node.table.options.get("format") in CUT_FORMATS):
+            return None
+        if stats.bytes > limit:
+            why = "%s in 1 file > dynsql.one-pass.max-input-size %s" % (size_text(stats.bytes), size_text(limit))
+        elif not stats.whole_first_micro_batch and not node.table.options.get("scan.rows-per-batch"):
+            why = "%s in 1 file, more than one micro-batch reads" % size_text(stats.bytes)
+        else:
+            return None
+        cores = max(1, self.facts.cores)
+        count = -(-max(2, -(-stats.bytes // piece)) // cores) * cores
+        if stats.bytes // count < 1:
+            return None
+        self.pieces_scan, self.pieces_aggregate = node, aggregate
+        self.pieces = (count, stats.bytes // count)
+        return P.ONE_PASS, ["%s: %d pieces of %s read in parallel, each a step of the changelog "
+                            "(dynsql.one-pass.piece-size %s)" % (why, count, size_text(self.pieces[1]),
+                                                                 size_text(piece))]
 
     def _in_one_pass(self, node, scans, stateful_above):
         """Whether `node` and the nodes below it keep their streaming results in one pass (runtime/one_pass.py
@@ -272,12 +330,19 @@ class _Planner:
         n = p.logical
         if self.pieces is not None and (n is self.pieces_scan or n is self.pieces_aggregate):
             p.stats = self.stats.get(id(n))
+            p.pieces = self.pieces
+            if isinstance(self.pieces_aggregate, GroupAggregate):
+                p.choice = P.READ_IN_STEPS if n is self.pieces_scan else P.RUNNING_AGGREGATE_OF_PIECES
+                p.because = [p.stats.describe()] if p.stats is not None else [
+                    "functions that merge: %s" % ", ".join(sorted({c.function for c in n.calls}))]
+                if n is self.pieces_aggregate:
+                    self._pieces_in_tasks(p)
+                return
             p.choice = P.READ_IN_PIECES_WITH_MAXIMA if n is self.pieces_scan else \
                 P.MATCH_OF_PIECES if isinstance(n, Match) else P.AGGREGATE_OF_PIECES
             p.because = [p.stats.describe()] if p.stats is not None else [
                 "late when %s <= max(the piece's watermark before the row, the earlier pieces' maximum - delay)" % (
                     "its rowtime" if isinstance(n, Match) else "window end - 1")]
-            p.pieces = self.pieces
             return
         if isinstance(n, TableScan):
             p.stats = self.stats[id(n)]
@@ -311,6 +376,26 @@ class _Planner:
             if native and not one_batch and self.force == "general":
                 native, p.because = False, ["dynsql.physical.force = general"]
             p.choice = P.SPARK_JOIN if native else P.KEYED_JOIN
+
+    def _pieces_in_tasks(self, p):
+        """A grouped aggregate read in pieces whose partial values Arrow computes as Spark does (the whole-file
+        read's functions and keys: whole_file_aggregate.py) over columns of the file: each Spark task reads its
+        piece of the file itself and aggregates it, only the groups reaching the JVM (`p.file`); else Spark's
+        aggregate of the scan's rows. `dynsql.physical.force = one-pass` takes Spark's."""
+        from ..operators.whole_file_aggregate import whole_file_fields
+        from ..whole_file import file_columns_under
+        n = p.logical
+        if self.force == "one-pass":
+            p.because.append("partial values: Spark's aggregate of the scan's rows, dynsql.physical.force = one-pass")
+            return
+        needed = whole_file_fields(n)
+        found = file_columns_under(n.input, needed) if needed is not None else None
+        if found is None:
+            p.because.append("partial values: Spark's aggregate of the scan's rows (functions or fields Arrow does "
+                             "not compute as Spark)")
+            return
+        p.file = found
+        p.because.append("partial values: each task aggregating its piece of %s with Arrow" % found[0].table.name)
 
     def _per_micro_batch(self, p):
         """A TUMBLE, HOP or CUMULATE aggregate on event time that a SELECT shows (only projections above it) over
