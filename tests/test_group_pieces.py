@@ -64,8 +64,12 @@ def final_rows(batches):
 
 
 def piece_batches(client, sql):
+    """(each batch's changes, sorted; what the result view's status line says of how the query runs)."""
+    from repl.toolbar import stream_counters
     stream = client.execute(sql)
-    return [sorted(b.changes) for b in stream], stream.note
+    batches = [sorted(b.changes) for b in stream]
+    assert stream.note in stream_counters(stream)
+    return batches, stream.note
 
 
 @pytest.fixture
