@@ -38,8 +38,9 @@ inputs larger than `dynsql.one-pass.max-input-size` (the result is collected at 
 it).
 
 The choice is the physical plan's (runtime/physical/rules.py, which holds these rules); this module runs it.
-A one pass shows final rows only, where micro-batches show an aggregate's -U/+U as rows flow: the result
-view's status line and EXPLAIN say so, and `SET 'dynsql.one-pass.enabled' = 'false'` turns it off."""
+A one pass shows final rows only (but a grouped aggregate in pieces, which shows them piece by piece), where
+micro-batches show an aggregate's -U/+U as rows flow: the result view's status line and EXPLAIN say so, and
+`SET 'dynsql.one-pass.enabled' = 'false'` turns it off."""
 
 import threading
 import time

@@ -55,7 +55,7 @@ def aggregate_whole_file(ctx, scan, file_columns, node, window=None, pieces=None
     type) and, with `window`, `__start_ms` and `__end_ms` (epoch milliseconds), computed by Spark tasks (one a
     core) each reading the file and aggregating its share of the keys. A one
     pass (ctx.late_rows) drops the late (row, window) pairs (see the module). `pieces` (how many, bytes each): the
-    file cut so, a task a piece aggregating all its keys, each group with its piece's number in `piece_column`
+    file cut so, a task a piece aggregating all its keys, each group with its piece's number in PIECE
     (a grouped aggregate read in pieces, operators/group_pieces.py)."""
     from pyspark.sql import types as st
     from ..tables import parallelism, read_spec, source_schema
