@@ -56,7 +56,7 @@ KNOWN_KEYS = {
                                        "insert-only, reads its input in one pass (one Spark batch job) instead of "
                                        "micro-batches; 0: always micro-batches"),
     "dynsql.one-pass.piece-size": ("64 mb", None,
-                                   "a streaming SELECT of a TUMBLE, HOP or CUMULATE aggregate or a MATCH_RECOGNIZE over one csv or json file larger than dynsql.one-pass.max-input-size reads it in "
+                                   "a streaming SELECT of a TUMBLE, HOP or CUMULATE aggregate, a MATCH_RECOGNIZE or a grouped aggregate over one csv or json file larger than dynsql.one-pass.max-input-size reads it in "
                                    "one pass, in pieces of about this size (at least two) read in parallel, as does "
                                    "an event-time temporal join its probe file (a multiple of the cores); 0: "
                                    "micro-batches"),

@@ -51,6 +51,7 @@ class ResultFrame:
     state_store: str = None       # a streaming query's state store provider class (state_backend.py)
     physical: object = None       # its PhysicalPlan (runtime/physical)
     per_batch: object = None      # the part that runs on each micro-batch's rows (runtime/micro_batch_stage.py)
+    steps: str = None             # a one pass in pieces, each a step: the piece column (operators/group_pieces.py)
 
 
 class Engine:
@@ -144,8 +145,8 @@ class Engine:
         from .tables import parallelism
         return plan_physical(query, batch, self.settings, EngineFacts(
             broadcast_bytes=self._broadcast_bytes(), foreach_batch=not self.spark_runtime.is_connect,
-            cores=parallelism(self.spark),
-            state_ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0))
+            state_ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0,
+            cores=parallelism(self.spark)))
 
     def _broadcast_bytes(self):
         """Spark's broadcast limit (`spark.sql.autoBroadcastJoinThreshold`), -1 for never."""
@@ -222,7 +223,7 @@ class Engine:
                            paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time,
                            parse_errors=parse_errors,
                            state_store=(chosen or state_store_provider(df, backend)) if streaming else None,
-                           physical=physical, per_batch=stream.per_batch)
+                           physical=physical, per_batch=stream.per_batch, steps=stream.steps)
 
     def run_query(self, query, batch):
         result = self.result_frame(query, batch)
@@ -230,7 +231,8 @@ class Engine:
         if result.physical.one_pass:
             from .one_pass import OnePassRun
             stream = ChangeStream(result.columns, description=query.text, note=result.physical.status_note())
-            return OnePassRun(self.spark, result.df, names, stream, result.parse_errors).start().stream
+            steps = (result.keys, result.steps) if result.steps else None
+            return OnePassRun(self.spark, result.df, names, stream, result.parse_errors, steps).start().stream
         if not result.streaming:
             try:
                 rows = collect_columns(result.df, names).tuples(names)

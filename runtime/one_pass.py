@@ -29,19 +29,23 @@ versioned view whose versions a streaming read takes whole in its first micro-ba
 one csv or json file that micro-batches would split or that is past the limit, reads that file in pieces in
 parallel: every version arrives before the watermark moves, as when micro-batches read the probe file whole in
 their first one, so each probe row meets the version valid at its time among all the versions, whichever piece
-it is in, and none is late (the earlier pieces' watermark plays no part; as_of_join.py).
+it is in, and none is late (the earlier pieces' watermark plays no part; as_of_join.py). A grouped aggregate of
+functions that merge over such a file, or over one that micro-batches would split, reads it in pieces as well,
+each piece a step of the changelog shown as micro-batches of the pieces would show it
+(runtime/operators/group_pieces.py, `changes_piece_by_piece` below).
 
 Kept on micro-batches: other updating results (their changelog is what the user wants to see), an aggregate
-over a file that micro-batches would split (it shows updates between micro-batches), a temporal join whose
-versions they would split or whose probe table asks for micro-batches of its own (`scan.rows-per-batch`: what
-it has seen of each input then depends on the split), anything stateful after them, anything reading
+over a file whose table sets its micro-batches ('scan.rows-per-batch'; it shows updates between micro-batches),
+a temporal join whose versions they would split or whose probe table asks for micro-batches of its own (what it
+has seen of each input then depends on the split), anything stateful after them, anything reading
 processing time, other directories, paced or watched tables, INSERT INTO jobs (they keep checkpoints), and other
 inputs larger than `dynsql.one-pass.max-input-size` (the result is collected at once, where micro-batches bound
 it).
 
 The choice is the physical plan's (runtime/physical/rules.py, which holds these rules); this module runs it.
-A one pass shows final rows only, where micro-batches show an aggregate's -U/+U as rows flow: the result
-view's status line and EXPLAIN say so, and `SET 'dynsql.one-pass.enabled' = 'false'` turns it off."""
+A one pass shows final rows only (but a grouped aggregate in pieces, which shows them piece by piece), where
+micro-batches show an aggregate's -U/+U as rows flow: the result view's status line and EXPLAIN say so, and
+`SET 'dynsql.one-pass.enabled' = 'false'` turns it off."""
 
 import gc
 import threading
@@ -67,9 +71,10 @@ def inserts(columns, names):
 
 class OnePassRun:
     """Runs a one-pass query's batch frame in a thread of its own and hands its rows to the ChangeStream as
-    one batch of +I; `stop` (the shell's Ctrl-C or Q) cancels its Spark jobs by their tag."""
+    one batch of +I, or (`steps`: a grouped aggregate in pieces) its changes piece by piece; `stop` (the shell's
+    Ctrl-C or Q) cancels its Spark jobs by their tag."""
 
-    def __init__(self, spark, frame, names, stream, parse_errors=None):
+    def __init__(self, spark, frame, names, stream, parse_errors=None, steps=None):
         from .session import is_connect
         self.spark = spark
         self.connect = is_connect(spark)
@@ -77,6 +82,7 @@ class OnePassRun:
         self.names = names
         self.stream = stream
         self.parse_errors = parse_errors
+        self.steps = steps          # (the upsert key columns, the piece column): operators/group_pieces.py
         self.tag = "dynsql-one-pass-" + uuid.uuid4().hex
         self._stopping = False
         self._thread = None
@@ -93,7 +99,10 @@ class OnePassRun:
         try:
             self._tag(True)
             try:
-                columns = collect_columns(self.frame, self.names)
+                if self.steps is None:
+                    batches = [ChangeBatch(inserts(collect_columns(self.frame, self.names), self.names), 0)]
+                else:
+                    batches = changes_piece_by_piece(self.frame, self.names, *self.steps)
             finally:
                 self._tag(False)
         except Exception as e:        # a DynsqlError passes through from_spark as it is
@@ -103,7 +112,8 @@ class OnePassRun:
         if self._stopping:
             return
         count_parse_errors(self.parse_errors, self.stream)
-        self.stream.publish(ChangeBatch(inserts(columns, self.names), 0))
+        for batch in batches:
+            self.stream.publish(batch)
         self.stream.finish()
 
     def _tag(self, on):
@@ -131,3 +141,24 @@ class OnePassRun:
             except Exception:
                 pass
             self._thread.join(0.1)
+
+
+def changes_piece_by_piece(frame, names, keys, piece):
+    """[ChangeBatch] of a grouped aggregate read in pieces (operators/group_pieces.py): `frame` holds each key's
+    values after each piece it appears in, with the upsert `keys`, `__visible` and the `piece` column; a batch a
+    piece, in file order, its changes as the update-mode sink derives a micro-batch's (+I, -U/+U)."""
+    import numpy as np
+    from .result_columns import Columns, collect_columns
+    from .streaming import UpsertSink
+    wanted = list(dict.fromkeys(list(names) + list(keys) + ["__visible", piece]))
+    block = collect_columns(frame, wanted)
+    at = np.asarray(block[piece], dtype=np.int64)
+    order = np.argsort(at, kind="stable")
+    runs = np.split(order, np.flatnonzero(np.diff(at[order])) + 1) if len(order) else []
+    sink = UpsertSink(names, keys)
+    out = []
+    for run in runs:
+        rows = run.tolist()
+        part = Columns(wanted, [[block[n][i] for i in rows] for n in wanted], len(rows))
+        out.append(ChangeBatch(sink.changes(part), int(at[rows[0]])))
+    return out

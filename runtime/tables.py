@@ -170,11 +170,11 @@ def _event_time_delay_ms(table):
     return table.watermark.delay_ms if nexmark_rowtime_is_event_time(table) else None
 
 
-def table_frame(spark, ref, streaming, event_time=False, cut_files=False, pieces_with_maxima=None, cut_into=None):
+def table_frame(spark, ref, streaming, event_time=False, cut_files=False, pieces=None, piece_maxima=False):
     """A scan (`ref`: runtime.operators.scan.ScanRef) -> DataFrame with the table's columns and the hidden columns.
     `cut_files`: a batch read whose rows' `__wm` nothing reads may cut a large text file into a piece a core
-    (splits.batch_splits), or into `cut_into` (how many, bytes each). `pieces_with_maxima` (how many, bytes each): a
-    batch read cut so, each piece's rows followed by its maximum's row (connectors/filesystem.py)."""
+    (splits.batch_splits). `pieces` (how many, bytes each): a batch read cut so, with `piece_maxima` each
+    piece's rows followed by its maximum's row (connectors/filesystem.py)."""
     table = ref.table
     conn = table.options["connector"]
     jdbc_rows = None
@@ -195,17 +195,15 @@ def table_frame(spark, ref, streaming, event_time=False, cut_files=False, pieces
     if jdbc_rows is not None:
         df = jdbc_rows
     else:
-        pieces = parallelism(spark) if cut_files and not streaming else 1
+        count = parallelism(spark) if cut_files and not streaming else 1
         piece_bytes = None
-        if pieces_with_maxima is not None and not streaming:
-            pieces, piece_bytes = pieces_with_maxima
-        elif cut_files and cut_into is not None and not streaming:
-            pieces, piece_bytes = cut_into
+        if pieces is not None and not streaming:
+            count, piece_bytes = pieces
         # projection push-down (operators/scan.py): a plain filesystem table's physical columns the query reads
         read = {c.name for c in table.physical_columns if c.name in ref.read} \
             if ref.read is not None and conn == "filesystem" and table is ref.table else None
-        spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=pieces, read=read,
-                     piece_bytes=piece_bytes, piece_maxima=pieces_with_maxima is not None and not streaming)
+        spec = _spec(spark, table, streaming, sentinel=streaming and event_time, pieces=count, read=read,
+                     piece_bytes=piece_bytes, piece_maxima=piece_maxima and piece_bytes is not None)
         reader = (spark.readStream if streaming else spark.read).format(fmt).schema(source_schema(table, read))
         df = reader.option("spec", spec).load()
     cols = []

@@ -44,6 +44,9 @@ class Stream:
     # a node that runs on each micro-batch's rows (runtime/micro_batch_stage.py): `df` is the streaming frame it
     # reads, and the nodes above it are translated on each batch's frame, in this stage
     per_batch: object = None
+    # (upsert) a one pass read in pieces (runtime/operators/group_pieces.py): the column holding each row's piece,
+    # the step of the changelog it shows in
+    steps: str = None
 
     def columns(self, names):
         """The node's field columns, then the hidden ones this stream carries."""
@@ -51,7 +54,7 @@ class Stream:
 
     def hidden(self):
         if self.upsert_keys is not None:
-            return list(self.upsert_keys) + ["__visible"]
+            return list(self.upsert_keys) + ["__visible"] + ([self.steps] if self.steps else [])
         return list(HIDDEN) + (["__op"] if self.changelog else [])
 
 

@@ -49,11 +49,11 @@ def shares_of(batches):
         yield from batch.column(0).to_pylist()
 
 
-def read_whole_file(read_spec, schema_json, names, extra=(), piece=None):
+def read_whole_file(read_spec, schema_json, names, extra=(), piece=None, piece_bytes=None):
     """The file's rows, top to bottom, as Arrow tables of the columns {name: the file's column} (`names`), then
     the source's hidden columns `extra` (`__seq`, `__wm`); `read_spec`, `schema_json`: runtime.tables.read_spec.
     piece: (share, tasks): only the share's pieces of the file cut in `tasks` (connectors/splits.py's
-    batch_splits; `__wm` then starts anew in each piece)."""
+    batch_splits, pieces of at least `piece_bytes`, else the source's; `__wm` then starts anew in each piece)."""
     import pyarrow as pa
     from .connectors.filesystem import TableSpec
     from .connectors.split_reader import read_partition
@@ -64,7 +64,7 @@ def read_whole_file(read_spec, schema_json, names, extra=(), piece=None):
     else:               # cut as the scan's batch read cuts it (connectors/filesystem.py)
         share, tasks = piece
         cut = batch_splits(source.path, pieces=tasks if source.format in CUT_FORMATS else 1,
-                           piece_bytes=source.piece_bytes)
+                           piece_bytes=piece_bytes or source.piece_bytes)
         splits = [s for i, s in enumerate(cut) if i % tasks == share]
     for split in splits:
         for batch in read_partition(source, split, schema_json):

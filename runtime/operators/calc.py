@@ -18,8 +18,9 @@ def translate_calc(node, inputs, ctx):
         visible = F.col("__visible")
         if node.condition is not None:
             visible = visible & F.coalesce(F.expr(node.condition.sql), F.lit(False))
-        out = df.select(*projections, *[F.col(k) for k in s.upsert_keys], visible.alias("__visible"))
-        return Stream(conform(out, node.fields), upsert_keys=s.upsert_keys)
+        out = df.select(*projections, *[F.col(k) for k in s.upsert_keys], visible.alias("__visible"),
+                        *([F.col(s.steps)] if s.steps else []))
+        return Stream(conform(out, node.fields), upsert_keys=s.upsert_keys, steps=s.steps)
     if node.condition is not None:
         df = df.filter(F.expr(node.condition.sql))
     hidden = [F.col(h) for h in s.hidden()]

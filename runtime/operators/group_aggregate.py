@@ -16,7 +16,7 @@ from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
 from .collecting_aggregates import FUNCTIONS as COLLECTING, collecting_expression
 from .keyed_state import KeyedChangelogProcessor, update_pair, weight
-from ..physical.nodes import NATIVE_UPDATE_AGGREGATE, WHOLE_FILE
+from ..physical.nodes import NATIVE_UPDATE_AGGREGATE, RUNNING_AGGREGATE_OF_PIECES, WHOLE_FILE
 from .whole_file_aggregate import aggregate_whole_file
 
 
@@ -206,6 +206,11 @@ def wrapping_sum(col):
     return _wrap_to_bigint(exact)
 
 
+def running_wrapped_sum(col, window):
+    """The sum of a BIGINT column over `window` (a window function), wrapping past 2^63 as wrapping_sum."""
+    return _wrap_to_bigint(F.sum(col.cast("decimal(38, 0)")).over(window))
+
+
 def _wrap_to_bigint(decimal_col):
     two63 = F.lit("9223372036854775808").cast("decimal(20, 0)")
     return (F.pmod(decimal_col + two63, F.lit("18446744073709551616").cast("decimal(21, 0)")) - two63).cast("long")
@@ -276,6 +281,14 @@ NATIVE_STREAMING_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP",
 def translate_group_aggregate(node, inputs, ctx):
     s = inputs[0]
     chosen = ctx.chosen(node)
+    if chosen.choice == RUNNING_AGGREGATE_OF_PIECES:     # one pass in pieces, each a step (group_pieces.py)
+        from .group_pieces import PIECE, running_values
+        out = running_values(node, s.df, ctx, chosen)
+        keys = ["__key%d" % i for i in range(len(node.keys))]
+        out = out.select(*[F.col(q(n)) for n in node.field_names], *[F.col(q(k)).alias(kc) for k, kc in
+                                                                      zip(node.keys, keys)],
+                         F.lit(True).alias("__visible"), F.col(PIECE))
+        return Stream(conform(out, node.fields), upsert_keys=keys, steps=PIECE)
     if not ctx.streaming:
         out = aggregate_whole_file(ctx, *chosen.file, node) if chosen.choice == WHOLE_FILE else \
             native_aggregate(s.df, node.keys, node.calls)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from planner.plan.scan import TableScan
 
-from ..physical.nodes import READ_IN_PIECES, READ_IN_PIECES_WITH_MAXIMA
+from ..physical.nodes import READ_IN_PIECES, READ_IN_PIECES_WITH_MAXIMA, READ_IN_STEPS
 from ..translate import Stream, translates
 
 
@@ -37,9 +37,9 @@ def translate_table_scan(node, inputs, ctx):
     # a batch frame whose operators drop no late rows reads no `__wm`: a large file may be read in pieces
     df = table_frame(ctx.spark, ref, ctx.streaming, event_time=ctx.event_time,
                      cut_files=chosen is not None and chosen.choice == READ_IN_PIECES,
-                     cut_into=chosen.pieces if chosen is not None and chosen.choice == READ_IN_PIECES else None,
-                     pieces_with_maxima=chosen.pieces if chosen is not None and
-                     chosen.choice == READ_IN_PIECES_WITH_MAXIMA else None)
+                     pieces=chosen.pieces if chosen is not None and
+                     chosen.choice in (READ_IN_PIECES, READ_IN_PIECES_WITH_MAXIMA, READ_IN_STEPS) else None,
+                     piece_maxima=chosen is not None and chosen.choice == READ_IN_PIECES_WITH_MAXIMA)
     names = node.field_names
     if node.changelog_source and not ctx.streaming:
         df = materialize_changelog(df, names, node.table.primary_key)

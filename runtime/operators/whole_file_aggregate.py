@@ -22,6 +22,7 @@ ORDERED = INTEGERS + ("VARCHAR", "CHAR", "DATE", "TIMESTAMP", "TIMESTAMP_LTZ")
 KEY_TYPES = ORDERED + ("BOOLEAN",)
 ASSIGNED = ("TUMBLE", "HOP", "CUMULATE")
 START, END, WM = "__start_ms", "__end_ms", "__wm"
+PIECE = "__piece"       # a grouped aggregate in pieces: the piece of each group's rows (operators/group_pieces.py)
 
 
 def whole_file_fields(node, window=None):
@@ -49,14 +50,16 @@ def _in_arrow(call, types):
     return (call.function == "SUM" and arg in INTEGERS) or (call.function in ("MIN", "MAX") and arg in ORDERED)
 
 
-def aggregate_whole_file(ctx, scan, file_columns, node, window=None):
+def aggregate_whole_file(ctx, scan, file_columns, node, window=None, pieces=None):
     """-> a DataFrame of node.keys, one column per call (COUNT and SUM as BIGINT, MIN and MAX in their argument's
     type) and, with `window`, `__start_ms` and `__end_ms` (epoch milliseconds), computed by Spark tasks (one a
     core) each reading the file and aggregating its share of the keys. A one
-    pass (ctx.late_rows) drops the late (row, window) pairs (see the module)."""
+    pass (ctx.late_rows) drops the late (row, window) pairs (see the module). `pieces` (how many, bytes each): the
+    file cut so, a task a piece aggregating all its keys, each group with its piece's number in PIECE
+    (a grouped aggregate read in pieces, operators/group_pieces.py)."""
     from pyspark.sql import types as st
     from ..tables import parallelism, read_spec, source_schema
-    spark, tasks = ctx.spark, parallelism(ctx.spark)
+    spark, tasks = ctx.spark, parallelism(ctx.spark) if pieces is None else pieces[0]
     spec_json, schema_json = read_spec(spark, scan.table)
     source = {f.name: f.dataType for f in source_schema(scan.table).fields}
     fields = [st.StructField(k, source[file_columns[k]]) for k in node.keys]
@@ -65,12 +68,14 @@ def aggregate_whole_file(ctx, scan, file_columns, node, window=None):
         fields.append(st.StructField(c.name, st.LongType() if counted else source[file_columns[c.args[0]]]))
     if window is not None:
         fields += [st.StructField(START, st.LongType()), st.StructField(END, st.LongType())]
+    if pieces is not None:
+        fields.append(st.StructField(PIECE, st.LongType()))
     schema = st.StructType(fields)
     windows = (window.kind, window.size_ms, window.slide_ms, window.offset_ms, node.time_field) \
         if window is not None else None
     fn = _WholeFileAggregate(spec_json, schema_json, file_columns, list(node.keys),
                              [(c.function, c.args[0] if c.args else None, c.name) for c in node.calls],
-                             windows, ctx.late_rows, tasks)
+                             windows, ctx.late_rows, tasks, pieces)
     return run_in_tasks(spark, fn, schema, tasks)
 
 
@@ -79,7 +84,7 @@ class _WholeFileAggregate:
     of its share and yields their groups. `calls`: (function, argument or None, output name); `windows`: (kind,
     size, slide, offset, time field) or None."""
 
-    def __init__(self, read_spec, schema_json, file_columns, keys, calls, windows, late_rows, tasks):
+    def __init__(self, read_spec, schema_json, file_columns, keys, calls, windows, late_rows, tasks, pieces=None):
         self.read_spec = read_spec
         self.schema_json = schema_json
         self.file_columns = file_columns
@@ -88,6 +93,7 @@ class _WholeFileAggregate:
         self.windows = windows
         self.late_rows = late_rows
         self.tasks = tasks
+        self.pieces = pieces
 
     def __call__(self, batches):
         for share in shares_of(batches):
@@ -99,11 +105,14 @@ class _WholeFileAggregate:
         import pyarrow as pa
         by = self.keys or [START]           # a window aggregate without keys: shared by window
         kept = []
+        piece = (share, self.tasks) if self.pieces is not None else None
         for table in read_whole_file(self.read_spec, self.schema_json, self.file_columns,
-                                     (WM,) if self.late_rows and self.windows else ()):
+                                     (WM,) if self.late_rows and self.windows else (), piece=piece,
+                                     piece_bytes=self.pieces[1] if self.pieces is not None else None):
             if self.windows:
                 table = self._windowed(table)
-            kept.append(table.filter(pa.array(key_shares(table, by, self.tasks) == share)))
+            kept.append(table if piece is not None else
+                        table.filter(pa.array(key_shares(table, by, self.tasks) == share)))
         if not kept:
             return None
         rows = pa.concat_tables(kept)
@@ -120,7 +129,10 @@ class _WholeFileAggregate:
             columns[name] = "%s_%s" % (column, kind)
         groups = rows.group_by(self.keys + ([START, END] if self.windows else [])).aggregate(aggregations)
         names = self.keys + [n for _, _, n in self.calls] + ([START, END] if self.windows else [])
-        return pa.table([groups.column(columns.get(n, n)) for n in names], names=names)
+        out = pa.table([groups.column(columns.get(n, n)) for n in names], names=names)
+        if self.pieces is not None:
+            out = out.append_column(PIECE, pa.array([share] * out.num_rows, type=pa.int64()))
+        return out
 
     def _windowed(self, table):
         """`table`'s (row, window) pairs, each window as `__start_ms`, `__end_ms`; a one pass's late pairs

@@ -39,6 +39,11 @@ READ_IN_PIECES_WITH_MAXIMA = "read in pieces, each piece's maximum rowtime repor
 AGGREGATE_OF_PIECES = "Spark's aggregate of the pieces, each pair's lateness by the earlier pieces too"
 # MATCH_RECOGNIZE over such pieces: each row's `__wm` raised to the earlier pieces' watermark, then the batch matcher
 MATCH_OF_PIECES = "dynsql's batch matcher, each row's lateness by the earlier pieces too"
+# one file cut into pieces read in parallel, each piece a step of the changelog (its rows' `__seq` say which)
+READ_IN_STEPS = "read in pieces, each piece a step of the changelog"
+# a grouped aggregate over such pieces: Spark's aggregate of each (piece, key), then each key's values over the
+# pieces up to each one (runtime/operators/group_pieces.py); the driver shows the changes piece by piece
+RUNNING_AGGREGATE_OF_PIECES = "the aggregate of each (piece, key), then each key's running values piece by piece"
 
 
 SPARK_WATERMARK = "Spark's watermark"
@@ -113,6 +118,7 @@ class PhysicalPlan:
     # with a watermark is under a WatermarkAssigner (Spark's watermark)
     event_time: bool = False
     hides_updates: bool = False      # ONE_PASS over an updating operator: final rows only, no -U/+U
+    steps: int = 0                   # ONE_PASS of a grouped aggregate in pieces: the changelog in this many steps
     nodes: dict = field(default_factory=dict)        # id(logical node) -> PhysicalNode
 
     def of(self, logical):
@@ -126,6 +132,9 @@ class PhysicalPlan:
         """What the result view's status line says of a one pass (None otherwise)."""
         if not self.one_pass:
             return None
+        if self.steps:
+            return ("one pass in %d pieces: the changes piece by piece, as micro-batches of them would show them "
+                    "(SET 'dynsql.one-pass.enabled' = 'false' for micro-batches)" % self.steps)
         if self.hides_updates:
             return "one pass: final rows only, no -U/+U (SET 'dynsql.one-pass.enabled' = 'false' to see them)"
         return "one pass: rows shown at the end of the input (SET 'dynsql.one-pass.enabled' = 'false')"

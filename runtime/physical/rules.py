@@ -6,7 +6,9 @@ what the engine knows of Spark (EngineFacts):
   Spark batch job gives as micro-batches would (see runtime/one_pass.py), one pass, up to
   `dynsql.one-pass.max-input-size` in all (past it, a window aggregate or MATCH_RECOGNIZE over one text file
   reads it in pieces of `dynsql.one-pass.piece-size`; an event-time temporal join reads its probe file so, past
-  it or where micro-batches would split it, its versions whole), unless `dynsql.one-pass.enabled` is false;
+  it or where micro-batches would split it, its versions whole), unless `dynsql.one-pass.enabled` is false; a
+  grouped aggregate over one text file past that limit or that micro-batches would split reads it in pieces too,
+  each piece a step of the changelog;
 - a grouped aggregate: Spark's update-mode aggregate (insert-only input, functions whose result does not depend
   on the rows' order, only projections above) or dynsql's keyed aggregate; read as one batch: Spark's aggregate,
   or each task reading the whole file (up to `dynsql.whole-file.max-size`) and computing its share of the keys;
@@ -82,7 +84,10 @@ class _Planner:
         plan = P.PhysicalPlan(nodes[id(root)], execution, because, nodes=nodes)
         if plan.one_pass:
             plan.late_rows = any(isinstance(n, (WindowAggregate, GroupWindowAggregate, Match)) for n in root.walk())
-            plan.hides_updates = any(isinstance(n, GroupAggregate) for n in root.walk())
+            if isinstance(self.pieces_aggregate, GroupAggregate):
+                plan.steps = self.pieces[0]
+            else:
+                plan.hides_updates = any(isinstance(n, GroupAggregate) for n in root.walk())
         one_batch = execution != P.MICRO_BATCHES
         for p in post_order(plan.root):
             self._choose(p, one_batch, plan)
@@ -151,6 +156,9 @@ class _Planner:
         scans = []
         limit = s.one_pass_max_bytes if s is not None else 0
         if not self._in_one_pass(self.query.root, scans, False):
+            steps = self._grouped_in_steps(limit)
+            if steps is not None:
+                return steps
             pieces = self._temporal_join_in_pieces() if limit > 0 else None
             if pieces is not None:
                 size = self.stats[id(self.pieces_scan)].bytes
@@ -162,6 +170,9 @@ class _Planner:
             return P.ONE_PASS, ["%s in %s, dynsql.physical.force = %s" % (size_text(total), self._files(scans),
                                                                           self.force)]
         if limit <= 0 or total > limit:
+            steps = self._grouped_in_steps(limit)
+            if steps is not None:
+                return steps
             pieces = self._in_pieces() if limit > 0 else None
             if pieces is not None:
                 return P.ONE_PASS, [self._pieces_text(pieces, "> dynsql.one-pass.max-input-size %s" %
@@ -260,6 +271,38 @@ class _Planner:
         self.pieces, self.pieces_scan, self.pieces_aggregate = (count, max(1, stats.bytes // count)), scan, operator
         return self.pieces
 
+    def _grouped_in_steps(self, limit):
+        """A SELECT of a grouped aggregate whose functions merge (group_pieces.py's runs_in_pieces), with only
+        projections and filters above it and below it, over one csv or json file larger than `limit` (the one
+        pass's), or that micro-batches would read in several runs of their own choosing (the first does not take
+        it whole; a table's 'scan.rows-per-batch' keeps its micro-batches): one pass, the file read in pieces
+        in parallel, each piece a step of the changelog (runtime/operators/group_pieces.py); else None. The
+        pieces are as many as `dynsql.one-pass.piece-size` gives (at least two), rounded up to a multiple of
+        the cores. -> (ONE_PASS, because), self.pieces (how many, bytes each)."""
+        from ..operators.group_pieces import runs_in_pieces
+        node = self._shown_operator()
+        if limit <= 0 or self.facts.state_ttl_ms or not (isinstance(node, GroupAggregate) and runs_in_pieces(node)):
+            return None
+        aggregate = node
+        node = node.input
+        while isinstance(node, Calc) and node.insert_only:
+            node = node.input
+        if not (isinstance(node, TableScan) and node.insert_only and not node.changelog_source
+                and self._bounded_files(node)):
+            return None
+        stats = self.stats[id(node)]
+        if stats.bytes > limit:
+            why = "%s in 1 file > dynsql.one-pass.max-input-size %s" % (size_text(stats.bytes), size_text(limit))
+        elif not stats.whole_first_micro_batch and not node.table.options.get("scan.rows-per-batch"):
+            why = "%s in 1 file, more than one micro-batch reads" % size_text(stats.bytes)
+        else:
+            return None
+        if self._cut(node, aggregate, self.facts.cores) is None:
+            return None
+        return P.ONE_PASS, ["%s: %d pieces of %s read in parallel, each a step of the changelog "
+                            "(dynsql.one-pass.piece-size %s)" % (why, self.pieces[0], size_text(self.pieces[1]),
+                                                                 size_text(self.settings.one_pass_piece_bytes))]
+
     def _in_one_pass(self, node, scans, stateful_above):
         """Whether `node` and the nodes below it keep their streaming results in one pass (runtime/one_pass.py
         says why); collects the scans. `stateful_above`: a node other than a projection or the sink is above."""
@@ -333,12 +376,19 @@ class _Planner:
             return
         if self.pieces is not None and (n is self.pieces_scan or n is self.pieces_aggregate):
             p.stats = self.stats.get(id(n))
+            p.pieces = self.pieces
+            if isinstance(self.pieces_aggregate, GroupAggregate):
+                p.choice = P.READ_IN_STEPS if n is self.pieces_scan else P.RUNNING_AGGREGATE_OF_PIECES
+                p.because = [p.stats.describe()] if p.stats is not None else [
+                    "functions that merge: %s" % ", ".join(sorted({c.function for c in n.calls}))]
+                if n is self.pieces_aggregate:
+                    self._pieces_in_tasks(p)
+                return
             p.choice = P.READ_IN_PIECES_WITH_MAXIMA if n is self.pieces_scan else \
                 P.MATCH_OF_PIECES if isinstance(n, Match) else P.AGGREGATE_OF_PIECES
             p.because = [p.stats.describe()] if p.stats is not None else [
                 "late when %s <= max(the piece's watermark before the row, the earlier pieces' maximum - delay)" % (
                     "its rowtime" if isinstance(n, Match) else "window end - 1")]
-            p.pieces = self.pieces
             return
         if isinstance(n, TableScan):
             p.stats = self.stats[id(n)]
@@ -372,6 +422,26 @@ class _Planner:
             if native and not one_batch and self.force == "general":
                 native, p.because = False, ["dynsql.physical.force = general"]
             p.choice = P.SPARK_JOIN if native else P.KEYED_JOIN
+
+    def _pieces_in_tasks(self, p):
+        """A grouped aggregate read in pieces whose partial values Arrow computes as Spark does (the whole-file
+        read's functions and keys: whole_file_aggregate.py) over columns of the file: each Spark task reads its
+        piece of the file itself and aggregates it, only the groups reaching the JVM (`p.file`); else Spark's
+        aggregate of the scan's rows. `dynsql.physical.force = one-pass` takes Spark's."""
+        from ..operators.whole_file_aggregate import whole_file_fields
+        from ..whole_file import file_columns_under
+        n = p.logical
+        if self.force == "one-pass":
+            p.because.append("partial values: Spark's aggregate of the scan's rows, dynsql.physical.force = one-pass")
+            return
+        needed = whole_file_fields(n)
+        found = file_columns_under(n.input, needed) if needed is not None else None
+        if found is None:
+            p.because.append("partial values: Spark's aggregate of the scan's rows (functions or fields Arrow does "
+                             "not compute as Spark)")
+            return
+        p.file = found
+        p.because.append("partial values: each task aggregating its piece of %s with Arrow" % found[0].table.name)
 
     def _per_micro_batch(self, p):
         """A TUMBLE, HOP or CUMULATE aggregate on event time that a SELECT shows (only projections above it) over

@@ -73,6 +73,21 @@ def test_a_probe_file_read_in_pieces_is_a_choice_the_settings_turn_off():
         assert not any("in pieces" in ln for ln in lines)
 
 
+def test_a_grouped_aggregate_in_pieces_takes_a_multiple_of_the_cores():
+    """Three pieces on two cores would leave one core idle while the third is read: four of them."""
+    from planner.planner import Planner
+    from runtime.physical import EngineFacts, plan_physical
+    planner = Planner()
+    sql, _ = read_case(os.path.join(PHYSICAL_DIR, "group_aggregate_in_pieces.sql"))
+    statements = planner.split(sql.replace("${DATA}", DATA).replace("'40 b'", "'50 b'"))
+    for s in statements[:-1]:
+        planner.plan(s)
+    query = planner.plan(statements[-1]).query
+    pieces = [plan_physical(query, False, planner.settings, EngineFacts(cores=cores)).root.inputs[0].pieces
+              for cores in (1, 2)]
+    assert pieces == [(3, 43), (4, 32)]
+
+
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
     for p in sys.argv[1:]:
