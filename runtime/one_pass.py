@@ -40,6 +40,7 @@ view's status line and EXPLAIN say so, and `SET 'dynsql.one-pass.enabled' = 'fal
 import threading
 import time
 import uuid
+from itertools import repeat
 
 from .results import ChangeBatch
 from .streaming import count_parse_errors
@@ -69,7 +70,7 @@ class OnePassRun:
 
     def _run(self):
         from .errors import from_spark
-        from .result_columns import collect_columns
+        from .result_columns import collect_columns, no_collection
         try:
             self._tag(True)
             try:
@@ -83,7 +84,9 @@ class OnePassRun:
         if self._stopping:
             return
         count_parse_errors(self.parse_errors, self.stream)
-        self.stream.publish(ChangeBatch([("+I", r) for r in rows], 0))
+        with no_collection():
+            changes = list(zip(repeat("+I"), rows))
+        self.stream.publish(ChangeBatch(changes, 0))
         self.stream.finish()
 
     def _tag(self, on):
