@@ -51,6 +51,7 @@ class ResultFrame:
     state_store: str = None       # a streaming query's state store provider class (state_backend.py)
     physical: object = None       # its PhysicalPlan (runtime/physical)
     per_batch: object = None      # the part that runs on each micro-batch's rows (runtime/micro_batch_stage.py)
+    finish: object = None         # a one pass: the driver's step from the collected Arrow table to the rows
 
 
 class Engine:
@@ -141,9 +142,11 @@ class Engine:
     def physical_plan(self, query, batch):
         """The query's physical plan (runtime/physical): every execution choice, made once."""
         from .physical import EngineFacts, plan_physical
+        from .tables import parallelism
         return plan_physical(query, batch, self.settings, EngineFacts(
             broadcast_bytes=self._broadcast_bytes(), foreach_batch=not self.spark_runtime.is_connect,
-            state_ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0))
+            state_ttl_ms=self.settings.state_ttl_ms if self.settings is not None else 0,
+            cores=parallelism(self.spark)))
 
     def _broadcast_bytes(self):
         """Spark's broadcast limit (`spark.sql.autoBroadcastJoinThreshold`), -1 for never."""
@@ -220,7 +223,8 @@ class Engine:
                            paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time,
                            parse_errors=parse_errors,
                            state_store=(chosen or state_store_provider(df, backend)) if streaming else None,
-                           physical=physical, per_batch=stream.per_batch)
+                           physical=physical, per_batch=stream.per_batch,
+                           finish=stream.finished_in_driver.finish if stream.finished_in_driver is not None else None)
 
     def run_query(self, query, batch):
         result = self.result_frame(query, batch)
@@ -228,7 +232,8 @@ class Engine:
         if result.physical.one_pass:
             from .one_pass import OnePassRun
             stream = ChangeStream(result.columns, description=query.text, note=result.physical.status_note())
-            return OnePassRun(self.spark, result.df, names, stream, result.parse_errors).start().stream
+            return OnePassRun(self.spark, result.df, names, stream, result.parse_errors,
+                              finish=result.finish).start().stream
         if not result.streaming:
             try:
                 rows = collect_columns(result.df, names).tuples(names)

@@ -40,7 +40,6 @@ view's status line and EXPLAIN say so, and `SET 'dynsql.one-pass.enabled' = 'fal
 import threading
 import time
 import uuid
-from itertools import repeat
 
 from .results import ChangeBatch
 from .streaming import count_parse_errors
@@ -50,7 +49,7 @@ class OnePassRun:
     """Runs a one-pass query's batch frame in a thread of its own and hands its rows to the ChangeStream as
     one batch of +I; `stop` (the shell's Ctrl-C or Q) cancels its Spark jobs by their tag."""
 
-    def __init__(self, spark, frame, names, stream, parse_errors=None):
+    def __init__(self, spark, frame, names, stream, parse_errors=None, finish=None):
         from .session import is_connect
         self.spark = spark
         self.connect = is_connect(spark)
@@ -58,6 +57,7 @@ class OnePassRun:
         self.names = names
         self.stream = stream
         self.parse_errors = parse_errors
+        self.finish = finish        # Arrow table collected -> the result's columns (engine.ResultFrame.finish)
         self.tag = "dynsql-one-pass-" + uuid.uuid4().hex
         self._stopping = False
         self._thread = None
@@ -70,11 +70,11 @@ class OnePassRun:
 
     def _run(self):
         from .errors import from_spark
-        from .result_columns import collect_columns, no_collection
+        from .result_columns import collect_columns
         try:
             self._tag(True)
             try:
-                rows = collect_columns(self.frame, self.names).tuples(self.names)
+                columns = collect_columns(self.frame, self.names, self.finish)
             finally:
                 self._tag(False)
         except Exception as e:        # a DynsqlError passes through from_spark as it is
@@ -84,9 +84,7 @@ class OnePassRun:
         if self._stopping:
             return
         count_parse_errors(self.parse_errors, self.stream)
-        with no_collection():
-            changes = list(zip(repeat("+I"), rows))
-        self.stream.publish(ChangeBatch(changes, 0))
+        self.stream.publish(ChangeBatch(columns.changes(self.names), 0))
         self.stream.finish()
 
     def _tag(self, on):

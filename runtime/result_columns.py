@@ -11,6 +11,7 @@ as dicts, pairs and bytes, come through Row objects as before."""
 
 import gc
 from contextlib import contextmanager
+from itertools import repeat
 
 from pyspark.sql import types as st
 
@@ -47,6 +48,12 @@ class Columns:
         with no_collection():
             return list(zip(*(self._columns[n] for n in names)))
 
+    def changes(self, names, op="+I"):
+        """The rows as changes: (op, tuple of the `names` columns)."""
+        rows = zip(*(self._columns[n] for n in names)) if names else repeat((), self.size)
+        with no_collection():
+            return list(zip(repeat(op), rows))
+
 
 @contextmanager
 def no_collection():
@@ -61,9 +68,14 @@ def no_collection():
             gc.enable()
 
 
-def collect_columns(df, only=None):
+def collect_columns(df, only=None, finish=None):
     """A DataFrame's rows -> Columns (runs the DataFrame's action once). only: the names of the columns to bring
-    (a result's fields: its hidden columns stay in Spark), when each names one column; else all come."""
+    (a result's fields: its hidden columns stay in Spark), when each names one column; else all come. finish:
+    the driver's step from the rows collected as an Arrow table to the result's columns (a one pass whose
+    result the driver finishes: runtime/translate.py's Stream.finished_in_driver)."""
+    if finish is not None:
+        table = finish(df.toArrow())
+        return Columns(table.column_names, [arrow_values(c) for c in table.columns], table.num_rows)
     if only is not None and all(df.columns.count(n) == 1 for n in only) and len(set(only)) < len(df.columns):
         df = df.select(*["`%s`" % n.replace("`", "``") for n in dict.fromkeys(only)])
     schema = df.schema
@@ -84,6 +96,16 @@ def python_values(column, data_type):
         return _each_value_once(column.cast(pa.timestamp("us")), lambda a: a.to_numpy().astype(object).tolist())
     if isinstance(data_type, st.StringType):
         return _each_value_once(column, lambda a: a.to_pylist())
+    return column.to_pylist()
+
+
+def arrow_values(column):
+    """An Arrow column of a flat type -> the list of Python values a Row would hold (TIMESTAMPs naive)."""
+    import pyarrow as pa
+    if pa.types.is_timestamp(column.type):
+        return python_values(column, st.TimestampNTZType())
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        return python_values(column, st.StringType())
     return column.to_pylist()
 
 

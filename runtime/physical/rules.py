@@ -53,6 +53,7 @@ class EngineFacts:
     broadcast_bytes: int = 10 << 20     # spark.sql.autoBroadcastJoinThreshold (-1: never)
     foreach_batch: bool = True          # the result sink runs in the driver (not under Spark Connect)
     state_ttl_ms: int = 0
+    cores: int = 1                      # the cores Spark's tasks run on (a file's pieces: a multiple of them)
 
 
 def plan_physical(query, batch, settings=None, facts=None, statistics=scan_statistics):
@@ -200,6 +201,8 @@ class _Planner:
                 and not stats.ignores_parse_errors):
             return None
         count = max(2, -(-stats.bytes // piece))
+        cores = max(1, self.facts.cores)
+        count = -(-count // cores) * cores      # every core reading as many pieces
         self.pieces_scan = node
         return count, max(1, stats.bytes // count)
 
@@ -278,6 +281,8 @@ class _Planner:
                 "late when %s <= max(the piece's watermark before the row, the earlier pieces' maximum - delay)" % (
                     "its rowtime" if isinstance(n, Match) else "window end - 1")]
             p.pieces = self.pieces
+            if p.choice == P.AGGREGATE_OF_PIECES:
+                self._arrow_pieces(p)
             return
         if isinstance(n, TableScan):
             p.stats = self.stats[id(n)]
@@ -311,6 +316,24 @@ class _Planner:
             if native and not one_batch and self.force == "general":
                 native, p.because = False, ["dynsql.physical.force = general"]
             p.choice = P.SPARK_JOIN if native else P.KEYED_JOIN
+
+    def _arrow_pieces(self, p):
+        """The window aggregate over a file in pieces: each piece aggregated with Arrow by its task and the
+        groups merged in the driver (runtime/operators/window_pieces_arrow.py) when Arrow computes its functions
+        as Spark does (whole_file_aggregate.py), it reads the file's columns through Calcs that only pick fields,
+        and only such Calcs are above it (the driver's merge gives the sink the result's rows)."""
+        from ..operators.whole_file_aggregate import whole_file_fields
+        from ..whole_file import file_columns_under
+        n = p.logical
+        needed = whole_file_fields(n, n.spec)
+        found = file_columns_under(n.input, needed) if needed is not None else None
+        above = self.query.root.input
+        while above is not n and isinstance(above, Calc) and above.condition is None and \
+                all(e.field is not None for e, _ in above.projections):
+            above = above.input
+        if found is None or above is not n:
+            return
+        p.choice, p.file = P.ARROW_AGGREGATE_OF_PIECES, found
 
     def _per_micro_batch(self, p):
         """A TUMBLE, HOP or CUMULATE aggregate on event time that a SELECT shows (only projections above it) over
