@@ -24,7 +24,10 @@ that micro-batch reads them in parallel, each against its own running maximum, a
 file does. A TUMBLE, HOP or CUMULATE aggregate or an event-time MATCH_RECOGNIZE over one csv or json file larger
 than the limit below, with only projections between them, reads the file in pieces in parallel, each row's
 lateness decided by its piece's running maximum and the earlier pieces' maximum
-(runtime/operators/window_pieces.py): the rows of a read from the top.
+(runtime/operators/window_pieces.py): the rows of a read from the top. A window aggregate of the functions Arrow
+computes as Spark does, under Calcs that only pick fields, is computed in each piece's task and the pieces'
+groups merged in the driver from the rows collected (operators/window_pieces_arrow.py, the ResultFrame's
+`finish`).
 
 Kept on micro-batches: other updating results (their changelog is what the user wants to see), an aggregate
 or temporal join over a file that micro-batches would split (they show updates between micro-batches; what a
