@@ -52,6 +52,7 @@ class ResultFrame:
     physical: object = None       # its PhysicalPlan (runtime/physical)
     per_batch: object = None      # the part that runs on each micro-batch's rows (runtime/micro_batch_stage.py)
     steps: str = None             # a one pass in pieces, each a step: the piece column (operators/group_pieces.py)
+    finish: object = None         # a one pass: the driver's step from the collected Arrow table to the rows
 
 
 class Engine:
@@ -223,7 +224,8 @@ class Engine:
                            paced=any(is_paced(n.table) for n in scans), end_of_input=ctx.event_time,
                            parse_errors=parse_errors,
                            state_store=(chosen or state_store_provider(df, backend)) if streaming else None,
-                           physical=physical, per_batch=stream.per_batch, steps=stream.steps)
+                           physical=physical, per_batch=stream.per_batch, steps=stream.steps,
+                           finish=stream.finished_in_driver.finish if stream.finished_in_driver is not None else None)
 
     def run_query(self, query, batch):
         result = self.result_frame(query, batch)
@@ -232,7 +234,8 @@ class Engine:
             from .one_pass import OnePassRun
             stream = ChangeStream(result.columns, description=query.text, note=result.physical.status_note())
             steps = (result.keys, result.steps) if result.steps else None
-            return OnePassRun(self.spark, result.df, names, stream, result.parse_errors, steps).start().stream
+            return OnePassRun(self.spark, result.df, names, stream, result.parse_errors, steps,
+                              finish=result.finish).start().stream
         if not result.streaming:
             try:
                 rows = collect_columns(result.df, names).tuples(names)

@@ -33,6 +33,9 @@ it is in, and none is late (the earlier pieces' watermark plays no part; as_of_j
 functions that merge over such a file, or over one that micro-batches would split, reads it in pieces as well,
 each piece a step of the changelog shown as micro-batches of the pieces would show it
 (runtime/operators/group_pieces.py, `changes_piece_by_piece` below).
+A window aggregate of the functions Arrow computes as Spark does, under Calcs that only pick fields, is computed
+in each piece's task and the pieces' groups merged in the driver from the rows collected
+(operators/window_pieces_arrow.py, the ResultFrame's `finish`).
 
 Kept on micro-batches: other updating results (their changelog is what the user wants to see), an aggregate
 over a file whose table sets its micro-batches ('scan.rows-per-batch'; it shows updates between micro-batches),
@@ -47,7 +50,6 @@ A one pass shows final rows only (but a grouped aggregate in pieces, which shows
 micro-batches show an aggregate's -U/+U as rows flow: the result view's status line and EXPLAIN say so, and
 `SET 'dynsql.one-pass.enabled' = 'false'` turns it off."""
 
-import gc
 import threading
 import time
 import uuid
@@ -56,25 +58,12 @@ from .results import ChangeBatch
 from .streaming import count_parse_errors
 
 
-def inserts(columns, names):
-    """The rows of `columns` (result_columns.Columns) as +I changes, made with Python's cyclic garbage collector
-    paused: each of the millions of new tuples counts towards its next collection, and each collection walks
-    the growing result (none of them can be part of a cycle). 4 M rows: 1.2-1.5 s instead of 1.6-3.0 s."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return [("+I", r) for r in columns.tuples(names)]
-    finally:
-        if collecting:
-            gc.enable()
-
-
 class OnePassRun:
     """Runs a one-pass query's batch frame in a thread of its own and hands its rows to the ChangeStream as
     one batch of +I, or (`steps`: a grouped aggregate in pieces) its changes piece by piece; `stop` (the shell's
     Ctrl-C or Q) cancels its Spark jobs by their tag."""
 
-    def __init__(self, spark, frame, names, stream, parse_errors=None, steps=None):
+    def __init__(self, spark, frame, names, stream, parse_errors=None, steps=None, finish=None):
         from .session import is_connect
         self.spark = spark
         self.connect = is_connect(spark)
@@ -83,6 +72,7 @@ class OnePassRun:
         self.stream = stream
         self.parse_errors = parse_errors
         self.steps = steps          # (the upsert key columns, the piece column): operators/group_pieces.py
+        self.finish = finish        # Arrow table collected -> the result's columns (engine.ResultFrame.finish)
         self.tag = "dynsql-one-pass-" + uuid.uuid4().hex
         self._stopping = False
         self._thread = None
@@ -100,7 +90,8 @@ class OnePassRun:
             self._tag(True)
             try:
                 if self.steps is None:
-                    batches = [ChangeBatch(inserts(collect_columns(self.frame, self.names), self.names), 0)]
+                    columns = collect_columns(self.frame, self.names, self.finish)
+                    batches = [ChangeBatch(columns.changes(self.names), 0)]
                 else:
                     batches = changes_piece_by_piece(self.frame, self.names, *self.steps)
             finally:

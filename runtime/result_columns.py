@@ -5,8 +5,13 @@ Through Arrow when every column has a flat type (numbers, strings, booleans, DEC
 moves the micro-batch as column buffers, and each column becomes Python values in one vectorized step,
 instead of one pickled Row a row (a 750,000-row window result: about 0.7 s instead of 10 s). The values are
 the ones a Row holds: TIMESTAMPs are naive datetimes of the session's wall clock (UTC: see planner/types.py),
-made by numpy from the epoch microseconds. Nested types (ROW, ARRAY, MAP) and BYTES, which Arrow hands over
+made by numpy from the epoch microseconds. A TIMESTAMP or string column whose values repeat (a window aggregate's
+bounds and keys) is made of its distinct values, each converted once and shared by its rows. Nested types (ROW, ARRAY, MAP) and BYTES, which Arrow hands over
 as dicts, pairs and bytes, come through Row objects as before."""
+
+import gc
+from contextlib import contextmanager
+from itertools import repeat
 
 from pyspark.sql import types as st
 
@@ -40,12 +45,37 @@ class Columns:
         """The rows as tuples of the `names` columns."""
         if not names:
             return [()] * self.size
-        return list(zip(*(self._columns[n] for n in names)))
+        with no_collection():
+            return list(zip(*(self._columns[n] for n in names)))
+
+    def changes(self, names, op="+I"):
+        """The rows as changes: (op, tuple of the `names` columns)."""
+        rows = zip(*(self._columns[n] for n in names)) if names else repeat((), self.size)
+        with no_collection():
+            return list(zip(repeat(op), rows))
 
 
-def collect_columns(df, only=None):
+@contextmanager
+def no_collection():
+    """Python's cyclic garbage collector off while millions of tuples are made (none holds a cycle): its
+    collections, set off by the allocations, would each walk the tuples made so far (3 M rows: ~1 s of 2)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def collect_columns(df, only=None, finish=None):
     """A DataFrame's rows -> Columns (runs the DataFrame's action once). only: the names of the columns to bring
-    (a result's fields: its hidden columns stay in Spark), when each names one column; else all come."""
+    (a result's fields: its hidden columns stay in Spark), when each names one column; else all come. finish:
+    the driver's step from the rows collected as an Arrow table to the result's columns (a one pass whose
+    result the driver finishes: runtime/translate.py's Stream.finished_in_driver)."""
+    if finish is not None:
+        table = finish(df.toArrow())
+        return Columns(table.column_names, [arrow_values(c) for c in table.columns], table.num_rows)
     if only is not None and all(df.columns.count(n) == 1 for n in only) and len(set(only)) < len(df.columns):
         df = df.select(*["`%s`" % n.replace("`", "``") for n in dict.fromkeys(only)])
     schema = df.schema
@@ -63,5 +93,34 @@ def python_values(column, data_type):
     if isinstance(data_type, TIMESTAMP_TYPES):
         import pyarrow as pa
         # the instants' UTC wall clock; NULLs are NaT, which numpy turns into None
-        return column.cast(pa.timestamp("us")).to_numpy().astype(object).tolist()
+        return _each_value_once(column.cast(pa.timestamp("us")), lambda a: a.to_numpy().astype(object).tolist())
+    if isinstance(data_type, st.StringType):
+        return _each_value_once(column, lambda a: a.to_pylist())
     return column.to_pylist()
+
+
+def arrow_values(column):
+    """An Arrow column of a flat type -> the list of Python values a Row would hold (TIMESTAMPs naive)."""
+    import pyarrow as pa
+    if pa.types.is_timestamp(column.type):
+        return python_values(column, st.TimestampNTZType())
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        return python_values(column, st.StringType())
+    return column.to_pylist()
+
+
+def _each_value_once(column, convert):
+    """`convert` (Arrow array -> list of Python values) over `column`, each distinct value converted once when
+    at most half the values are distinct: the rows share the (immutable) objects."""
+    import numpy as np
+    if len(column) < 1024:
+        return convert(column)
+    if hasattr(column, "combine_chunks"):
+        column = column.combine_chunks()
+    encoded = column.dictionary_encode()
+    distinct = len(encoded.dictionary)
+    if distinct > len(column) // 2:
+        return convert(column)
+    values = np.empty(distinct + 1, dtype=object)
+    values[:distinct] = convert(encoded.dictionary)      # the last: NULL
+    return values[encoded.indices.fill_null(distinct).to_numpy()].tolist()

@@ -6,7 +6,9 @@ Python values in result-column order. Rendering (tableau, jsonl, csv, full-scree
 import queue
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 OPS = ("+I", "-U", "+U", "-D")
 OP_CODES = {op: code for code, op in enumerate(OPS)}   # Flink's RowKind byte values, our `__op` column
@@ -60,8 +62,8 @@ class ChangeStats:
     def count(self, batch):
         self.batches += 1
         self.rows += len(batch.changes)
-        for op, _ in batch.changes:
-            self.per_op[op] += 1
+        for op, n in Counter(map(itemgetter(0), batch.changes)).items():
+            self.per_op[op] += n
         if batch.watermark is not None:
             self.watermark = batch.watermark
         self.last_batch_at = time.time()

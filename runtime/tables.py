@@ -155,6 +155,15 @@ def read_spec(spark, table, piece_bytes=None):
     return _spec(spark, table, False, sentinel=False, piece_bytes=piece_bytes), source_schema(table).json()
 
 
+def pieces_read_spec(spark, table, pieces):
+    """read_spec of a read of the file in `pieces` (how many, bytes each: the physical plan's cut), each piece's
+    rows followed by its maximum's row (connectors/filesystem.py), for the tasks that read the pieces themselves
+    (runtime/operators/window_pieces_arrow.py)."""
+    count, piece_bytes = pieces
+    return _spec(spark, table, False, sentinel=False, pieces=count, piece_bytes=piece_bytes, piece_maxima=True), \
+        source_schema(table).json()
+
+
 def parallelism(spark):
     """The cores Spark's tasks run on (1 under Spark Connect, which does not say)."""
     try:

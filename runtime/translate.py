@@ -47,6 +47,10 @@ class Stream:
     # (upsert) a one pass read in pieces (runtime/operators/group_pieces.py): the column holding each row's piece,
     # the step of the changelog it shows in
     steps: str = None
+    # a one pass's result that the driver finishes from the rows collected (runtime/operators/
+    # window_pieces_arrow.py's PiecesMerge): `df` is what Spark computes, `finished_in_driver.finish(arrow table)`
+    # the node's rows; a Calc above that picks fields is added to it (`then`)
+    finished_in_driver: object = None
 
     def columns(self, names):
         """The node's field columns, then the hidden ones this stream carries."""
@@ -108,9 +112,12 @@ def translate(root, ctx):
                                                               else "in batch mode"), *n.position)
         inputs = [done[id(c)] for c in p.inputs]
         stage = next((s.per_batch for s in inputs if s.per_batch is not None), None)
+        driver = next((s.finished_in_driver for s in inputs if s.finished_in_driver is not None), None)
         with spark_errors_in_words(n.position if n.position[0] is not None else (ctx.line, ctx.column)):
             if stage is not None:      # above a per-micro-batch node (only Calcs: runtime/physical/rules.py)
                 done[id(p)] = Stream(inputs[0].df, per_batch=stage.then(fn, n))
+            elif driver is not None:   # above one finished in the driver (only Calcs picking fields: rules.py)
+                done[id(p)] = Stream(inputs[0].df, finished_in_driver=driver.then(n))
             else:
                 done[id(p)] = fn(n, inputs, ctx)
     out = done[id(ctx.physical.of(root).inputs[0])]

@@ -57,10 +57,19 @@ def aggregate_whole_file(ctx, scan, file_columns, node, window=None, pieces=None
     pass (ctx.late_rows) drops the late (row, window) pairs (see the module). `pieces` (how many, bytes each): the
     file cut so, a task a piece aggregating all its keys, each group with its piece's number in PIECE
     (a grouped aggregate read in pieces, operators/group_pieces.py)."""
-    from pyspark.sql import types as st
-    from ..tables import parallelism, read_spec, source_schema
+    from ..tables import parallelism, read_spec
     spark, tasks = ctx.spark, parallelism(ctx.spark) if pieces is None else pieces[0]
     spec_json, schema_json = read_spec(spark, scan.table)
+    fn = _WholeFileAggregate(spec_json, schema_json, file_columns, list(node.keys), calls_of(node),
+                             windows_of(node, window), ctx.late_rows, tasks, pieces)
+    return run_in_tasks(spark, fn, groups_schema(scan, file_columns, node, window, pieces is not None), tasks)
+
+
+def groups_schema(scan, file_columns, node, window=None, pieces=False):
+    """Spark's schema of `grouped`'s tables: the keys, the calls (COUNT and SUM as BIGINT, MIN and MAX in their
+    argument's type), with `window` `__start_ms` and `__end_ms`, with `pieces` the piece's number (PIECE)."""
+    from pyspark.sql import types as st
+    from ..tables import source_schema
     source = {f.name: f.dataType for f in source_schema(scan.table).fields}
     fields = [st.StructField(k, source[file_columns[k]]) for k in node.keys]
     for c in node.calls:
@@ -68,15 +77,20 @@ def aggregate_whole_file(ctx, scan, file_columns, node, window=None, pieces=None
         fields.append(st.StructField(c.name, st.LongType() if counted else source[file_columns[c.args[0]]]))
     if window is not None:
         fields += [st.StructField(START, st.LongType()), st.StructField(END, st.LongType())]
-    if pieces is not None:
+    if pieces:
         fields.append(st.StructField(PIECE, st.LongType()))
-    schema = st.StructType(fields)
-    windows = (window.kind, window.size_ms, window.slide_ms, window.offset_ms, node.time_field) \
+    return st.StructType(fields)
+
+
+def calls_of(node):
+    """The aggregate's calls as `grouped` takes them: (function, argument or None, output name)."""
+    return [(c.function, c.args[0] if c.args else None, c.name) for c in node.calls]
+
+
+def windows_of(node, window):
+    """A window spec as `windowed` takes it: (kind, size, slide, offset, time field), or None."""
+    return (window.kind, window.size_ms, window.slide_ms, window.offset_ms, node.time_field) \
         if window is not None else None
-    fn = _WholeFileAggregate(spec_json, schema_json, file_columns, list(node.keys),
-                             [(c.function, c.args[0] if c.args else None, c.name) for c in node.calls],
-                             windows, ctx.late_rows, tasks, pieces)
-    return run_in_tasks(spark, fn, schema, tasks)
 
 
 class _WholeFileAggregate:
@@ -110,54 +124,62 @@ class _WholeFileAggregate:
                                      (WM,) if self.late_rows and self.windows else (), piece=piece,
                                      piece_bytes=self.pieces[1] if self.pieces is not None else None):
             if self.windows:
-                table = self._windowed(table)
+                table = windowed(table, self.windows, self.late_rows)
             kept.append(table if piece is not None else
                         table.filter(pa.array(key_shares(table, by, self.tasks) == share)))
         if not kept:
             return None
-        rows = pa.concat_tables(kept)
-        columns, aggregations = {}, []
-        for i, (function, arg, name) in enumerate(self.calls):
-            if arg is None:
-                aggregations.append(([], "count_all"))
-                columns[name] = "count_all"
-                continue
-            column = "__arg%d" % i
-            rows = rows.append_column(column, rows.column(arg))
-            kind = {"COUNT": "count", "SUM": "sum", "MIN": "min", "MAX": "max"}[function]
-            aggregations.append((column, kind))
-            columns[name] = "%s_%s" % (column, kind)
-        groups = rows.group_by(self.keys + ([START, END] if self.windows else [])).aggregate(aggregations)
-        names = self.keys + [n for _, _, n in self.calls] + ([START, END] if self.windows else [])
-        out = pa.table([groups.column(columns.get(n, n)) for n in names], names=names)
+        out = grouped(pa.concat_tables(kept), self.keys, self.calls, self.windows is not None)
         if self.pieces is not None:
             out = out.append_column(PIECE, pa.array([share] * out.num_rows, type=pa.int64()))
         return out
 
-    def _windowed(self, table):
-        """`table`'s (row, window) pairs, each window as `__start_ms`, `__end_ms`; a one pass's late pairs
-        dropped."""
-        import numpy as np
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        kind, size, slide, offset, time_field = self.windows
-        micros = pc.cast(table.column(time_field), pa.int64())
-        no_time = micros.is_null().to_numpy(zero_copy_only=False)
-        ms = np.floor_divide(micros.fill_null(0).to_numpy(), 1000)
-        rows, start, end = assign_windows(ms, kind, size, slide, offset)
-        if rows is not None:        # HOP, CUMULATE: Spark explodes no window out of a row without a time
-            keep = ~no_time[rows]
-            rows, start, end = rows[keep], start[keep], end[keep]
-            table, no_time = table.take(pa.array(rows)), no_time[rows]
-        table = table.append_column(START, pa.array(start, mask=no_time)) \
-            .append_column(END, pa.array(end, mask=no_time))
-        if not self.late_rows:
-            return table
-        from ..lateness import window_pairs_kept
-        wm = pc.cast(table.column(WM), pa.int64())
-        no_wm = wm.is_null().to_numpy(zero_copy_only=False)
-        wm_ms = np.floor_divide(wm.fill_null(0).to_numpy(), 1000)
-        return table.filter(pa.array(window_pairs_kept(end, no_time, wm_ms, no_wm)))     # window.py's filter
+
+def grouped(rows, keys, calls, windows):
+    """Arrow's groups of `rows` by `keys` (and, `windows`: `__start_ms`, `__end_ms`): a table of the keys, one
+    column per call (`calls`: (function, argument or None, output name)), then the window's two columns."""
+    import pyarrow as pa
+    columns, aggregations = {}, []
+    for i, (function, arg, name) in enumerate(calls):
+        if arg is None:
+            aggregations.append(([], "count_all"))
+            columns[name] = "count_all"
+            continue
+        column = "__arg%d" % i
+        rows = rows.append_column(column, rows.column(arg))
+        kind = {"COUNT": "count", "SUM": "sum", "MIN": "min", "MAX": "max"}[function]
+        aggregations.append((column, kind))
+        columns[name] = "%s_%s" % (column, kind)
+    by = keys + ([START, END] if windows else [])
+    groups = rows.group_by(by).aggregate(aggregations)
+    names = keys + [n for _, _, n in calls] + ([START, END] if windows else [])
+    return pa.table([groups.column(columns.get(n, n)) for n in names], names=names)
+
+
+def windowed(table, windows, late_rows):
+    """`table`'s (row, window) pairs, each window as `__start_ms`, `__end_ms` (`windows`: (kind, size, slide,
+    offset, time field)); with `late_rows` (a one pass), the pairs late by the rows' `__wm` dropped."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    kind, size, slide, offset, time_field = windows
+    micros = pc.cast(table.column(time_field), pa.int64())
+    no_time = micros.is_null().to_numpy(zero_copy_only=False)
+    ms = np.floor_divide(micros.fill_null(0).to_numpy(), 1000)
+    rows, start, end = assign_windows(ms, kind, size, slide, offset)
+    if rows is not None:        # HOP, CUMULATE: Spark explodes no window out of a row without a time
+        keep = ~no_time[rows]
+        rows, start, end = rows[keep], start[keep], end[keep]
+        table, no_time = table.take(pa.array(rows)), no_time[rows]
+    table = table.append_column(START, pa.array(start, mask=no_time)) \
+        .append_column(END, pa.array(end, mask=no_time))
+    if not late_rows:
+        return table
+    from ..lateness import window_pairs_kept
+    wm = pc.cast(table.column(WM), pa.int64())
+    no_wm = wm.is_null().to_numpy(zero_copy_only=False)
+    wm_ms = np.floor_divide(wm.fill_null(0).to_numpy(), 1000)
+    return table.filter(pa.array(window_pairs_kept(end, no_time, wm_ms, no_wm)))     # window.py's filter
 
 
 def assign_windows(ms, kind, size, slide, offset):

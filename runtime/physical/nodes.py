@@ -37,6 +37,9 @@ READ_IN_PIECES_WITH_MAXIMA = "read in pieces, each piece's maximum rowtime repor
 # a window aggregate over such pieces: the pairs on time in their piece, less those whose window the earlier
 # pieces' maximum had closed, aggregated (runtime/operators/window_pieces.py)
 AGGREGATE_OF_PIECES = "Spark's aggregate of the pieces, each pair's lateness by the earlier pieces too"
+# the same rows from each piece aggregated with Arrow by its task, the pieces' groups merged in the driver
+# (runtime/operators/window_pieces_arrow.py)
+ARROW_AGGREGATE_OF_PIECES = "each piece aggregated with Arrow in its task, the pieces' groups merged in the driver"
 # MATCH_RECOGNIZE over such pieces: each row's `__wm` raised to the earlier pieces' watermark, then the batch matcher
 MATCH_OF_PIECES = "dynsql's batch matcher, each row's lateness by the earlier pieces too"
 # one file cut into pieces read in parallel, each piece a step of the changelog (its rows' `__seq` say which)
@@ -91,7 +94,8 @@ class PhysicalNode:
     choice: str = None
     because: list = field(default_factory=list)     # the statistics and settings that chose it
     stats: object = None                             # a scan's ScanStatistics
-    file: tuple = None                               # WHOLE_FILE: (the TableScan, {field: the file's column})
+    # WHOLE_FILE, ARROW_AGGREGATE_OF_PIECES: (the TableScan, {field: the file's column})
+    file: tuple = None
     probe_file: tuple = None                         # AS_OF_LOOKUP whose probe rows are read from one file
     watermark_delays_ms: tuple = None                # PER_MICRO_BATCH_TEMPORAL_JOIN: (probe, versions) tables'
     versions_limit: int = -1                         # ... and the versions' size its lookup takes (-1: none)

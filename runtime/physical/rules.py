@@ -56,7 +56,8 @@ class EngineFacts:
     """What the engine knows of Spark that a choice depends on."""
     broadcast_bytes: int = 10 << 20     # spark.sql.autoBroadcastJoinThreshold (-1: never)
     foreach_batch: bool = True          # the result sink runs in the driver (not under Spark Connect)
-    cores: int = 2                      # the cores Spark's tasks run on (runtime/tables.parallelism)
+    cores: int = 2                      # the cores Spark's tasks run on (runtime/tables.parallelism): a file's
+                                        # pieces are a multiple of them
     state_ttl_ms: int = 0
 
 
@@ -229,7 +230,7 @@ class _Planner:
         if not (isinstance(node, TableScan) and node.insert_only and not node.changelog_source
                 and self._bounded_files(node) and node.table.watermark is not None):
             return None
-        return self._cut(node, aggregate, 1)
+        return self._cut(node, aggregate, self.facts.cores)
 
     def _temporal_join_in_pieces(self):
         """A SELECT of an event-time temporal join of a versioned view (INNER or LEFT, only projections and
@@ -389,6 +390,8 @@ class _Planner:
             p.because = [p.stats.describe()] if p.stats is not None else [
                 "late when %s <= max(the piece's watermark before the row, the earlier pieces' maximum - delay)" % (
                     "its rowtime" if isinstance(n, Match) else "window end - 1")]
+            if p.choice == P.AGGREGATE_OF_PIECES:
+                self._arrow_pieces(p)
             return
         if isinstance(n, TableScan):
             p.stats = self.stats[id(n)]
@@ -442,6 +445,24 @@ class _Planner:
             return
         p.file = found
         p.because.append("partial values: each task aggregating its piece of %s with Arrow" % found[0].table.name)
+
+    def _arrow_pieces(self, p):
+        """The window aggregate over a file in pieces: each piece aggregated with Arrow by its task and the
+        groups merged in the driver (runtime/operators/window_pieces_arrow.py) when Arrow computes its functions
+        as Spark does (whole_file_aggregate.py), it reads the file's columns through Calcs that only pick fields,
+        and only such Calcs are above it (the driver's merge gives the sink the result's rows)."""
+        from ..operators.whole_file_aggregate import whole_file_fields
+        from ..whole_file import file_columns_under
+        n = p.logical
+        needed = whole_file_fields(n, n.spec)
+        found = file_columns_under(n.input, needed) if needed is not None else None
+        above = self.query.root.input
+        while above is not n and isinstance(above, Calc) and above.condition is None and \
+                all(e.field is not None for e, _ in above.projections):
+            above = above.input
+        if found is None or above is not n:
+            return
+        p.choice, p.file = P.ARROW_AGGREGATE_OF_PIECES, found
 
     def _per_micro_batch(self, p):
         """A TUMBLE, HOP or CUMULATE aggregate on event time that a SELECT shows (only projections above it) over
