@@ -276,6 +276,13 @@ def _negative_zero_keys(df, keys):
     return [("__negative_zero_%d" % i, k) for i, k in enumerate(floating)]
 
 
+def sign_keys(types, prefix):
+    """[(position, name)] of a hidden key for each FLOAT/DOUBLE among keys of Spark `types`: whether the value is
+    -0.0, for the operators that key by a value's binary form as Flink's streaming joins do (Spark groups -0.0
+    with 0.0; a NaN with a NaN, as Flink)."""
+    return [(i, "%s%d" % (prefix, i)) for i, t in enumerate(types) if isinstance(t, (st.DoubleType, st.FloatType))]
+
+
 def is_negative_zero(col):
     # (Spark's atan2 and `/` do not tell -0.0 from 0.0, or fail on it; its text does)
     return F.when(col == 0, col.cast("string") == "-0.0").otherwise(F.lit(False))
