@@ -4,11 +4,12 @@ expression is translated (after float_comparisons.push_negations):
 - an arithmetic identity is its operand: `x + 0`, `0 + x`, `x - 0`, `x * 1`, `1 * x`, `x / 1` are `x` (where
   the result has x's type), so `x + 0 = x` is `x = x` (TRUE for a NaN, as a comparison of an expression with
   itself is folded) and `-0.0 + 0` stays -0.0;
-- the comparisons of one FLOAT/DOUBLE expression with number literals joined by OR (AND) are one range set
+- the comparisons of one FLOAT/DOUBLE expression with integer literals joined by OR (AND) are one range set
   (Calcite's Sarg), as over the real numbers: a set holding every number is `x IS NOT NULL` (TRUE for a NaN,
   NULL for NULL: `x > 0 OR x <= 0`, `x BETWEEN 0 AND 1 OR x NOT BETWEEN 0 AND 1`), an empty one FALSE (NULL for
   NULL), one holding all numbers but a few is `x <> a AND x <> b ..` (TRUE for a NaN: `x < 0 OR x > 0`); other
-  sets keep their comparisons (each FALSE for a NaN, as the set's ranges are).
+  sets keep their comparisons (each FALSE for a NaN, as the set's ranges are). (Decimal literals such as 0.5
+  are left out: their range sets were not recorded on Flink.)
 `simplify(tree, typeof)` gives the tree so folded (its nodes replaced in place; the root may be new)."""
 
 from sqlglot import exp
