@@ -10,8 +10,8 @@ is TRUE; -0.0 equals 0.0. Spark orders NaN above every number and equal to itsel
   rewrite; through AND/OR as De Morgan's laws do, and NOT BETWEEN is `x < low OR x > high`);
 - orders a DOUBLE against a DECIMAL (a literal such as 1.5) as Double.compare does: NaN above every number, as
   Spark does, but -0.0 below 0.0 (`_double_compare`); `=` and `<>` there are Spark's.
-Not followed: the other folds of Calcite (`x > 0 OR x <= 0` is `x IS NOT NULL`, TRUE for a NaN; `x + 0 = x`
-is `x = x`).
+Two more of Calcite's folds (`x > 0 OR x <= 0` is `x IS NOT NULL`, TRUE for a NaN; `x + 0 = x` is `x = x`)
+are calcite_folds.py's.
 `rewrite(node, typeof)` gives the Spark tree of a comparison, BETWEEN, IN list, IS [NOT] DISTINCT FROM or
 simple CASE whose operands are FLOAT/DOUBLE (and integers), or None: every other comparison keeps Spark's
 operator, at no cost."""

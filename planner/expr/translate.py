@@ -14,7 +14,7 @@ from ..errors import SqlError
 from .functions.registry import is_mapped_call, map_anonymous, map_parsed
 from .bound import Expr
 from .types import parse_type, spark_type_sql
-from . import arithmetic, casts, float_comparisons
+from . import arithmetic, calcite_folds, casts, float_comparisons
 from . import inference as typing
 from .bottom_up import rewrite_bottom_up
 from .operand_checks import check_operands
@@ -192,6 +192,7 @@ def to_spark(node, ctx=None):
     active = _ACTIVE_TYPEOF.set(typeof)      # for a function's rewrite asking its argument's type (`typeof_now`)
     try:
         tree = float_comparisons.push_negations(node.copy(), typeof)
+        tree = calcite_folds.simplify(tree, typeof)          # Calcite's folds that change a NaN's answer
         return rewrite_bottom_up(tree, rewrite, types, typeof)
     finally:
         _ACTIVE_TYPEOF.reset(active)

@@ -8,7 +8,12 @@ maps input field names to values; the FILTER field must be TRUE, NULL arguments 
 `result(acc)` is the value Flink gives. Functions and their state:
   COUNT, COUNT(*)            [n]
   SUM, AVG                   [n, sum]            AVG of an integral type divides as Java does (truncating)
-  MIN, MAX                   Counter of values   (retracting the current extreme is right)
+  MIN, MAX                   Counter of values   (retracting the current extreme is right); over insert-only
+                             rows Flink's MinAggFunction / MaxAggFunction fold them in arrival order with
+                             Java's `<` / `>` (a first NaN stays, the first zero keeps its sign), as Python's
+                             min / max over the Counter's keys do; over a changelog (`java_compare`) its
+                             Min/MaxWithRetractAggFunction orders FLOAT/DOUBLE values by Double.compareTo
+                             (NaN above every number, -0.0 below 0.0), each value a key of its own
   STDDEV_POP/_SAMP, VAR_POP/_SAMP  [n, sum, sum of squares]: as a group aggregate Flink 2.3 computes the
                              spread in floating point (Welford's M2) and casts the result to the argument's
                              type; as an OVER aggregate (`integer_moments`) it rewrites them into sums with
@@ -25,6 +30,7 @@ maps input field names to values; the FILTER field must be TRUE, NULL arguments 
   a Python aggregate function (udaf): runtime/python_functions/aggregates.py's PythonAccumulator
 It does not decide output types: the operator's translator casts results to the planner's Flink types."""
 
+import math
 from collections import Counter
 from decimal import Decimal
 
@@ -41,10 +47,11 @@ _MOMENTS = ("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP")
 
 class Accumulator:
     __slots__ = ("function", "arg", "distinct", "filter", "separator", "integral", "integer_moments", "value_arg",
-                 "options")
+                 "options", "java_compare")
 
     def __init__(self, function, arg=None, distinct=False, filter=None, options=(), integral=False,
-                 integer_moments=False, value_arg=None):
+                 integer_moments=False, value_arg=None, java_compare=False):
+        self.java_compare = java_compare and function in ("MIN", "MAX")   # FLOAT/DOUBLE by Double.compareTo
         self.function = "COUNT_STAR" if function == "COUNT" and arg is None else function
         self.arg = arg
         self.value_arg = value_arg        # JSON_OBJECTAGG's value (`arg` is its key)
@@ -56,11 +63,11 @@ class Accumulator:
         self.integer_moments = integer_moments and integral
 
     @classmethod
-    def of_call(cls, call, integral=False, integer_moments=False):
+    def of_call(cls, call, integral=False, integer_moments=False, java_compare=False):
         """From a planner call (expr.AggCall or over.WindowCall): function, args, distinct, filter."""
         return cls(call.function, call.args[0] if call.args else None, call.distinct, call.filter,
                    getattr(call, "options", ()), integral, integer_moments,
-                   call.args[1] if len(call.args) > 1 else None)
+                   call.args[1] if len(call.args) > 1 else None, java_compare)
 
     # ------------------------------------------------------------------ state
     def empty(self):
@@ -102,7 +109,9 @@ class Accumulator:
 
     def _fold(self, acc, v, w):
         f = self.function
-        if f in _COUNTER:
+        if self.java_compare:
+            count_in(acc, compare_to_key(v), w)
+        elif f in _COUNTER:
             count_in(acc, v, w)
         elif f in _ORDERED:
             if w > 0:
@@ -172,7 +181,8 @@ class Accumulator:
             return acc[0]
         if f in ("MIN", "MAX"):
             live = [v for v, c in acc.items() if c > 0]
-            return (min(live) if f == "MIN" else max(live)) if live else None
+            extreme = (min(live) if f == "MIN" else max(live)) if live else None
+            return compare_to_value(extreme) if self.java_compare and extreme is not None else extreme
         if f == "SINGLE_VALUE":
             live = [(v, c) for v, c in acc.items() if c > 0]
             if sum(c for _, c in live) > 1:
@@ -254,9 +264,24 @@ def _plus(a, b):
 INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 
 
-def accumulators(calls, input_fields, integer_moments=False):
+def compare_to_key(v):
+    """A FLOAT/DOUBLE value as a key ordered as Double.compareTo orders them (NaN above every number, -0.0 below
+    0.0), equal as Double.equals (NaN equals NaN, -0.0 does not equal 0.0): (rank, number, sign of a zero)."""
+    if v != v:
+        return (1, 0.0, 0.0)
+    return (0, v, math.copysign(1.0, v) if v == 0 else 0.0)
+
+
+def compare_to_value(key):
+    """`compare_to_key` undone."""
+    rank, number, sign = key
+    return float("nan") if rank else (math.copysign(0.0, sign) if sign else number)
+
+
+def accumulators(calls, input_fields, integer_moments=False, retracting=False):
     """Accumulators for planner calls over a node's input fields (a fields.Field list): an integral argument
-    makes AVG divide as integers, as Flink does (and the variance family too with `integer_moments`)."""
+    makes AVG divide as integers, as Flink does (and the variance family too with `integer_moments`);
+    `retracting`: the input is a changelog (MIN / MAX of a FLOAT/DOUBLE by Double.compareTo)."""
     from planner.python_functions.aggregate_calls import python_function
     types = {f.name: f.type for f in input_fields}
 
@@ -269,5 +294,7 @@ def accumulators(calls, input_fields, integer_moments=False):
         if fn is not None:          # a Python aggregate function (udaf): its own accumulator
             from ..python_functions.aggregates import python_accumulator
             return python_accumulator(c, fn)
-        return Accumulator.of_call(c, integral(c), integer_moments)
+        t = types.get(c.args[0]) if c.args else None
+        floating = t is not None and t.name in ("FLOAT", "DOUBLE")
+        return Accumulator.of_call(c, integral(c), integer_moments, retracting and floating)
     return [of(c) for c in calls]

@@ -29,11 +29,19 @@ def python_function(call):
 
 
 class AggregateState:
-    __slots__ = ("rows", "accs")
+    __slots__ = ("rows", "accs", "shown")
 
     def __init__(self, accs):
         self.rows = 0                  # signed count of rows in the group
         self.accs = accs
+        self.shown = None              # the values last shown, where they are followed row by row
+
+
+def java_equal(a, b):
+    """Whether two rows of values are equal as Flink's record equaliser takes them: FLOAT/DOUBLE values by Java's
+    `==` (a NaN equals nothing, -0.0 equals 0.0)."""
+    return a is not None and b is not None and len(a) == len(b) and \
+        all(x == y and not (isinstance(x, float) and x != x) for x, y in zip(a, b))
 
 
 class GroupAggregateProcessor(KeyedChangelogProcessor):
@@ -43,6 +51,9 @@ class GroupAggregateProcessor(KeyedChangelogProcessor):
         self.keys = keys
         self.accumulators = accumulators
         self.ttl_ms = ttl_ms
+        # Flink emits a group's new values only when they differ (java_equal) from those it showed last, row by
+        # row: where MIN / MAX order zeros by sign (over a changelog) that decides which zero shows
+        self.row_by_row = any(getattr(a, "java_compare", False) for a in accumulators)
 
     def empty(self):
         return AggregateState([a.empty() for a in self.accumulators])
@@ -56,9 +67,16 @@ class GroupAggregateProcessor(KeyedChangelogProcessor):
             state.rows += w
             for i, a in enumerate(self.accumulators):
                 state.accs[i] = a.add(state.accs[i], r, w)
+            if self.row_by_row:
+                values = self._values(state)
+                if not java_equal(values, state.shown):
+                    state.shown = values
         return state
 
     def result(self, state):
+        return state.shown if self.row_by_row and state.rows > 0 else self._values(state)
+
+    def _values(self, state):
         if state.rows <= 0:
             return None
         return tuple(a.result(acc) for a, acc in zip(self.accumulators, state.accs))
@@ -70,6 +88,8 @@ class GroupAggregateProcessor(KeyedChangelogProcessor):
 
     def emit(self, old, new):
         k = self._key
+        if old is not None and new is not None and old == new and any(v != v for v in new if isinstance(v, float)):
+            return [(1, k + old), (2, k + new)]     # Flink compares the values with Java's ==: a NaN is not equal
         return update_pair(k + old if old is not None else None, k + new if new is not None else None)
 
 
@@ -107,27 +127,38 @@ def result_type(c, input_schema):
     return st.DoubleType()
 
 
-def aggregate_column(c):
-    """A planner AggCall as a Spark aggregate expression named after its output field."""
+def aggregate_column(c, order=None):
+    """A planner AggCall as a Spark aggregate expression named after its output field; `order`: a column giving
+    the rows' arrival order (`__seq`), where the input has one."""
     integral = _integral_aggregate(c)
     if integral is None:
-        integral = _floating_max(c)
+        integral = _floating_extreme(c, order)
     return (integral if integral is not None else aggregate_expression(c)).alias(c.name)
 
 
-def _floating_max(c):
-    """MAX of a FLOAT/DOUBLE as Flink's MaxAggFunction computes it over insert-only rows: a value replaces the
-    maximum only when Java's `>` holds, never for a NaN, so a NaN after a number is skipped (Spark's MAX takes
-    NaN as the greatest value); a group of NaN (and NULL) only is NaN. Flink keeps a NaN that comes first (it
-    seeds the maximum), an order this leaves aside: the NaNs are skipped wherever they come. (MIN needs
-    nothing: Spark's skips a NaN after a number too.) None for any other call."""
-    if c.distinct or c.type is None or not c.args or c.function != "MAX" or c.type.name not in ("DOUBLE", "FLOAT"):
+def _floating_extreme(c, order):
+    """MAX / MIN of a FLOAT/DOUBLE as Flink's MaxAggFunction / MinAggFunction compute them over insert-only rows:
+    the first value seeds the result and a later one replaces it only when Java's `>` (`<`) holds, never for a
+    NaN nor for a zero of the other sign. So a NaN that comes first stays (the result is NaN), a NaN after a
+    number is skipped (Spark's MAX takes NaN as the greatest value, its MIN the first number), and a zero result
+    has the sign of the first zero to come. Without an arrival `order`, the NaNs are skipped wherever they come
+    and a zero keeps Spark's sign. None for any other call."""
+    if c.distinct or c.type is None or not c.args or c.function not in ("MAX", "MIN") or \
+            c.type.name not in ("DOUBLE", "FLOAT"):
         return None
     col = F.col(q(c.args[0]))
     if c.filter:
         col = F.when(F.col(q(c.filter)), col)
-    ranked = F.when(col.isNotNull(), F.struct((~F.isnan(col)).alias("n"), col.alias("v")))   # a NaN below all
-    return F.max(ranked).getField("v")
+    if c.function == "MAX":
+        ranked = F.when(col.isNotNull(), F.struct((~F.isnan(col)).alias("n"), col.alias("v")))   # a NaN below all
+        extreme = F.max(ranked).getField("v")
+    else:
+        extreme = F.min(col)                # (Spark's order: a NaN above every number)
+    if order is None:
+        return extreme
+    first = F.min_by(col, F.when(col.isNotNull(), order))
+    first_zero = F.min_by(col, F.when(col == 0, order))
+    return F.when(F.isnan(first), first).when(extreme == 0, first_zero).otherwise(extreme)
 
 
 def _integral_aggregate(c):
@@ -226,7 +257,9 @@ def native_aggregate(df, keys, calls, signs=()):
     each FLOAT/DOUBLE key's column telling whether it is -0.0 (kept in the rows: an upsert key needs it, as
     Python's and Spark's equality take -0.0 for 0.0)."""
     from ..python_functions.aggregates import collected, collected_name, finished
-    exprs = [collected(c).alias(collected_name(c)) if python_function(c) else aggregate_column(c) for c in calls] \
+    order = F.col("__seq") if "__seq" in df.columns else None
+    exprs = [collected(c).alias(collected_name(c)) if python_function(c) else aggregate_column(c, order)
+             for c in calls] \
         or [F.count(F.lit(1)).alias("__count")]
     signed = _negative_zero_keys(df, keys)          # [(hidden column, key)]
     if signed:
@@ -246,6 +279,13 @@ def _negative_zero_keys(df, keys):
     where Spark makes it 0.0 before grouping; a hidden key (whether the key is -0.0) keeps the groups apart."""
     floating = [k for k in keys if isinstance(df.schema[k].dataType, (st.DoubleType, st.FloatType))]
     return [("__negative_zero_%d" % i, k) for i, k in enumerate(floating)]
+
+
+def sign_keys(types, prefix):
+    """[(position, name)] of a hidden key for each FLOAT/DOUBLE among keys of Spark `types`: whether the value is
+    -0.0, for the operators that key by a value's binary form as Flink's streaming joins do (Spark groups -0.0
+    with 0.0; a NaN with a NaN, as Flink)."""
+    return [(i, "%s%d" % (prefix, i)) for i, t in enumerate(types) if isinstance(t, (st.DoubleType, st.FloatType))]
 
 
 def is_negative_zero(col):
@@ -310,6 +350,7 @@ def translate_group_aggregate(node, inputs, ctx):
     from .keyed_state import run_keyed
     df = s.df if s.changelog else s.df.withColumn("__op", F.lit(0).cast("tinyint"))
     fields = output_schema(df.schema, node.keys, node.calls)
-    processor = GroupAggregateProcessor(node.keys, accumulators(node.calls, node.input.fields), ctx.ttl_ms)
+    processor = GroupAggregateProcessor(node.keys, accumulators(node.calls, node.input.fields,
+                                                                retracting=not node.input.insert_only), ctx.ttl_ms)
     out = run_keyed(df, node.keys, processor, fields, ctx)
     return Stream(conform(out, node.fields), changelog=True)

@@ -21,6 +21,7 @@ from planner.plan.interval_join import IntervalJoin
 
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor, watermark_delay_ms
+from .group_aggregate import is_negative_zero, sign_keys
 from .row_condition import RowCondition
 from ..connect_shims import portable
 
@@ -95,6 +96,7 @@ def translate_interval_join(node, inputs, ctx):
         held = rt + F.lit(keep_ms * 1000)          # NULL for a row without a time: it never pairs
         if key_cols:
             k = [F.col(q(c)).cast(t).alias(name) for c, t, name in zip(key_cols, key_types, keys)]
+            k += [is_negative_zero(F.col(q(key_cols[i]))).alias(n) for i, n in sign_keys(key_types, "__ks")]
         else:
             k = [F.lit(0).alias(ALL_KEY)]
         return df.select(
@@ -114,7 +116,8 @@ def translate_interval_join(node, inputs, ctx):
     processor.watermark_delay_us = max(watermark_delay_ms(c) for c in node.inputs) * 1000
     # no eventTimeColumnName: pairs are emitted as they are found, behind the watermark (Flink holds the
     # output's watermark back instead: operators above release rows that much later, see watermark_delay_ms)
-    out = both.groupBy(*keys).transformWithState(portable(processor), schema, "Append", "EventTime")
+    signs = [n for _, n in sign_keys(key_types, "__ks")]     # (-0.0 apart from 0.0, as Flink keys them)
+    out = both.groupBy(*keys, *signs).transformWithState(portable(processor), schema, "Append", "EventTime")
     out = out.select(*[F.col(q(n)) for n in node.field_names], F.col("__seq"),
                      F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))

@@ -174,8 +174,8 @@ def ranked_stream(node, stream, ctx, partition, order, function, limit, rank_fie
 
 def _batch_rank(node, stream, partition, order, function, limit):
     w = Window.partitionBy(*[F.col(q(p)) for p in partition]) if partition else Window.partitionBy()
-    w = w.orderBy(*[(F.col(q(c)).asc_nulls_first() if asc else F.col(q(c)).desc_nulls_last())
-                    for c, asc in order])
+    from .sort import sort_columns
+    w = w.orderBy(*sort_columns(stream.df, order))
     fn = {"ROW_NUMBER": F.row_number, "RANK": F.rank, "DENSE_RANK": F.dense_rank}[function]
     df = stream.df.withColumn("__rank", fn().over(w))
     if limit is not None:

@@ -42,6 +42,7 @@ from planner.plan.semi_join import SemiJoin  # noqa: E402
 from planner.expr.functions.math import join_condition_sql  # noqa: E402
 
 from ..translate import Stream, conform, q, translates  # noqa: E402
+from .group_aggregate import is_negative_zero, sign_keys  # noqa: E402
 from .join import packed_sides  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
 from .row_condition import RowCondition  # noqa: E402
@@ -82,9 +83,13 @@ def translate_semi_join(node, inputs, ctx):
     rpack = ["__r%d" % i for i in range(len(rcols))]
     keys = ["__jk%d" % i for i in range(len(node.left_keys))]
     types = key_types([ltypes[k] for k in node.left_keys], [rtypes[k] for k in node.right_keys])
+    # a FLOAT/DOUBLE key by its binary form, as Flink's streaming join keys it: -0.0 apart from 0.0 (a NaN
+    # matches a NaN: Spark groups them)
+    signs = sign_keys(types, "__jks")
 
     def pack(s, side, join_keys):
         cols = [F.col(q(k)).cast(types[i]).alias(keys[i]) for i, k in enumerate(join_keys)]
+        cols += [is_negative_zero(F.col(q(join_keys[i]))).alias(n) for i, n in signs]
         nulls = [F.col(q(k)).isNull() for k, safe in zip(join_keys, node.null_safe) if not safe]
         null_key = F.lit(False)
         for n in nulls:
@@ -97,7 +102,7 @@ def translate_semi_join(node, inputs, ctx):
     both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
     out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names, lcols)]
     processor = SemiJoinProcessor(node.anti, lpack, rpack, ctx.ttl_ms, condition)
-    out = run_keyed(both, keys, processor, out_fields, ctx)
+    out = run_keyed(both, keys + [n for _, n in signs], processor, out_fields, ctx)
     return Stream(conform(out, node.fields), changelog=True)
 
 
@@ -114,6 +119,9 @@ def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
     for a, b, safe in pairs:
         lc, rc = l_df[q(a)], r_df[q(node.joined_name(1, b))]
         c = lc.eqNullSafe(rc) if safe else lc == rc
+        floating = [l_df.schema[a].dataType, r_df.schema[node.joined_name(1, b)].dataType]
+        if not safe and any(isinstance(t, (st.DoubleType, st.FloatType)) for t in floating):
+            c = c & ~F.isnan(lc) & ~F.isnan(rc)     # Flink's batch join: Java's == (a NaN matches nothing)
         cond = c if cond is None else cond & c
     if node.condition is not None:
         c = F.expr(join_condition_sql(node.condition.sql))

@@ -12,6 +12,7 @@ from planner.plan.sort import Sort
 
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor, event_time_columns
+from .group_aggregate import is_negative_zero
 from .keyed_state import run_keyed
 from .rank import ARRIVAL, _sort_value, ranked_stream
 
@@ -30,14 +31,28 @@ class TemporalSortProcessor(EventTimeProcessor):
         return [tuple(values) + (0, seq) for _, seq, values in sorted(rows, key=sort_key)]
 
 
+def sort_columns(df, order, signed_zeros=True):
+    """Spark sort columns for ORDER BY keys [(column, ascending)] in Flink's batch order: NULLs first ascending,
+    last descending; a FLOAT/DOUBLE by Double.compare (NaN above every number, as Spark, and with
+    `signed_zeros` -0.0 below 0.0, which Spark takes as equal: a second key, whether the value is -0.0, puts
+    them apart), as Flink's full sort orders them (by their normalized keys)."""
+    out = []
+    for c, asc in order:
+        col = F.col(q(c))
+        out.append(col.asc_nulls_first() if asc else col.desc_nulls_last())
+        if signed_zeros and isinstance(df.schema[c].dataType, (st.DoubleType, st.FloatType)):
+            negative = is_negative_zero(col)
+            out.append(negative.desc() if asc else negative.asc())
+    return out
+
+
 @translates(Sort)
 def translate_sort(node, inputs, ctx):
     s = inputs[0]
     if not ctx.streaming:
         df = s.df
-        if node.order:
-            df = df.orderBy(*[(F.col(q(c)).asc_nulls_first() if asc else F.col(q(c)).desc_nulls_last())
-                              for c, asc in node.order])
+        if node.order:       # (Flink's ORDER BY .. LIMIT compares with Java's `<`: -0.0 and 0.0 are equal)
+            df = df.orderBy(*sort_columns(df, node.order, signed_zeros=node.limit is None and not node.offset))
         if node.offset:
             df = df.offset(node.offset)
         if node.limit is not None:

@@ -120,9 +120,10 @@ def translate_window_table_function(node, inputs, ctx):
 
 
 # ---------------------------------------------------------------------- aggregates
-def _aggregates(calls, streaming):
+def _aggregates(calls, streaming, order=None):
     """The calls as Spark aggregate columns, and the projection finishing them: Spark's streaming aggregate
-    has no DISTINCT aggregates, so COUNT / SUM / AVG (DISTINCT x) collect the set of values and reduce it."""
+    has no DISTINCT aggregates, so COUNT / SUM / AVG (DISTINCT x) collect the set of values and reduce it.
+    `order`: the rows' arrival order (`__seq`), where MAX / MIN of a FLOAT/DOUBLE depend on it."""
     from planner.python_functions.aggregate_calls import python_function
     from ..python_functions.aggregates import collected, collected_name, finished
     aggs, finish = [], []
@@ -133,7 +134,7 @@ def _aggregates(calls, streaming):
             finish.append(finished(c, fn, F.col(q(collected_name(c)))).alias(c.name))
             continue
         if not (c.distinct and streaming):
-            aggs.append(aggregate_column(c))
+            aggs.append(aggregate_column(c, order))
             finish.append(F.col(q(c.name)))
             continue
         if c.function not in ("COUNT", "SUM", "AVG", "MIN", "MAX"):
@@ -207,7 +208,7 @@ def _window_groups(node, s, ctx, lateness_ms=0, paired=False):
 def _aggregate(node, s, ctx, lateness_ms=0, paired=False):
     """-> (Spark's grouped result with the keys, the finished calls and `__window`)."""
     df, window = _window_groups(node, s, ctx, lateness_ms, paired)
-    aggs, finish = _aggregates(node.calls, ctx.streaming)
+    aggs, finish = _aggregates(node.calls, ctx.streaming, F.col("__seq") if "__seq" in df.columns else None)
     if node.spec.kind != "SESSION" or getattr(node, "time_field", None) is None:
         # grouped by a column (an attribute), not an expression: Spark finds the watermark metadata on it
         df, window = df.select("*", window), F.col(WINDOW)

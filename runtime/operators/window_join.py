@@ -14,6 +14,7 @@ from planner.expr.functions.math import join_condition_sql
 
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
+from .group_aggregate import is_negative_zero, sign_keys
 from ..lateness import window_fired
 from .window import bound_ms
 from ..connect_shims import portable
@@ -61,6 +62,7 @@ def _side(node, stream, side, key_names, key_types, schemas):
     cols += [packed.alias("__l"), F.lit(None).cast(other_type).alias("__r")] if side == 0 else \
         [F.lit(None).cast(other_type).alias("__l"), packed.alias("__r")]
     cols += [F.col(q(k)).cast(key_types[i]).alias(key_names[i]) for i, k in enumerate(keys)]
+    cols += [is_negative_zero(F.col(q(keys[i]))).alias(n) for i, n in sign_keys(key_types, "__ks")]
     cols += [((end_ms - 1) * 1000).alias("__t"), F.coalesce(window_fired(end_ms), F.lit(False)).alias("__late"),
              F.col("__seq")]
     return df.select(*cols)
@@ -86,7 +88,9 @@ def translate_window_join(node, inputs, ctx):
     fields.append(st.StructField("__seq", st.LongType(), True))
     processor.output_names = tuple(f.name for f in fields)
     time = node.window_ref().time if node.window_ref() is not None else None
-    out = union.groupBy(*key_names).transformWithState(portable(processor), st.StructType(fields), "Append", "EventTime",
+    signs = [n for _, n in sign_keys(key_types, "__ks")]     # (-0.0 apart from 0.0, as Flink keys them)
+    out = union.groupBy(*key_names, *signs).transformWithState(portable(processor), st.StructType(fields), "Append",
+                                                                "EventTime",
                                                        eventTimeColumnName=time or "")
     if node.condition is not None:
         out = out.filter(F.expr(node.condition.sql))
@@ -105,7 +109,10 @@ def _batch(node, inputs):
     pairs = [(lw.start, rw.start), (lw.end, rw.end)] + list(zip(node.left_keys, node.right_keys))
     cond = None
     for a, b in pairs:
-        c = F.col(q(node.output_name(0, a))) == F.col(q(node.output_name(1, b)))
+        lc, rc = F.col(q(node.output_name(0, a))), F.col(q(node.output_name(1, b)))
+        c = lc == rc
+        if isinstance(left.schema[node.output_name(0, a)].dataType, (st.DoubleType, st.FloatType)):
+            c = c & ~F.isnan(lc)            # Flink's batch join: Java's == (a NaN matches nothing)
         cond = c if cond is None else cond & c
     if node.condition is not None:
         cond = cond & F.expr(join_condition_sql(node.condition.sql))

@@ -64,7 +64,7 @@ def aggregate_pieces(node, s):
     rows = _spread(df, F.hash(F.col("__start_ms"), F.col("__end_ms"), *keys), on_time)
     closed_ms = F.unix_millis(F.timestamp_micros(F.col(CLOSED)))
     kept = rows.filter(F.col(CLOSED).isNull() | (F.col("__end_ms") - 1 > closed_ms))
-    aggs, finish = _aggregates(node.calls, False)
+    aggs, finish = _aggregates(node.calls, False, F.col("__seq") if "__seq" in kept.columns else None)
     # grouped by the part too (a function of the window and the key): no shuffle after the part's
     grouped = kept.groupBy(PART, "__start_ms", "__end_ms", *keys).agg(*(aggs or [F.count(F.lit(1)).alias("__n")]))
     window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),

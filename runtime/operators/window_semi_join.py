@@ -11,6 +11,7 @@ from planner.plan.semi_join import WindowSemiJoin
 from ..connect_shims import portable
 from ..translate import Stream, conform, translates
 from .row_condition import RowCondition
+from .group_aggregate import sign_keys
 from .semi_join import _batch
 from .window_join import WindowJoinProcessor, _packed, _side
 
@@ -59,7 +60,8 @@ def translate_window_semi_join(node, inputs, ctx):
     fields = [st.StructField(f.name, src.dataType, True) for f, src in zip(node.fields, schemas[0])]
     fields.append(st.StructField("__seq", st.LongType(), True))
     processor.output_names = tuple(f.name for f in fields)
-    out = union.groupBy(*key_names).transformWithState(portable(processor), st.StructType(fields), "Append",
+    signs = [n for _, n in sign_keys(key_types, "__ks")]     # (-0.0 apart from 0.0, as Flink keys them)
+    out = union.groupBy(*key_names, *signs).transformWithState(portable(processor), st.StructType(fields), "Append",
                                                        "EventTime", eventTimeColumnName=lw.time or "")
     out = out.withColumn("__wm", F.lit(None).cast("timestamp"))
     return Stream(conform(out, node.fields))

@@ -106,7 +106,9 @@ def test_a_long_where_over_a_join_becomes_its_condition_once(planner):
     one = nodes(planner.plan("SELECT * FROM Ticker a, Ticker b WHERE a.symbol = b.symbol AND a.price > b.price + 7777")
                 .query.root)[1].condition.sql
     assert "`price0`" in one and "7777" in one
-    assert join.condition.sql == " AND ".join(one.replace("7777", str(k)) for k in range(CONJUNCTS // 2))
+    # (`b.price + 0` is `b.price`: Flink's optimizer folds it, planner/expr/calcite_folds.py)
+    assert join.condition.sql == " AND ".join("`price` > `price0`" if k == 0 else one.replace("7777", str(k))
+                                              for k in range(CONJUNCTS // 2))
     assert isinstance(calc, Calc) and calc.condition.sql == "`price0` < 5"
 
 
