@@ -82,6 +82,16 @@ def _preload_for_workers():
             pass
 
 
+def _run_in_a_fork():
+    """A stream runner or transformWithState driver worker is forked from dynsql's fork server, which has
+    imported what they import (worker_forks.py), where the session started one; the process returns here
+    only when there is none to ask."""
+    if os.environ.get("DYNSQL_WORKER_FORKS"):
+        from worker_forks import run_in_a_fork
+        run_in_a_fork()
+
+
+_run_in_a_fork()
 _prefer_installed_packages()
 _run_shadowed_sitecustomize()
 _preload_for_workers()
