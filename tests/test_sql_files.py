@@ -168,11 +168,11 @@ def test_sql_file(path, mode, client, tmp_path):
         run_sqltest(client, f.read(), str(tmp_path))
 
 
-# the same rows on each physical path (runtime/physical, `dynsql.physical.force`): a few files here, every file
-# on every path under `make test-paths` (DYNSQL_PHYSICAL, tests/conftest.py). `fast`: one pass, the whole-file
-# reads and the as-of lookup wherever they apply; `general`: dynsql's own operators, no fast path
-FORCED_PATHS = [("temporal_join_compositions", "fast"), ("grouping_sets", "general"),
-                ("temporal_join_compositions", "general"), ("window_aggregates", "general")]
+# the same rows on each physical path (runtime/physical, `dynsql.physical.force`): one file here (the setting
+# reaches the runner), every file on every path under `make test-paths` (DYNSQL_PHYSICAL, tests/conftest.py).
+# `fast`: one pass, the whole-file reads and the as-of lookup wherever they apply; `general`: dynsql's own
+# operators, no fast path
+FORCED_PATHS = [("window_aggregates", "general")]
 
 
 @pytest.mark.parametrize("name,force", FORCED_PATHS, ids=["%s-%s" % c for c in FORCED_PATHS])
