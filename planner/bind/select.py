@@ -37,8 +37,12 @@ _RANKING = {"ROWNUMBER": "ROW_NUMBER", "RANK": "RANK", "DENSERANK": "DENSE_RANK"
 
 
 def canon(tree):
-    """A resolved tree's identity for matching GROUP BY keys and calls (fields are unique in a row)."""
-    return tree.sql(dialect="spark")
+    """A resolved tree's identity for matching GROUP BY keys and calls (fields are unique in a row): its Spark
+    text, or, where Spark has no text for a part of it (a JSON function's options), sqlglot's own form."""
+    try:
+        return tree.sql(dialect="spark")
+    except ValueError:
+        return repr(tree)
 
 
 def call_name(node):

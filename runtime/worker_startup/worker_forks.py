@@ -110,7 +110,7 @@ def serve(folder, parent):
         for key, _ in selector.select(timeout=1.0):
             if key.fileobj is listener:
                 conn, _ = listener.accept()
-                pid = _fork(conn, (selector, listener, wake_r, wake_w))
+                pid = _fork(conn, (selector, listener, wake_r, wake_w)) if _asked_by_our_jvm(conn, parent) else None
                 if pid is None:
                     conn.close()
                 else:
@@ -123,6 +123,22 @@ def serve(folder, parent):
         _reap(children, selector)
     for conn in children.values():
         conn.close()
+
+
+def _asked_by_our_jvm(conn, parent):
+    """Whether the asking process is a child of a child of `parent` (its JVM's): another process that has
+    $DYNSQL_WORKER_FORKS from a dynsql process's environment (a Spark Connect server, a job host on a cluster,
+    started by it) runs its own Python."""
+    try:
+        pid, _, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+        return _parent_of(_parent_of(pid)) == parent
+    except (OSError, ValueError):
+        return False
+
+
+def _parent_of(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
 
 
 def _fork(conn, closed_in_child):

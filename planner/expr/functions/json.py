@@ -91,6 +91,8 @@ def _returning(options):
         return None
     from ...dialect import Flink
     from ..types import parse_type
+    if opt.args.get("to") is None:
+        raise SqlError("RETURNING needs a type (e.g. RETURNING INT)")
     text = opt.args["to"].sql(dialect=Flink).upper().replace("TEXT", "STRING")
     return parse_type(text)
 
