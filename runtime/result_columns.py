@@ -93,7 +93,8 @@ def python_values(column, data_type):
     if isinstance(data_type, TIMESTAMP_TYPES):
         import pyarrow as pa
         # the instants' UTC wall clock; NULLs are NaT, which numpy turns into None
-        return _each_value_once(column.cast(pa.timestamp("us")), lambda a: a.to_numpy().astype(object).tolist())
+        return _each_value_once(column.cast(pa.timestamp("us")),
+                                lambda a: a.to_numpy(zero_copy_only=False).astype(object).tolist())
     if isinstance(data_type, st.StringType):
         return _each_value_once(column, lambda a: a.to_pylist())
     return column.to_pylist()
