@@ -123,6 +123,8 @@ def serve(folder, parent):
         _reap(children, selector)
     for conn in children.values():
         conn.close()
+    import shutil
+    shutil.rmtree(folder, ignore_errors=True)     # the session that would have removed it is gone
 
 
 def _asked_by_our_jvm(conn, parent):
