@@ -91,7 +91,7 @@ class OnePassRun:
             try:
                 if self.steps is None:
                     columns = collect_columns(self.frame, self.names, self.finish)
-                    batches = [ChangeBatch(columns.changes(self.names), 0)]
+                    batches = [ChangeBatch(columns.changes(self.names), 0, only_op="+I")]
                 else:
                     batches = changes_piece_by_piece(self.frame, self.names, *self.steps)
             finally:

@@ -42,6 +42,7 @@ class ChangeBatch:
     changes: list  # [(op, row tuple)]
     batch_id: int = 0
     watermark: object = None
+    only_op: str = None     # the op of every change, where the producer knows it (a one pass's +I)
 
 
 @dataclass
@@ -62,7 +63,9 @@ class ChangeStats:
     def count(self, batch):
         self.batches += 1
         self.rows += len(batch.changes)
-        for op, n in Counter(map(itemgetter(0), batch.changes)).items():
+        ops = {batch.only_op: len(batch.changes)} if batch.only_op is not None else \
+            Counter(map(itemgetter(0), batch.changes))
+        for op, n in ops.items():
             self.per_op[op] += n
         if batch.watermark is not None:
             self.watermark = batch.watermark

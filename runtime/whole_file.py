@@ -43,6 +43,45 @@ def run_in_tasks(spark, fn, schema, tasks):
     return spark.range(0, tasks, 1, tasks).mapInArrow(fn, schema)
 
 
+IPC = "__arrow_ipc"     # run_in_tasks_as_ipc's one column
+
+
+def run_in_tasks_as_ipc(spark, fn, tasks):
+    """`fn` (a mapInArrow function that yields Arrow tables) in `tasks` Spark tasks, each table handed to Spark as
+    one value: its Arrow IPC stream's bytes (column IPC), LZ4-compressed. Spark's mapInArrow turns every row of
+    its output into Spark's row and toArrow turns it back, a cost per row that dominated a one pass of millions
+    of result rows; here Spark moves a few values of bytes instead (a quarter of the size: 3 M window groups of
+    the 4 M-row perf file, 102 MB -> 28 MB). `tables_from_ipc` reads them back in the driver."""
+    from pyspark.sql import types as st
+    return run_in_tasks(spark, _AsIpc(fn), st.StructType([st.StructField(IPC, st.BinaryType())]), tasks)
+
+
+class _AsIpc:
+    """run_in_tasks_as_ipc's mapInArrow function around `fn`."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, batches):
+        import pyarrow as pa
+        compressed = pa.ipc.IpcWriteOptions(compression="lz4")
+        for table in self.fn(batches):
+            sink = pa.BufferOutputStream()
+            with pa.ipc.new_stream(sink, table.schema, options=compressed) as writer:
+                writer.write_table(table)
+            blob = sink.getvalue()
+            yield pa.record_batch([pa.Array.from_buffers(pa.binary(), 1, [None, pa.array([0, blob.size], pa.int32())
+                                                                          .buffers()[1], blob])], names=[IPC])
+
+
+def tables_from_ipc(collected):
+    """[the Arrow tables run_in_tasks_as_ipc's tasks yielded, with their schemas' metadata] (`collected`: its
+    DataFrame's toArrow), in the order of the tasks."""
+    import pyarrow as pa
+    return [pa.ipc.open_stream(value.as_buffer()).read_all()
+            for chunk in collected.column(IPC).chunks for value in chunk if value.is_valid]
+
+
 def shares_of(batches):
     """The share numbers a task's mapInArrow input holds."""
     for batch in batches:

@@ -127,6 +127,9 @@ def test_tumble_in_one_pass_drops_the_late_rows_as_micro_batches_do(one_pass_cli
     ])
     assert "one pass" in explained(tables(one_pass_client), TUMBLE)
     assert sorted(changes(one_pass_client, TUMBLE)) == expected
+    stream = one_pass_client.execute(TUMBLE)
+    assert sum(len(b.changes) for b in stream) == 5
+    assert (stream.stats.rows, stream.stats.per_op) == (5, {"+I": 5, "-U": 0, "+U": 0, "-D": 0})   # the status line
     assert "one pass" not in explained(tables(client), TUMBLE)
     assert sorted(changes(client, TUMBLE)) == expected
 

@@ -8,41 +8,39 @@ Spark's plan for the pieces (window_pieces.py) hands every row of the file from 
 shuffles it to the part of its (window, key), sorts each part by piece for the earlier pieces' maximum and
 aggregates there. Here each task reads its pieces (connectors/split_reader.py, the scan's reader: the same rows,
 the same `__wm`), assigns each row its windows, drops the pairs late in their own piece and groups the rest by
-(window, key) with Arrow: only each piece's groups, and a row with the watermark after the piece, reach the JVM,
-and no shuffle runs. In the driver (`PiecesMerge.finish`, on the collected Arrow table) a piece's groups whose
+(window, key) with Arrow: only each piece's groups reach the JVM, as one value of Arrow's bytes a piece with the
+piece's number and the watermark after it (whole_file.run_in_tasks_as_ipc), and no shuffle runs. In the driver (`PiecesMerge.finish`, on the pieces' tables collected) a piece's groups whose
 window the earlier pieces' watermark had closed are dropped, then the groups of a window several pieces hold are
 merged (COUNT and SUM add up, MIN and MAX of the pieces'): a window is contiguous in time, so in a file in time
 order only the windows across a cut have more than one piece's groups."""
 
 from dataclasses import dataclass
 
-from ..whole_file import run_in_tasks, shares_of
+from ..whole_file import run_in_tasks_as_ipc, shares_of, tables_from_ipc
 from .whole_file_aggregate import END, START, WM, calls_of, grouped, groups_schema, windowed, windows_of
 
-PIECE, CLOSES = "__piece", "__closes_ms"     # the piece's number; on its last row, the watermark after it
+PIECE, CLOSES = b"dynsql.piece", b"dynsql.closes_ms"   # a piece's table's metadata: its number; the watermark after it
 _MERGE = {"COUNT": "sum", "SUM": "sum", "MIN": "min", "MAX": "max"}
 _NARROW = {"TINYINT": "int8", "SMALLINT": "int16", "INT": "int32"}
 
 
 def aggregate_pieces_with_arrow(ctx, scan, file_columns, node, pieces):
-    """-> (a DataFrame of each piece's groups, the PiecesMerge that finishes them in the driver). `pieces`: (how
+    """-> (a DataFrame of the pieces' groups, the PiecesMerge that finishes them in the driver). `pieces`: (how
     many, bytes each), as the physical plan cut the file."""
-    from pyspark.sql import types as st
     from ..tables import pieces_read_spec
     spec_json, schema_json = pieces_read_spec(ctx.spark, scan.table, pieces)
-    schema = groups_schema(scan, file_columns, node, node.spec)
-    schema = st.StructType(schema.fields + [st.StructField(PIECE, st.LongType()),
-                                            st.StructField(CLOSES, st.LongType())])
     fn = _PieceGroups(spec_json, schema_json, file_columns, list(node.keys), calls_of(node),
                       windows_of(node, node.spec), pieces[0])
-    return run_in_tasks(ctx.spark, fn, schema, pieces[0]), PiecesMerge(node)
+    return run_in_tasks_as_ipc(ctx.spark, fn, pieces[0]), \
+        PiecesMerge(node, groups_schema(scan, file_columns, node, node.spec))
 
 
 @dataclass
 class _PieceGroups:
-    """The mapInArrow function: its input holds the task's share number(s); for each it reads the pieces of the
-    file whose number has that remainder by `tasks` and yields each one's groups, then a row of its number and
-    the watermark after it. `calls`, `windows`: as whole_file_aggregate.grouped and windowed take them."""
+    """The tasks' function (whole_file.run_in_tasks_as_ipc): its input holds the task's share number(s); for each
+    it reads the pieces of the file whose number has that remainder by `tasks` and yields each one's groups as a
+    table, its metadata the piece's number and the watermark after it (none when the piece has no time).
+    `calls`, `windows`: as whole_file_aggregate.grouped and windowed take them."""
     read_spec: str
     schema_json: str
     file_columns: dict          # {field: the file's column}
@@ -60,7 +58,7 @@ class _PieceGroups:
                               source.pieces if source.format in CUT_FORMATS else 1, source.piece_bytes)
         for share in shares_of(batches):
             for number in range(share, len(splits), self.tasks):
-                yield from self._piece(source, splits[number], number).to_batches(max_chunksize=100000)
+                yield self._piece(source, splits[number], number)
 
     def _piece(self, source, split, number):
         import pyarrow as pa
@@ -80,31 +78,30 @@ class _PieceGroups:
         rows = windowed(rows, self.windows, True)
         rows = rows.filter(pc.is_valid(rows.column(START)))     # a row without a time has no window
         groups = grouped(rows, self.keys, self.calls, True)
-        groups = groups.append_column(PIECE, pa.array([number] * groups.num_rows, pa.int64())) \
-            .append_column(CLOSES, pa.nulls(groups.num_rows, pa.int64()))
-        if closes is None:
-            return groups
-        last = pa.table([pa.nulls(1, f.type) for f in groups.schema][:-2] +
-                        [pa.array([number], pa.int64()), pa.array([closes], pa.int64())], schema=groups.schema)
-        return pa.concat_tables([groups, last])
+        about = {PIECE: str(number)}
+        if closes is not None:
+            about[CLOSES] = str(closes)
+        return groups.replace_schema_metadata(about)
 
 
 class PiecesMerge:
-    """The driver's half: `finish(table)` -> the aggregate's rows from the pieces' groups, as Arrow columns named
+    """The driver's half: `finish(collected)` -> the aggregate's rows from the pieces' groups (the tasks' tables
+    as whole_file.run_in_tasks_as_ipc hands them over; `schema`: Spark's schema of one), as Arrow columns named
     after the result's fields; `then(calc)`: the same with a Calc above that picks fields."""
 
-    def __init__(self, node, picks=None):
+    def __init__(self, node, schema, picks=None):
         self.node = node
+        self.schema = schema
         self.picks = picks if picks is not None else [(n, n) for n in node.field_names]   # (field, aggregate's)
 
     def then(self, calc):
         mine = dict(self.picks)
-        return PiecesMerge(self.node, [(name, mine[e.field]) for e, name in calc.projections])
+        return PiecesMerge(self.node, self.schema, [(name, mine[e.field]) for e, name in calc.projections])
 
-    def finish(self, table):
+    def finish(self, collected):
         import pyarrow as pa
         import pyarrow.compute as pc
-        rows = self._merged(self._on_time(table))
+        rows = self._merged(self._on_time(tables_from_ipc(collected)))
         columns = {k: rows.column(k) for k in self.node.keys}
         types = {f.name: f.type.name for f in self.node.fields if f.type is not None}
         for c in self.node.calls:       # a SUM of INTs is an INT, wrapped past 2^31 as Java narrows (translate.py)
@@ -117,38 +114,43 @@ class PiecesMerge:
         return pa.table([columns[of] for _, of in self.picks], names=[name for name, _ in self.picks])
 
     @staticmethod
-    def _on_time(table):
-        """The pieces' groups less those whose window the earlier pieces had closed."""
-        import numpy as np
-        import pyarrow as pa
+    def _on_time(pieces):
+        """The pieces' tables in file order, each less the groups whose window the earlier pieces had closed."""
         import pyarrow.compute as pc
-        lowest = np.iinfo(np.int64).min
-        closes = table.column(CLOSES)
-        is_group = pc.is_null(closes).to_numpy(zero_copy_only=False)
-        if not table.num_rows:
-            return table.drop_columns([CLOSES])
-        numbers = table.column(PIECE).to_numpy()
-        after = np.full(int(numbers.max()) + 1, lowest, dtype=np.int64)
-        after[numbers[~is_group]] = closes.fill_null(lowest).to_numpy()[~is_group]
-        closed = np.concatenate([[lowest], np.maximum.accumulate(after)[:-1]])   # the earlier pieces' watermark
-        ends = table.column(END).fill_null(0).to_numpy()
-        return table.filter(pa.array(is_group & (ends - 1 > closed[numbers]))).drop_columns([CLOSES])
+        pieces = sorted(pieces, key=lambda t: int(t.schema.metadata[PIECE]))
+        out, closed = [], None          # the earlier pieces' watermark (epoch ms)
+        for table in pieces:
+            if closed is not None and len(table):
+                on_time = pc.greater(pc.subtract(table.column(END), 1), closed)
+                if not pc.all(on_time).as_py():
+                    table = table.filter(on_time)
+            out.append(table)
+            after = table.schema.metadata.get(CLOSES)
+            if after is not None:
+                closed = int(after) if closed is None else max(closed, int(after))
+        return out
 
-    def _merged(self, groups):
-        """One row a (window, key): the groups of a window that more than one piece holds merged."""
+    def _merged(self, pieces):
+        """One table, a row a (window, key): the groups of a window that more than one piece holds merged."""
+        import collections
         import pyarrow as pa
         import pyarrow.compute as pc
-        by = list(self.node.keys) + [START, END]
-        names = [n for n in groups.column_names if n != PIECE]
-        held = groups.group_by([START, END, PIECE]).aggregate([]).group_by([START, END]) \
-            .aggregate([([], "count_all")])
-        shared = held.filter(pc.greater(held.column("count_all"), 1)).column(START)
+        from pyspark.sql.pandas.types import to_arrow_schema
+        schema = to_arrow_schema(self.schema)
+        pieces = [t.replace_schema_metadata(None).cast(schema) for t in pieces]
+        held = collections.Counter(s for t in pieces for s in pc.unique(t.column(START)).to_pylist())
+        shared = pa.array([s for s, n in held.items() if n > 1], pa.int64())
         if not len(shared):
-            return groups.select(names)
-        across = pc.is_in(groups.column(START), value_set=shared.combine_chunks())   # (a start: windows of it)
-        apart = groups.filter(pc.invert(across)).select(names)
-        merged = groups.filter(across).group_by(by).aggregate([(c.name, _MERGE[c.function]) for c in self.node.calls])
+            return pa.concat_tables(pieces) if pieces else schema.empty_table()
+        apart, across = [], []
+        for table in pieces:
+            there = pc.is_in(table.column(START), value_set=shared)
+            if pc.any(there).as_py():
+                across.append(table.filter(there))
+                table = table.filter(pc.invert(there))
+            apart.append(table)
+        merged = pa.concat_tables(across).group_by(list(self.node.keys) + [START, END]) \
+            .aggregate([(c.name, _MERGE[c.function]) for c in self.node.calls])
         named = {"%s_%s" % (c.name, _MERGE[c.function]): c.name for c in self.node.calls}
         merged = merged.rename_columns([named.get(n, n) for n in merged.column_names])
-        return pa.table([pa.chunked_array(apart.column(n).chunks + merged.column(n).chunks, apart.column(n).type)
-                         for n in names], names=names)
+        return pa.concat_tables(apart + [merged.select(schema.names).cast(schema)])
