@@ -158,9 +158,23 @@ def test_tumble_over_a_directory_in_one_pass_reads_each_file_against_its_own_max
                   "INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % folder)
     plan = explained(one_pass_client, TUMBLE)
     assert "one pass (170 B in 2 files" in plan and "read top to bottom (filesystem: 2 files" in plan
+    assert "each file aggregated with Arrow in a task, the files' groups merged in the driver" in plan
     assert sorted(changes(one_pass_client, TUMBLE)) == expected
     assert "one pass" not in explained(client, TUMBLE)
     assert sorted(changes(client, TUMBLE)) == expected
+    # a third file, on time against its own maximum, adds to user1's window of a.csv: the driver merges the two
+    # files' groups of that window (a.csv and c.csv fall to the same task, each still its own piece)
+    (folder / "c.csv").write_text("user1,2024-01-01 10:00:06,100\nuser1,2024-01-01 10:00:20,1\n"
+                                  "user1,2024-01-01 10:00:07,5\n")
+    expected = sorted([e for e in expected if e[1][:3] != ("10:00:05", "10:00:10", "user1")] + [
+        ("+I", ("10:00:05", "10:00:10", "user1", 2, 102)),      # not c.csv's late 10:00:07
+        ("+I", ("10:00:20", "10:00:25", "user1", 1, 1))])
+    assert sorted(changes(one_pass_client, TUMBLE)) == expected
+    assert sorted(changes(client, TUMBLE)) == expected
+    # Spark's window aggregate (a FILTER, which Arrow does not compute in the tasks): the same rows
+    filtered = TUMBLE.replace("COUNT(*) AS cnt", "COUNT(*) FILTER (WHERE amount > 0) AS cnt")
+    assert "WindowAggregate: Spark's window aggregate" in explained(one_pass_client, filtered)
+    assert sorted(changes(one_pass_client, filtered)) == expected
 
 
 def test_match_recognize_in_one_pass_drops_the_late_rows_as_micro_batches_do(one_pass_client, client, tables):

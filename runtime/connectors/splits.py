@@ -139,11 +139,12 @@ def list_files(path, partitioned=False):
     raise FileNotFoundError("No file or directory at path '%s'" % path)
 
 
-def batch_splits(path, partitioned=False, pieces=1, piece_bytes=PIECE_BYTES):
+def batch_splits(path, partitioned=False, pieces=1, piece_bytes=PIECE_BYTES, pack=True):
     """A bounded batch read: one split a file, read to its end, or, with `pieces` > 1 (the format's records are
     lines, and no row's watermark is needed: each piece starts its running maximum anew), a file of at least
     2 * `piece_bytes` cut into up to `pieces` FilePieces of equal size, read in parallel. Ordinals number the
-    splits in file order, so that `__seq` stays the rows' order in the files."""
+    splits in file order, so that `__seq` stays the rows' order in the files. Small files are packed into
+    SplitGroups (`packed`) unless `pack` is false (tasks that share the files out themselves)."""
     splits = []
     for f in list_files(path, partitioned):
         size = os.path.getsize(f) if pieces > 1 else 0
@@ -153,7 +154,7 @@ def batch_splits(path, partitioned=False, pieces=1, piece_bytes=PIECE_BYTES):
             continue
         cuts = [size * k // n for k in range(n)] + [None]
         splits += [FilePiece(len(splits) + k, f, cuts[k], cuts[k + 1]) for k in range(n)]
-    return splits if any(isinstance(s, FilePiece) for s in splits) else packed(splits)
+    return splits if not pack or any(isinstance(s, FilePiece) for s in splits) else packed(splits)
 
 
 # ---------------------------------------------------------------------------------------- reports

@@ -26,7 +26,7 @@ from planner.plan.fields import PROCTIME
 from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
 
 from ..lateness import window_fired
-from ..physical.nodes import (AGGREGATE_OF_PIECES, ARROW_AGGREGATE_OF_PIECES, PER_MICRO_BATCH_WINDOW_AGGREGATE,
+from ..physical.nodes import (AGGREGATE_OF_PIECES, ARROW_AGGREGATE_OF_FILES, ARROW_AGGREGATE_OF_PIECES, PER_MICRO_BATCH_WINDOW_AGGREGATE,
                               WHOLE_FILE)
 from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column
@@ -255,9 +255,9 @@ def translate_window_aggregate(node, inputs, ctx):
     if chosen.choice == PER_MICRO_BATCH_WINDOW_AGGREGATE:
         from .window_per_batch import window_aggregate_per_batch
         return window_aggregate_per_batch(node, inputs[0], ctx)
-    if chosen.choice == ARROW_AGGREGATE_OF_PIECES:
+    if chosen.choice in (ARROW_AGGREGATE_OF_PIECES, ARROW_AGGREGATE_OF_FILES):
         from .window_pieces_arrow import aggregate_pieces_with_arrow
-        df, merge = aggregate_pieces_with_arrow(ctx, *chosen.file, node, chosen.pieces)
+        df, merge = aggregate_pieces_with_arrow(ctx, *chosen.file, node, chosen.pieces)   # pieces None: files
         return Stream(df, finished_in_driver=merge)
     if chosen.choice == AGGREGATE_OF_PIECES:
         from .window_pieces import aggregate_pieces

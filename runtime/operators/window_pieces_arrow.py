@@ -26,12 +26,17 @@ _NARROW = {"TINYINT": "int8", "SMALLINT": "int16", "INT": "int32"}
 
 def aggregate_pieces_with_arrow(ctx, scan, file_columns, node, pieces):
     """-> (a DataFrame of the pieces' groups, the PiecesMerge that finishes them in the driver). `pieces`: (how
-    many, bytes each), as the physical plan cut the file."""
-    from ..tables import pieces_read_spec
-    spec_json, schema_json = pieces_read_spec(ctx.spark, scan.table, pieces)
+    many, bytes each), as the physical plan cut the file; None: the table is a directory whose files are the
+    pieces, each read against its own running maximum, shared out over a task a core (no earlier pieces'
+    watermark: a streaming read takes them all in its first micro-batch, in parallel)."""
+    from ..tables import parallelism, pieces_read_spec, read_spec
+    if pieces is None:
+        (spec_json, schema_json), tasks = read_spec(ctx.spark, scan.table), parallelism(ctx.spark)
+    else:
+        (spec_json, schema_json), tasks = pieces_read_spec(ctx.spark, scan.table, pieces), pieces[0]
     fn = _PieceGroups(spec_json, schema_json, file_columns, list(node.keys), calls_of(node),
-                      windows_of(node, node.spec), pieces[0])
-    return run_in_tasks_as_ipc(ctx.spark, fn, pieces[0]), \
+                      windows_of(node, node.spec), tasks, pieces is None)
+    return run_in_tasks_as_ipc(ctx.spark, fn, tasks), \
         PiecesMerge(node, groups_schema(scan, file_columns, node, node.spec))
 
 
@@ -48,14 +53,16 @@ class _PieceGroups:
     calls: list
     windows: tuple
     tasks: int
+    files: bool = False         # the pieces are a directory's files
 
     def __call__(self, batches):
         from ..connectors.filesystem import TableSpec
         from ..connectors.splits import CUT_FORMATS, batch_splits
         source = TableSpec(self.read_spec)
         # cut as the scan's batch read cuts it (connectors/filesystem.py): numbers in the file's order
-        splits = batch_splits(source.path, bool(source.partitions),
-                              source.pieces if source.format in CUT_FORMATS else 1, source.piece_bytes)
+        splits = batch_splits(source.path, bool(source.partitions), pack=False) if self.files else \
+            batch_splits(source.path, bool(source.partitions), source.pieces if source.format in CUT_FORMATS else 1,
+                         source.piece_bytes)
         for share in shares_of(batches):
             for number in range(share, len(splits), self.tasks):
                 yield self._piece(source, splits[number], number)

@@ -40,6 +40,9 @@ AGGREGATE_OF_PIECES = "Spark's aggregate of the pieces, each pair's lateness by 
 # the same rows from each piece aggregated with Arrow by its task, the pieces' groups merged in the driver
 # (runtime/operators/window_pieces_arrow.py)
 ARROW_AGGREGATE_OF_PIECES = "each piece aggregated with Arrow in its task, the pieces' groups merged in the driver"
+# a one pass's window aggregate over a directory of files, each read against its own running maximum: each file
+# aggregated so by a task (runtime/operators/window_pieces_arrow.py), the files' groups merged in the driver
+ARROW_AGGREGATE_OF_FILES = "each file aggregated with Arrow in a task, the files' groups merged in the driver"
 # MATCH_RECOGNIZE over such pieces: each row's `__wm` raised to the earlier pieces' watermark, then the batch matcher
 MATCH_OF_PIECES = "dynsql's batch matcher, each row's lateness by the earlier pieces too"
 # one file cut into pieces read in parallel, each piece a step of the changelog (its rows' `__seq` say which)
@@ -94,7 +97,7 @@ class PhysicalNode:
     choice: str = None
     because: list = field(default_factory=list)     # the statistics and settings that chose it
     stats: object = None                             # a scan's ScanStatistics
-    # WHOLE_FILE, ARROW_AGGREGATE_OF_PIECES: (the TableScan, {field: the file's column})
+    # WHOLE_FILE, ARROW_AGGREGATE_OF_PIECES and _OF_FILES: (the TableScan, {field: the file's column})
     file: tuple = None
     probe_file: tuple = None                         # AS_OF_LOOKUP whose probe rows are read from one file
     watermark_delays_ms: tuple = None                # PER_MICRO_BATCH_TEMPORAL_JOIN: (probe, versions) tables'

@@ -405,6 +405,8 @@ class _Planner:
             if one_batch:
                 from ..operators.whole_file_aggregate import whole_file_fields
                 self._whole_file(p, n.input, whole_file_fields(n, n.spec))
+                if p.choice != P.WHOLE_FILE:
+                    self._arrow_files(p)
             else:
                 self._per_micro_batch(p)
         elif isinstance(n, GroupWindowAggregate):
@@ -451,18 +453,38 @@ class _Planner:
         groups merged in the driver (runtime/operators/window_pieces_arrow.py) when Arrow computes its functions
         as Spark does (whole_file_aggregate.py), it reads the file's columns through Calcs that only pick fields,
         and only such Calcs are above it (the driver's merge gives the sink the result's rows)."""
+        found = self._arrow_aggregate_file(p.logical)
+        if found is not None:
+            p.choice, p.file = P.ARROW_AGGREGATE_OF_PIECES, found
+
+    def _arrow_files(self, p):
+        """A one pass's window aggregate over a directory of files, each read against its own running maximum:
+        each file aggregated with Arrow by a task and the files' groups merged in the driver, on the terms of
+        `_arrow_pieces`, where the files are read as they stand (no parse errors skipped)."""
+        found = self._arrow_aggregate_file(p.logical)
+        if found is None:
+            return
+        stats = self.stats[id(found[0])]
+        if stats.one_file or not stats.plain_files or stats.ignores_parse_errors:
+            return
+        if self.force in ("general", "one-pass"):
+            p.because = ["dynsql.physical.force = %s" % self.force]
+            return
+        p.choice, p.file = P.ARROW_AGGREGATE_OF_FILES, found
+        p.because = ["%d files, each read against its own running maximum" % stats.files]
+
+    def _arrow_aggregate_file(self, n):
+        """(the TableScan, {field: the file's column}) when Arrow can compute the window aggregate `n` in the
+        tasks that read its file(s) and the driver give the sink its rows (see _arrow_pieces); else None."""
         from ..operators.whole_file_aggregate import whole_file_fields
         from ..whole_file import file_columns_under
-        n = p.logical
         needed = whole_file_fields(n, n.spec)
         found = file_columns_under(n.input, needed) if needed is not None else None
         above = self.query.root.input
         while above is not n and isinstance(above, Calc) and above.condition is None and \
                 all(e.field is not None for e, _ in above.projections):
             above = above.input
-        if found is None or above is not n:
-            return
-        p.choice, p.file = P.ARROW_AGGREGATE_OF_PIECES, found
+        return found if above is n else None
 
     def _per_micro_batch(self, p):
         """A TUMBLE, HOP or CUMULATE aggregate on event time that a SELECT shows (only projections above it) over
