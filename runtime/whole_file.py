@@ -13,7 +13,9 @@ which is why the size is bounded (as Spark's broadcast join bounds the side ever
 
 A key's share is a hash of its values' text (CRC-32 of their repr), the same in every task's process. Only what
 the scan gives the same way is read so: a filesystem table's one unpaced file, not partitioned, not a changelog
-format, no parse errors skipped, and only its physical columns."""
+format, no parse errors skipped, and only its physical columns; or a directory of such files, at most that size
+in all, which each task reads whole, file after file, each against its own running maximum (the scan's rows,
+`__seq` and `__wm`: a one pass's streaming read takes them all in its first micro-batch)."""
 
 import zlib
 

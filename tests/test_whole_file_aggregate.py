@@ -95,6 +95,44 @@ def test_batch_mode_keeps_every_row_and_gives_the_shuffles_rows(client, tmp_path
     assert sorted(c.execute(TUMBLE).rows, key=repr) == tumbled
 
 
+def test_a_directory_is_read_whole_file_after_file_in_each_task(one_pass_client, client, tmp_path):
+    """A directory of files within the size: each task reads them all, one after another (each against its own
+    running maximum in a one pass), and aggregates its share of the keys; the rows of Spark's shuffle."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    lines = CLICKS.splitlines(keepends=True)
+    for i, part in enumerate((lines[:3], lines[3:6], lines[6:])):
+        (folder / ("part-%d.csv" % i)).write_text("".join(part))
+    for c in (client, one_pass_client):
+        create_clicks(c, tmp_path / "unused.csv")
+        c.execute("DROP TABLE clicks")
+        c.execute("CREATE TABLE clicks (`user` STRING, ts TIMESTAMP(3), amount INT, tag STRING, WATERMARK FOR ts "
+                  "AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', "
+                  "'csv.null-literal' = '')" % folder)
+    client.execute("SET 'execution.runtime-mode' = 'batch'")
+    for sql in (GROUPED, TUMBLE):
+        text = client.execute("EXPLAIN " + sql).text
+        assert "whole-file read of clicks (3 files, " in text and "Exchange" not in text.split("== Spark Plan ==")[1]
+    grouped = sorted(client.execute(GROUPED).rows, key=repr)
+    assert grouped == sorted([("u1", 4, 11, "x"), ("u2", 3, 11, "y"), (None, 1, 4, "z")], key=repr)
+    tumbled = sorted(client.execute(TUMBLE).rows, key=repr)
+    assert (t("10:00:00"), t("10:00:05"), "u2", 2, 1, 9, "late", t("10:00:03")) in tumbled   # batch: not late
+    client.execute("SET 'dynsql.whole-file.max-size' = '0'")
+    assert "whole-file read" not in client.execute("EXPLAIN " + GROUPED).text
+    assert sorted(client.execute(GROUPED).rows, key=repr) == grouped
+    assert sorted(client.execute(TUMBLE).rows, key=repr) == tumbled
+    # a one pass: the rows of micro-batches, each file against its own maximum (part-1.csv's u2 10:00:03 late
+    # after its 10:00:07; part-2.csv's row without a time late)
+    assert "whole-file read of clicks (3 files, " in one_pass_client.execute("EXPLAIN " + GROUPED).text
+    assert streamed(one_pass_client, GROUPED) == grouped
+    assert "each file aggregated with Arrow in a task" in one_pass_client.execute("EXPLAIN " + TUMBLE).text
+    on_time = [r for r in tumbled if r[0] is not None and r[2] != "u2"] + [
+        (t("10:00:00"), t("10:00:05"), "u2", 1, 0, None, "y", t("10:00:02"))]
+    assert streamed(one_pass_client, TUMBLE) == sorted(on_time, key=repr)
+    one_pass_client.execute("SET 'dynsql.one-pass.enabled' = 'false'")
+    assert streamed(one_pass_client, TUMBLE) == sorted(on_time, key=repr)
+
+
 def test_many_keys_and_windows_of_each_kind_give_the_shuffles_rows(one_pass_client, tmp_path):
     """3,000 rows, some arriving late (a one pass drops them), over 40 keys and NULL: TUMBLE, HOP and CUMULATE
     windows and a grouped aggregate give Spark's rows, in a one pass and in batch mode."""

@@ -143,12 +143,13 @@ class PiecesMerge:
         import pyarrow as pa
         import pyarrow.compute as pc
         from pyspark.sql.pandas.types import to_arrow_schema
-        schema = to_arrow_schema(self.schema)
-        pieces = [t.replace_schema_metadata(None).cast(schema) for t in pieces]
+        pieces = [t.replace_schema_metadata(None) for t in pieces]
+        if not pieces:
+            return to_arrow_schema(self.schema, timezone="UTC").empty_table()
         held = collections.Counter(s for t in pieces for s in pc.unique(t.column(START)).to_pylist())
         shared = pa.array([s for s, n in held.items() if n > 1], pa.int64())
         if not len(shared):
-            return pa.concat_tables(pieces) if pieces else schema.empty_table()
+            return pa.concat_tables(pieces, promote_options="permissive")
         apart, across = [], []
         for table in pieces:
             there = pc.is_in(table.column(START), value_set=shared)
@@ -160,4 +161,5 @@ class PiecesMerge:
             .aggregate([(c.name, _MERGE[c.function]) for c in self.node.calls])
         named = {"%s_%s" % (c.name, _MERGE[c.function]): c.name for c in self.node.calls}
         merged = merged.rename_columns([named.get(n, n) for n in merged.column_names])
-        return pa.concat_tables(apart + [merged.select(schema.names).cast(schema)])
+        return pa.concat_tables(apart + [merged.select(pieces[0].schema.names).cast(pieces[0].schema)],
+                                promote_options="permissive")

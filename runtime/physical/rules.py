@@ -404,9 +404,10 @@ class _Planner:
             p.choice = P.SPARK_WINDOW_AGGREGATE
             if one_batch:
                 from ..operators.whole_file_aggregate import whole_file_fields
-                self._whole_file(p, n.input, whole_file_fields(n, n.spec))
-                if p.choice != P.WHOLE_FILE:
+                if plan.one_pass:
                     self._arrow_files(p)
+                if p.choice != P.ARROW_AGGREGATE_OF_FILES:
+                    self._whole_file(p, n.input, whole_file_fields(n, n.spec))
             else:
                 self._per_micro_batch(p)
         elif isinstance(n, GroupWindowAggregate):
@@ -621,7 +622,9 @@ class _Planner:
 
     def _whole_file(self, p, input_node, needed):
         """Make `p` a WHOLE_FILE read of the file under `input_node` when `needed` (its fields the operator
-        reads; None: the operator cannot compute from a file) are that file's columns and its size allows."""
+        reads; None: the operator cannot compute from a file) are that file's columns and its size allows. A
+        directory of plain files counts as its files' total: each task reads them all, one after another, each
+        against its own running maximum, as the scan reads them (runtime/whole_file.py)."""
         from ..whole_file import file_columns_under
         if needed is None:
             return
@@ -629,15 +632,17 @@ class _Planner:
         if found is None:
             return
         stats = self.stats[id(found[0])]
-        if not stats.one_file or stats.ignores_parse_errors:
+        if not (stats.one_file or stats.plain_files) or stats.ignores_parse_errors:
             return
         if self.force in ("general", "one-pass"):
             p.because = ["dynsql.physical.force = %s" % self.force]
             return
         limit = self.settings.whole_file_max_bytes if self.settings is not None else 0
+        read = "file %s" % size_text(stats.bytes) if stats.one_file else \
+            "%d files, %s in all" % (stats.files, size_text(stats.bytes))
         if self.force != "fast" and (limit <= 0 or stats.bytes > limit):
-            p.because = ["file %s > dynsql.whole-file.max-size %s" % (size_text(stats.bytes), size_text(limit))]
+            p.because = ["%s > dynsql.whole-file.max-size %s" % (read, size_text(limit))]
             return
         p.choice, p.file = P.WHOLE_FILE, found
-        p.because = ["file %s%s" % (size_text(stats.bytes), ", dynsql.physical.force = fast" if self.force == "fast"
-                                     else " <= dynsql.whole-file.max-size %s" % size_text(limit))]
+        p.because = ["%s%s" % (read, ", dynsql.physical.force = fast" if self.force == "fast"
+                               else " <= dynsql.whole-file.max-size %s" % size_text(limit))]
