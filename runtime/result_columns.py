@@ -7,13 +7,15 @@ instead of one pickled Row a row (a 750,000-row window result: about 0.7 s inste
 the ones a Row holds: TIMESTAMPs are naive datetimes of the session's wall clock (UTC: see planner/types.py),
 made by numpy from the epoch microseconds. A TIMESTAMP or string column whose values repeat (a window aggregate's
 bounds and keys) is made of its distinct values, each converted once and shared by its rows. Nested types (ROW, ARRAY, MAP) and BYTES, which Arrow hands over
-as dicts, pairs and bytes, come through Row objects as before."""
+as dicts, pairs and bytes, come through Row objects as before (their maps as entry arrays: map_columns.py)."""
 
 import gc
 from contextlib import contextmanager
 from itertools import repeat
 
 from pyspark.sql import types as st
+
+from .map_columns import from_entries, maps_as_entries
 
 FLAT_TYPES = (st.ByteType, st.ShortType, st.IntegerType, st.LongType, st.FloatType, st.DoubleType, st.StringType,
               st.BooleanType, st.DecimalType, st.DateType, st.TimestampType, st.TimestampNTZType)
@@ -84,8 +86,10 @@ def collect_columns(df, only=None, finish=None):
         table = df.toArrow()
         columns = [python_values(c, f.dataType) for c, f in zip(table.columns, schema.fields)]
         return Columns(names, columns, table.num_rows)
+    df, map_types = maps_as_entries(df)        # a collected dict would lose its map's order
     rows = df.collect()
-    return Columns(names, [[r[i] for r in rows] for i in range(len(names))], len(rows))
+    return Columns(names, [[from_entries(r[i], map_types[i]) for r in rows] if i in map_types else
+                           [r[i] for r in rows] for i in range(len(names))], len(rows))
 
 
 def python_values(column, data_type):

@@ -13,6 +13,9 @@ a simulation of java.util.HashMap: a list of 9 keys doubles a table of fewer tha
 (a red-black tree by hash, its root first, a later key linked after its tree parent), split on resize, a half of 6
 keys or fewer a list again (tests/test_map_order_java.py checks it against a real HashMap of BinaryStringData)."""
 
+import datetime
+import struct
+
 import numpy as np
 import pyarrow as pa
 
@@ -360,3 +363,49 @@ def _has_map(t):
     if pa.types.is_struct(t):
         return any(_has_map(f.type) for f in t)
     return False
+
+
+# ---------------------------------------------------------------------- Java's hashCode of Flink's internal values
+# what a java.util.HashMap of Flink values hashes each by (COLLECT's MULTISET is a HashMap of its elements to
+# their counts): the boxed Java object Flink holds for a value of the type
+def _int_hash(v):
+    return v & 0xFFFFFFFF                                   # Byte, Short, Integer.hashCode: the value
+
+
+def _long_hash(v):
+    u = v & 0xFFFFFFFFFFFFFFFF
+    return (u ^ (u >> 32)) & 0xFFFFFFFF                     # Long.hashCode: (int) (v ^ (v >>> 32))
+
+
+def _double_hash(v):
+    bits = 0x7FF8000000000000 if v != v else struct.unpack(">Q", struct.pack(">d", v))[0]
+    return (bits ^ (bits >> 32)) & 0xFFFFFFFF               # Double.hashCode over doubleToLongBits
+
+
+def _float_hash(v):
+    return 0x7FC00000 if v != v else struct.unpack(">I", struct.pack(">f", v))[0]   # Float.floatToIntBits
+
+
+_HASH_CODES = {
+    "BOOLEAN": lambda v: 1231 if v else 1237,
+    "TINYINT": _int_hash, "SMALLINT": _int_hash, "INT": _int_hash, "INTEGER": _int_hash,
+    "DATE": lambda v: _int_hash((v - _EPOCH).days),      # Flink holds a DATE as an Integer of days
+    "BIGINT": _long_hash, "DOUBLE": _double_hash, "FLOAT": _float_hash,
+}
+_EPOCH = datetime.date(1970, 1, 1)
+
+
+def java_hash_map_order(values, type_name):
+    """Distinct `values` of Flink type `type_name`, in the order they were first put, in the order a
+    java.util.HashMap of them iterates (strings by BinaryStringData's hash, numbers, BOOLEAN and DATE by their
+    boxed Java object's); as they are for a type whose Java hashCode is not followed here (DECIMAL, TIME,
+    TIMESTAMP, BYTES, collections, ROW)."""
+    if len(values) < 2:
+        return list(values)
+    if type_name in ("CHAR", "VARCHAR", "STRING"):
+        hashes = string_hashes(pa.array(values, type=pa.string()))
+    elif type_name in _HASH_CODES:
+        hashes = np.array([_HASH_CODES[type_name](v) for v in values], dtype=np.uint32)
+    else:
+        return list(values)
+    return [values[i] for i in hash_map_permutation(np.array([0, len(values)]), hashes)]
