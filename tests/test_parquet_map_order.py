@@ -31,8 +31,8 @@ def parquet_maps(tmp_path):
 def _rows(client, path, query, batch=False):
     if batch:
         client.execute("SET 'execution.runtime-mode' = 'batch'")
-    client.execute("CREATE TABLE IF NOT EXISTS pm (id INT, m MAP<STRING, INT>, im MAP<INT, STRING>, am ARRAY<MAP<STRING, INT>>) "
-                   "WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet')" % path)
+    client.execute("CREATE TABLE IF NOT EXISTS pm (id INT, m MAP<STRING, INT>, im MAP<INT, STRING>, "
+                   "am ARRAY<MAP<STRING, INT>>) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet')" % path)
     result = client.execute(query)
     rows = result.rows if hasattr(result, "rows") else [c[1] for b in result for c in b.changes]
     return sorted(tuple(r) for r in rows)
