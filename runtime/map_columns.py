@@ -2,7 +2,7 @@
 java.util.HashMap of its entries (EvaluatePython.toJava), so a collected dict comes in that HashMap's order of
 Spark's key objects, not in the map's: MAP['kiwi', 1, 'apple', 2, 'zeta', 3, 'é', 4] came as {zeta=3, apple=2,
 é=4, kiwi=1}, where Flink prints {kiwi=1, apple=2, zeta=3, é=4}. Every map (at any depth: in arrays, rows, maps)
-is sent as its array of entries (map_entries) and made a dict again in the entries' order."""
+is sent as its keys' and values' arrays and made a dict again in their order."""
 
 from pyspark.sql import Row, functions as F
 from pyspark.sql import types as st
@@ -19,16 +19,21 @@ def has_map(t):
 
 
 def as_entries(col, t):
-    """A Column of Spark type `t` with each map in it as an array of (key, value) structs."""
+    """A Column of Spark type `t` with each map in it as a struct of its keys' array and its values' array (in
+    the map's order; one Row a map on the Python side, not one an entry)."""
     if not has_map(t):
         return col
     if isinstance(t, st.MapType):
-        return F.transform(F.map_entries(col), lambda e: F.struct(as_entries(e["key"], t.keyType).alias("key"),
-                                                                   as_entries(e["value"], t.valueType).alias("value")))
+        keys, values = F.map_keys(col), F.map_values(col)
+        if has_map(t.keyType):
+            keys = F.transform(keys, lambda k: as_entries(k, t.keyType))
+        if has_map(t.valueType):
+            values = F.transform(values, lambda v: as_entries(v, t.valueType))
+        return F.when(col.isNotNull(), F.struct(keys.alias("k"), values.alias("v")))
     if isinstance(t, st.ArrayType):
         return F.transform(col, lambda e: as_entries(e, t.elementType))
     fields = [as_entries(col[f.name], f.dataType).alias(f.name) for f in t.fields]
-    return F.when(col.isNull(), F.lit(None)).otherwise(F.struct(*fields))
+    return F.when(col.isNotNull(), F.struct(*fields))
 
 
 def from_entries(v, t):
@@ -36,7 +41,12 @@ def from_entries(v, t):
     if v is None or not has_map(t):
         return v
     if isinstance(t, st.MapType):
-        return {from_entries(e[0], t.keyType): from_entries(e[1], t.valueType) for e in v}
+        keys, values = v
+        if has_map(t.keyType):
+            keys = [from_entries(k, t.keyType) for k in keys]
+        if has_map(t.valueType):
+            values = [from_entries(x, t.valueType) for x in values]
+        return dict(zip(keys, values))
     if isinstance(t, st.ArrayType):
         return [from_entries(x, t.elementType) for x in v]
     return Row(*[f.name for f in t.fields])(*[from_entries(x, f.dataType) for x, f in zip(v, t.fields)])
