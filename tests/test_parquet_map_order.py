@@ -51,7 +51,9 @@ def test_parquet_maps_keep_the_files_order(which, batch, parquet_maps, request):
         (5, None, None, None, None, None)]
 
 
-def test_a_printed_parquet_map_keeps_the_files_order(client, parquet_maps):
+@pytest.mark.parametrize("which", ["client", "one_pass_client"])
+def test_a_printed_parquet_map_keeps_the_files_order(which, parquet_maps, request):
+    client = request.getfixturevalue(which)
     rows = _rows(client, parquet_maps, "SELECT id, m FROM pm WHERE id = 2")
     assert [(i, list(m.items())) for i, m in rows] == [(2, [(k, i) for i, k in enumerate(KEYS)])]
     unnested = _rows(client, parquet_maps, "SELECT n, k, v FROM pm CROSS JOIN UNNEST(m) WITH ORDINALITY AS u(k, v, n) "
