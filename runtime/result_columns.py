@@ -6,8 +6,11 @@ moves the micro-batch as column buffers, and each column becomes Python values i
 instead of one pickled Row a row (a 750,000-row window result: about 0.7 s instead of 10 s). The values are
 the ones a Row holds: TIMESTAMPs are naive datetimes of the session's wall clock (UTC: see planner/types.py),
 made by numpy from the epoch microseconds. A TIMESTAMP or string column whose values repeat (a window aggregate's
-bounds and keys) is made of its distinct values, each converted once and shared by its rows. Nested types (ROW, ARRAY, MAP) and BYTES, which Arrow hands over
-as dicts, pairs and bytes, come through Row objects as before."""
+bounds and keys) is made of its distinct values, each converted once and shared by its rows. A MAP of such
+types (not TIMESTAMP) comes through Arrow too, each map a dict in the map's order (a Row's dict is in the order of
+the Java HashMap Spark hands it over in). Other nested types (ROW, ARRAY, a MAP in them) and BYTES, which Arrow
+hands over as dicts, pairs and bytes, come through Row objects as before, their maps as their keys' and values'
+arrays (map_columns.py; 200,000 rows of an ARRAY of a 5-entry map: about 11 s instead of 7 s)."""
 
 import gc
 from contextlib import contextmanager
@@ -15,13 +18,26 @@ from itertools import repeat
 
 from pyspark.sql import types as st
 
+from .map_columns import from_entries, maps_as_entries
+
 FLAT_TYPES = (st.ByteType, st.ShortType, st.IntegerType, st.LongType, st.FloatType, st.DoubleType, st.StringType,
               st.BooleanType, st.DecimalType, st.DateType, st.TimestampType, st.TimestampNTZType)
 TIMESTAMP_TYPES = (st.TimestampType, st.TimestampNTZType)
 
 
+# inside a map brought through Arrow: the types whose Arrow value is the one a Row holds (no TIMESTAMP: a Row's
+# is the session's wall clock; no BYTES: a Row's is a bytearray)
+_PLAIN_TYPES = tuple(t for t in FLAT_TYPES if t not in TIMESTAMP_TYPES)
+
+
+def _flat_map(t):
+    return isinstance(t, st.MapType) and type(t.keyType) in _PLAIN_TYPES and type(t.valueType) in _PLAIN_TYPES
+
+
 def through_arrow(schema):
-    return bool(schema.fields) and all(type(f.dataType) in FLAT_TYPES for f in schema.fields)
+    """Every column flat, or a MAP of flat keys and values (Arrow keeps a map's order; a Row's dict loses it)."""
+    return bool(schema.fields) and all(type(f.dataType) in FLAT_TYPES or _flat_map(f.dataType)
+                                       for f in schema.fields)
 
 
 class Columns:
@@ -84,12 +100,16 @@ def collect_columns(df, only=None, finish=None):
         table = df.toArrow()
         columns = [python_values(c, f.dataType) for c, f in zip(table.columns, schema.fields)]
         return Columns(names, columns, table.num_rows)
+    df, map_types = maps_as_entries(df)        # a collected dict would lose its map's order
     rows = df.collect()
-    return Columns(names, [[r[i] for r in rows] for i in range(len(names))], len(rows))
+    return Columns(names, [[from_entries(r[i], map_types[i]) for r in rows] if i in map_types else
+                           [r[i] for r in rows] for i in range(len(names))], len(rows))
 
 
 def python_values(column, data_type):
-    """An Arrow column -> the list of Python values Rows would hold."""
+    """An Arrow column -> the list of Python values Rows would hold (a map a dict in the map's order)."""
+    if isinstance(data_type, st.MapType):
+        return [None if m is None else dict(m) for m in column.to_pylist()]
     if isinstance(data_type, TIMESTAMP_TYPES):
         import pyarrow as pa
         # the instants' UTC wall clock; NULLs are NaT, which numpy turns into None

@@ -82,7 +82,7 @@ def _to_string(node, source, target, sub):
     x = sub(node.this)
     if s == "ROW":          # its fields are read by name: through a lambda variable (`_x.f` would be a table's)
         text = template("transform(array(_x), __c0 -> %s)[0]" % _text(source, "__c0", 1), x=x)
-    elif s in ("BOOLEAN", "TIMESTAMP", "TIMESTAMP_LTZ", "ARRAY", "MAP"):
+    elif s in ("BOOLEAN", "TIMESTAMP", "TIMESTAMP_LTZ", "ARRAY", "MAP", "MULTISET"):
         text = template(_text(source, "_x", 0), x=x)
     elif target.name != "STRING":
         text = template("CAST(_x AS STRING)", x=x)
@@ -93,8 +93,8 @@ def _to_string(node, source, target, sub):
 
 def _text(t, value, depth):
     """Spark SQL text giving Flink's text of `value` (Spark SQL of Flink type `t`), NULL when it is NULL: BOOLEAN
-    'TRUE'/'FALSE', TIMESTAMP(p) with p fraction digits, ARRAY '[a, NULL]', MAP '{k=v}', ROW '(a, NULL)', a
-    collection's values written the same way at any depth (Flink's CAST to STRING)."""
+    'TRUE'/'FALSE', TIMESTAMP(p) with p fraction digits, ARRAY '[a, NULL]', MAP '{k=v}', MULTISET '{e=count}',
+    ROW '(a, NULL)', a collection's values written the same way at any depth (Flink's CAST to STRING)."""
     n = t.name
     if n == "BOOLEAN":
         return "CASE WHEN %s THEN 'TRUE' WHEN NOT %s THEN 'FALSE' END" % (value, value)
@@ -107,8 +107,9 @@ def _text(t, value, depth):
     if n == "ARRAY":
         return ("concat('[', array_join(transform(%s, %s -> coalesce(%s, 'NULL')), ', '), ']')"
                 % (value, v, _text(t.children[0], v, depth + 1)))
-    if n == "MAP":
-        key, val = (_text(c, "%s.%s" % (v, f), depth + 1) for c, f in zip(t.children, ("key", "value")))
+    if n in ("MAP", "MULTISET"):          # a MULTISET is a map of each element to its count: '{a=2, b=1}'
+        key = _text(t.children[0], "%s.key" % v, depth + 1)
+        val = _text(t.children[1], "%s.value" % v, depth + 1) if n == "MAP" else "CAST(%s.value AS STRING)" % v
         return ("concat('{', array_join(transform(map_entries(%s), %s -> concat(coalesce(%s, 'NULL'), '=', "
                 "coalesce(%s, 'NULL'))), ', '), '}')" % (value, v, key, val))
     if n == "ROW":

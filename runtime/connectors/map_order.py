@@ -8,9 +8,13 @@ seed 42 over its UTF-8 bytes (4-byte little-endian words, then the tail bytes on
 HashMap of n keys has a table of 16 slots, doubled while n > 0.75 * slots; a key's slot is (h ^ (h >>> 16)) &
 (slots - 1); the entries iterate slot by slot, in insertion order within a slot. (A key written twice is one entry
 at its first place, with its last value: the reader's dict already is.) A map with 9 keys or more in one slot of
-16 is ordered by `_simulated`, which follows HashMap's extra resizes for a chain of 9 (checked against Java's
-HashMap). Not followed: a chain of 9 keys in one slot of a table of 64 slots or more, which Java turns into a tree
-bin (its root moved first, later keys linked after their tree parent); here its keys keep insertion order."""
+16 (the only maps where a slot's list can reach 9) is ordered by `_simulated`, which puts its keys one by one into
+a simulation of java.util.HashMap: a list of 9 keys doubles a table of fewer than 64 slots, else becomes a tree bin
+(a red-black tree by hash, its root first, a later key linked after its tree parent), split on resize, a half of 6
+keys or fewer a list again (tests/test_map_order_java.py checks it against a real HashMap of BinaryStringData)."""
+
+import datetime
+import struct
 
 import numpy as np
 import pyarrow as pa
@@ -93,27 +97,234 @@ def hash_map_permutation(offsets, hashes):
 
 
 def _simulated(spread):
-    """Java HashMap's iteration order of keys put in this order, with the resize a chain of 9 keys makes in a
-    table of fewer than 64 slots (treeifyBin)."""
-    size = 16
-    slots = {}
+    """Java HashMap's iteration order of keys put in this order whose spread hashes are `spread`: the keys put
+    one by one into a simulated HashMap (_JavaHashMap)."""
+    table = _JavaHashMap()
     for i, s in enumerate(spread.tolist()):
-        chain = slots.setdefault(s & (size - 1), [])
-        chain.append(i)
-        if len(chain) >= 9 and size < 64:
-            size, slots = _resized(slots, size, spread)
-        if 4 * (i + 1) > 3 * size:
-            size, slots = _resized(slots, size, spread)
-    return [i for slot in sorted(slots) for i in slots[slot]]
+        table.put(i, s - (1 << 32) if s >= 1 << 31 else s)     # Java compares the hashes as signed ints
+    return table.order()
 
 
-def _resized(slots, size, spread):
-    size *= 2
-    out = {}
-    for slot in sorted(slots):
-        for i in slots[slot]:
-            out.setdefault(int(spread[i]) & (size - 1), []).append(i)
-    return size, out
+class _Node:
+    """A HashMap.Node, and a TreeNode when `tree`."""
+    __slots__ = ("place", "hash", "next", "tree", "parent", "left", "right", "prev", "red")
+
+    def __init__(self, place, h, nxt=None):
+        self.place, self.hash, self.next = place, h, nxt
+        self.tree, self.parent, self.left, self.right, self.prev, self.red = False, None, None, None, None, False
+
+
+class _JavaHashMap:
+    """java.util.HashMap's put, resize and tree bins (JDK 17's HashMap.java, followed line by line) for distinct
+    keys known by their spread hash: a slot's list grows to 9 keys -> the table doubles while smaller than 64
+    slots, else the slot becomes a red-black tree ordered by hash (TreeNode.treeify, balanceInsertion), its root
+    moved to the front of the slot's `next` list and a later key linked right after its tree parent
+    (putTreeVal); a resize splits a tree into two `next`-ordered halves, a half of 6 keys or fewer becoming a
+    list again, a half of more re-treeified when the other half is not empty. Keys with equal hashes are
+    ordered by System.identityHashCode in Java (BinaryStringData is not `class C implements Comparable<C>`), an
+    order no one can foretell: here the later key goes left."""
+
+    def __init__(self):
+        self.tab, self.size, self.threshold = [None] * 16, 0, 12
+
+    def order(self):
+        out = []
+        for e in self.tab:
+            while e is not None:
+                out.append(e.place)
+                e = e.next
+        return out
+
+    def put(self, place, h):
+        tab = self.tab
+        i = h & (len(tab) - 1)
+        p = tab[i]
+        if p is None:
+            tab[i] = _Node(place, h)
+        elif p.tree:
+            self._put_tree_val(p, place, h)
+        else:
+            bin_count = 0
+            while p.next is not None:
+                p = p.next
+                bin_count += 1
+            p.next = _Node(place, h)
+            if bin_count >= 7:
+                self._treeify_bin(h)
+        self.size += 1
+        if self.size > self.threshold:
+            self._resize()
+
+    def _resize(self):
+        old = self.tab
+        old_cap, cap = len(old), 2 * len(old)
+        self.threshold *= 2
+        tab = self.tab = [None] * cap
+        for j, e in enumerate(old):
+            if e is None:
+                continue
+            if e.next is None:
+                tab[e.hash & (cap - 1)] = e
+            elif e.tree:
+                self._split(e, j, old_cap)
+            else:
+                lo, hi = [], []
+                while e is not None:
+                    (hi if e.hash & old_cap else lo).append(e)
+                    e = e.next
+                for index, part in ((j, lo), (j + old_cap, hi)):
+                    if part:
+                        for a, b in zip(part, part[1:] + [None]):
+                            a.next = b
+                        tab[index] = part[0]
+
+    def _treeify_bin(self, h):
+        tab = self.tab
+        if len(tab) < 64:
+            self._resize()
+            return
+        e = tab[h & (len(tab) - 1)]
+        prev = None
+        while e is not None:
+            e.tree, e.prev, prev = True, prev, e
+            e = e.next
+        self._treeify(tab[h & (len(tab) - 1)])
+
+    def _treeify(self, head):
+        root = None
+        x = head
+        while x is not None:
+            nxt = x.next
+            x.left = x.right = None
+            if root is None:
+                x.parent, x.red, root = None, False, x
+            else:
+                p = root
+                while True:
+                    d = -1 if p.hash > x.hash else 1 if p.hash < x.hash else -1
+                    xp, p = p, (p.left if d <= 0 else p.right)
+                    if p is None:
+                        x.parent = xp
+                        if d <= 0:
+                            xp.left = x
+                        else:
+                            xp.right = x
+                        root = _balance_insertion(root, x)
+                        break
+            x = nxt
+        self._move_root_to_front(root)
+
+    def _put_tree_val(self, first, place, h):
+        root = first
+        while root.parent is not None:
+            root = root.parent
+        p = root
+        while True:
+            d = -1 if p.hash > h else 1 if p.hash < h else -1
+            xp, p = p, (p.left if d <= 0 else p.right)
+            if p is None:
+                xpn = xp.next
+                x = _Node(place, h, xpn)
+                x.tree = True
+                if d <= 0:
+                    xp.left = x
+                else:
+                    xp.right = x
+                xp.next = x
+                x.parent = x.prev = xp
+                if xpn is not None:
+                    xpn.prev = x
+                self._move_root_to_front(_balance_insertion(root, x))
+                return
+
+    def _move_root_to_front(self, root):
+        tab = self.tab
+        index = root.hash & (len(tab) - 1)
+        first = tab[index]
+        if root is not first:
+            tab[index] = root
+            rp, rn = root.prev, root.next
+            if rn is not None:
+                rn.prev = rp
+            if rp is not None:
+                rp.next = rn
+            if first is not None:
+                first.prev = root
+            root.next, root.prev = first, None
+
+    def _split(self, b, index, bit):
+        lo, hi = [], []
+        e = b
+        while e is not None:
+            nxt = e.next
+            (hi if e.hash & bit else lo).append(e)
+            e = nxt
+        for at, part, other in ((index, lo, hi), (index + bit, hi, lo)):
+            if not part:
+                continue
+            for a, c in zip(part, part[1:] + [None]):
+                a.next, a.prev = c, None
+            for a, c in zip(part, part[1:]):
+                c.prev = a
+            self.tab[at] = part[0]
+            if len(part) <= 6:
+                for a in part:                        # untreeify: plain nodes, same order
+                    a.tree, a.parent, a.left, a.right, a.prev = False, None, None, None, None
+            elif other:
+                self._treeify(part[0])
+
+
+def _rotate(root, p, down):
+    """HashMap.TreeNode.rotateLeft (down = "left": p goes down to the left of its right child) or rotateRight."""
+    up = "right" if down == "left" else "left"
+    r = getattr(p, up) if p is not None else None
+    if r is not None:
+        moved = getattr(r, down)
+        setattr(p, up, moved)
+        if moved is not None:
+            moved.parent = p
+        pp = r.parent = p.parent
+        if pp is None:
+            root = r
+            r.red = False
+        elif getattr(pp, down) is p:
+            setattr(pp, down, r)
+        else:
+            setattr(pp, up, r)
+        setattr(r, down, p)
+        p.parent = r
+    return root
+
+
+def _balance_insertion(root, x):
+    """HashMap.TreeNode.balanceInsertion (CLR's red-black insertion), its two mirrored halves as one: `side` is
+    the side of its parent's parent that x's parent hangs on."""
+    x.red = True
+    while True:
+        xp = x.parent
+        if xp is None:
+            x.red = False
+            return x
+        xpp = xp.parent
+        if not xp.red or xpp is None:
+            return root
+        side, other = ("left", "right") if xp is xpp.left else ("right", "left")
+        uncle = getattr(xpp, other)
+        if uncle is not None and uncle.red:
+            uncle.red = xp.red = False
+            xpp.red = True
+            x = xpp
+            continue
+        if x is getattr(xp, other):
+            x = xp
+            root = _rotate(root, x, side)
+            xp = x.parent
+            xpp = xp.parent if xp is not None else None
+        if xp is not None:
+            xp.red = False
+            if xpp is not None:
+                xpp.red = True
+                root = _rotate(root, xpp, other)
 
 
 def in_hash_map_order(array):
@@ -152,3 +363,49 @@ def _has_map(t):
     if pa.types.is_struct(t):
         return any(_has_map(f.type) for f in t)
     return False
+
+
+# ---------------------------------------------------------------------- Java's hashCode of Flink's internal values
+# what a java.util.HashMap of Flink values hashes each by (COLLECT's MULTISET is a HashMap of its elements to
+# their counts): the boxed Java object Flink holds for a value of the type
+def _int_hash(v):
+    return v & 0xFFFFFFFF                                   # Byte, Short, Integer.hashCode: the value
+
+
+def _long_hash(v):
+    u = v & 0xFFFFFFFFFFFFFFFF
+    return (u ^ (u >> 32)) & 0xFFFFFFFF                     # Long.hashCode: (int) (v ^ (v >>> 32))
+
+
+def _double_hash(v):
+    bits = 0x7FF8000000000000 if v != v else struct.unpack(">Q", struct.pack(">d", v))[0]
+    return (bits ^ (bits >> 32)) & 0xFFFFFFFF               # Double.hashCode over doubleToLongBits
+
+
+def _float_hash(v):
+    return 0x7FC00000 if v != v else struct.unpack(">I", struct.pack(">f", v))[0]   # Float.floatToIntBits
+
+
+_HASH_CODES = {
+    "BOOLEAN": lambda v: 1231 if v else 1237,
+    "TINYINT": _int_hash, "SMALLINT": _int_hash, "INT": _int_hash, "INTEGER": _int_hash,
+    "DATE": lambda v: _int_hash((v - _EPOCH).days),      # Flink holds a DATE as an Integer of days
+    "BIGINT": _long_hash, "DOUBLE": _double_hash, "FLOAT": _float_hash,
+}
+_EPOCH = datetime.date(1970, 1, 1)
+
+
+def java_hash_map_order(values, type_name):
+    """Distinct `values` of Flink type `type_name`, in the order they were first put, in the order a
+    java.util.HashMap of them iterates (strings by BinaryStringData's hash, numbers, BOOLEAN and DATE by their
+    boxed Java object's); as they are for a type whose Java hashCode is not followed here (DECIMAL, TIME,
+    TIMESTAMP, BYTES, collections, ROW)."""
+    if len(values) < 2:
+        return list(values)
+    if type_name in ("CHAR", "VARCHAR", "STRING"):
+        hashes = string_hashes(pa.array(values, type=pa.string()))
+    elif type_name in _HASH_CODES:
+        hashes = np.array([_HASH_CODES[type_name](v) for v in values], dtype=np.uint32)
+    else:
+        return list(values)
+    return [values[i] for i in hash_map_permutation(np.array([0, len(values)]), hashes)]

@@ -182,7 +182,11 @@ def rows_table(rows, physical, path):
 
 
 def parquet_tables(split, columns, progress):
-    """Rows [split.row, split.row + split.limit) of a parquet file, row group by row group."""
+    """Rows [split.row, split.row + split.limit) of a parquet file, row group by row group. Its maps keep the
+    file's order, duplicate keys too (not map_order.py's HashMap order): Flink's parquet reader is columnar
+    (MapColumnReader reads a map column's keys and values as two arrays into a HeapMapVector, whose getMap is a
+    ColumnarMapData over the file's entries; MapDataSerializer copies it into a BinaryMapData in that order), so
+    no HashMap is built (tests/test_parquet_map_order.py)."""
     import pyarrow.parquet as pq
     names = [n for n, _ in columns]
     pf = pq.ParquetFile(split.path)

@@ -19,7 +19,8 @@ maps input field names to values; the FILTER field must be TRUE, NULL arguments 
                              type; as an OVER aggregate (`integer_moments`) it rewrites them into sums with
                              integer arithmetic for an integral argument (AggregateReduceFunctionsRule)
   FIRST_VALUE, LAST_VALUE, LISTAGG  the values in arrival order (a retraction removes the first equal one)
-  COLLECT                    Counter of values (a MULTISET: value -> count)
+  COLLECT                    Counter of values (a MULTISET: value -> count), given in the order of Flink's
+                             java.util.HashMap of them (connectors/map_order.py)
   BOOL_AND, BOOL_OR          [trues, falses]
   SINGLE_VALUE               Counter of (value,): a scalar subquery's one row (NULL counts); more than one
                              row fails the query with the message in its options (Flink's SingleValueAggFunction)
@@ -34,6 +35,7 @@ import math
 from collections import Counter
 from decimal import Decimal
 
+from ..connectors.map_order import java_hash_map_order
 from .keyed_state import add as count_in
 
 FUNCTIONS = ("COUNT", "COUNT_STAR", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
@@ -47,7 +49,7 @@ _MOMENTS = ("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP")
 
 class Accumulator:
     __slots__ = ("function", "arg", "distinct", "filter", "separator", "integral", "integer_moments", "value_arg",
-                 "options", "java_compare")
+                 "options", "java_compare", "element_type")
 
     def __init__(self, function, arg=None, distinct=False, filter=None, options=(), integral=False,
                  integer_moments=False, value_arg=None, java_compare=False):
@@ -61,6 +63,7 @@ class Accumulator:
         self.separator = options[0] if options else ","
         self.integral = integral          # the argument is TINYINT .. BIGINT: Flink divides as integers
         self.integer_moments = integer_moments and integral
+        self.element_type = None          # COLLECT: its argument's Flink type name (the MULTISET's order)
 
     @classmethod
     def of_call(cls, call, integral=False, integer_moments=False, java_compare=False):
@@ -189,8 +192,9 @@ class Accumulator:
                 from planner.errors import RuntimeFailure
                 raise RuntimeFailure(self.separator)
             return live[0][0][0] if live else None
-        if f == "COLLECT":
-            return {v: c for v, c in acc.items() if c > 0}
+        if f == "COLLECT":         # Flink's MULTISET: a java.util.HashMap of element -> count, in its order
+            live = [v for v, c in acc.items() if c > 0]
+            return {v: acc[v] for v in java_hash_map_order(live, self.element_type)}
         if f == "FIRST_VALUE":
             return acc[0] if acc else None
         if f == "LAST_VALUE":
@@ -296,5 +300,7 @@ def accumulators(calls, input_fields, integer_moments=False, retracting=False):
             return python_accumulator(c, fn)
         t = types.get(c.args[0]) if c.args else None
         floating = t is not None and t.name in ("FLOAT", "DOUBLE")
-        return Accumulator.of_call(c, integral(c), integer_moments, retracting and floating)
+        acc = Accumulator.of_call(c, integral(c), integer_moments, retracting and floating)
+        acc.element_type = t.name if t is not None and c.function == "COLLECT" else None
+        return acc
     return [of(c) for c in calls]

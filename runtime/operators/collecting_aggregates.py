@@ -1,16 +1,20 @@
-"""ARRAY_AGG, JSON_ARRAYAGG, JSON_OBJECTAGG and APPROX_COUNT_DISTINCT as Spark aggregate expressions: batch mode's
-GroupAggregate (group_aggregate.aggregate_expression asks here for these four). Over a changelog, and in
-streaming, accumulators.py computes the first three row by row (with retraction); APPROX_COUNT_DISTINCT is
-batch only (the planner refuses it in streaming, as Flink does).
+"""ARRAY_AGG, JSON_ARRAYAGG, JSON_OBJECTAGG, COLLECT and APPROX_COUNT_DISTINCT as Spark aggregate expressions:
+batch mode's GroupAggregate (group_aggregate.aggregate_expression asks here for these five). Over a changelog,
+and in streaming, accumulators.py computes the first four row by row (with retraction); APPROX_COUNT_DISTINCT
+is batch only (the planner refuses it in streaming, as Flink does).
 
 The values are Flink's (planner/aggregate_functions.py): ARRAY_AGG keeps NULLs unless IGNORE NULLS, in the rows'
 order (a DISTINCT one sorted, as Flink's batch plan gives it); the JSON aggregates join their arguments' JSON
 texts (the planner made them), JSON_OBJECTAGG's keys sorted, a key met twice failing the query with Flink's
-message; APPROX_COUNT_DISTINCT is HyperLogLog++ at a relative error of 0.01, as Flink's (a port of Spark's)."""
+message; COLLECT's MULTISET (element -> count, NULLs skipped) in the order of Flink's java.util.HashMap of the
+elements (`_collect`); APPROX_COUNT_DISTINCT is HyperLogLog++ at a relative error of 0.01, as Flink's (a port of
+Spark's)."""
 
 from pyspark.sql import functions as F
 
-FUNCTIONS = ("ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "APPROX_COUNT_DISTINCT")
+from planner.errors import UnsupportedError
+
+FUNCTIONS = ("ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "COLLECT", "APPROX_COUNT_DISTINCT")
 
 DUPLICATE_KEY = ("Key '%s' is already present. Duplicate keys are not allowed in JSON_OBJECTAGG. "
                  "Please ensure that keys are unique.")
@@ -24,6 +28,8 @@ def collecting_expression(c, arg, flt):
         return F.approx_count_distinct(arg(), rsd=0.01)
     if f == "ARRAY_AGG":
         return _array_agg(c, arg, flt)
+    if f == "COLLECT":
+        return _collect(c, arg)
     if f == "JSON_ARRAYAGG":
         text = arg() if c.options != ("NULL ON NULL",) else F.coalesce(F.col(_q(c.args[0])), F.lit("null"))
         texts = F.collect_list(F.when(flt, text) if flt is not None else text)
@@ -42,6 +48,55 @@ def _array_agg(c, arg, flt):
     if c.distinct:
         values = F.sort_array(F.array_distinct(values))
     return F.when(F.size(values) > 0, values)
+
+
+_MASK = 0xFFFFFFFF
+
+
+def _java_hash_code(v, type_name):
+    """Java's hashCode of Flink's object for value column `v` (as map_order.java_hash_map_order hashes it), a
+    BIGINT in [0, 2^32); None for a type not followed (its elements stay in arrival order)."""
+    if type_name in ("CHAR", "VARCHAR", "STRING"):
+        return F.hash(v).cast("bigint").bitwiseAND(F.lit(_MASK))   # Spark's hash: Murmur3, seed 42, as Flink's
+    if type_name in ("TINYINT", "SMALLINT", "INT", "INTEGER"):
+        return v.cast("bigint").bitwiseAND(F.lit(_MASK))
+    if type_name == "DATE":
+        return F.datediff(v, F.lit("1970-01-01").cast("date")).cast("bigint").bitwiseAND(F.lit(_MASK))
+    if type_name == "BIGINT":
+        return v.bitwiseXOR(F.shiftrightunsigned(v, 32)).bitwiseAND(F.lit(_MASK))
+    if type_name == "BOOLEAN":
+        return F.when(v, F.lit(1231)).otherwise(F.lit(1237)).cast("bigint")
+    return None
+
+
+def _collect(c, arg):
+    """COLLECT: the values (NULLs skipped) sorted with their arrival places, each run of a value one element
+    (its first arrival, its count), then the elements in HashMap order: by slot, (h ^ (h >>> 16)) & (slots - 1)
+    in a table of 16 slots doubled while elements > 0.75 * slots, then by first arrival (n log n, no HashMap).
+    Not followed here: a slot of 9 elements or more (the streaming accumulator follows Java's resizes and tree
+    bins), and the hash of DOUBLE, FLOAT and other types (arrival order)."""
+    elem = c.type.children[0].name if c.type is not None and c.type.children else None
+    if c.type is not None and "MAP" in c.type.children[0].text():
+        raise UnsupportedError("COLLECT of a %s cannot run in batch mode yet (it runs in streaming mode)"
+                               % c.type.children[0].text())
+    values = F.collect_list(arg())
+    n = F.size(values)
+    seen = F.array_sort(F.transform(values, lambda v, i: F.struct(v.alias("v"), i.alias("i"))))
+    starts = F.filter(F.sequence(F.lit(0), F.greatest(n - 1, F.lit(0))), lambda j: F.when(j == 0, n > 0).otherwise(
+        F.element_at(seen, j + 1)["v"] != F.element_at(seen, j)["v"]))
+    d = F.size(starts)
+    wanted = ((d * 4 + 2) / 3).cast("bigint")                          # ceil(4d / 3) slots at least
+    power = F.call_function("shiftleft", F.lit(1).cast("bigint"), F.length(F.bin(wanted - 1)))
+    slots = F.greatest(F.lit(16).cast("bigint"), power)
+
+    def element(s, k):
+        first = F.element_at(seen, s + 1)
+        count = F.coalesce(F.try_element_at(starts, k + 2), n) - s
+        h = _java_hash_code(first["v"], elem)
+        slot = F.lit(0) if h is None else h.bitwiseXOR(F.shiftright(h, 16)).bitwiseAND(slots - 1)
+        return F.struct(slot.alias("slot"), first["i"].alias("i"), first["v"].alias("v"), count.cast("int").alias("n"))
+    ordered = F.array_sort(F.transform(starts, element))
+    return F.map_from_entries(F.transform(ordered, lambda e: F.struct(e["v"], e["n"])))
 
 
 def _json_objectagg(c, flt):

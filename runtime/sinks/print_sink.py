@@ -65,9 +65,12 @@ def start_print(spark, plan, result, checkpoint, rows=0, output=None):
 
 def _publish_rows(df, names, stream):
     from ..errors import from_spark
+    from ..map_columns import from_entries, maps_as_entries
     from ..results import ChangeBatch
     try:
-        stream.publish(ChangeBatch([("+I", tuple(r[n] for n in names)) for r in df.toLocalIterator()]))
+        df, map_types = maps_as_entries(df.select(*["`%s`" % n.replace("`", "``") for n in names]))
+        stream.publish(ChangeBatch([("+I", tuple(from_entries(v, map_types[i]) if i in map_types else v
+                                                 for i, v in enumerate(r))) for r in df.toLocalIterator()]))
         stream.finish()
     except Exception as e:
         stream.fail(from_spark(e))

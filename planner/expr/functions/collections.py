@@ -316,6 +316,9 @@ def _map_union(types, args):
 
 def _cardinality(types, args):
     _need("CARDINALITY", types[0], ("ARRAY", "MAP", "MULTISET"), "an ARRAY, MAP or MULTISET")
+    if types[0] is not None and types[0].name == "MULTISET":     # Flink's code generation: "Expect an array or a map."
+        raise SqlError("CARDINALITY of a MULTISET (%s) is refused: Flink 2.3 cannot compile it (\"Expect an array "
+                       "or a map.\")" % types[0].text())
     return _t("INT", _any_null(types))
 
 

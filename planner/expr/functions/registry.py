@@ -276,26 +276,37 @@ def _parsed_regexp_extract(node):
                                 true=extract)], default=exp.Null())
 
 
-# a map in the order of a java.util.HashMap<String, ?> of its keys: each entry's slot, (h ^ (h >>> 16)) & (slots - 1)
-# with h Java's String.hashCode (over the UTF-16 units) and 16 slots doubled while size > 0.75 * slots, then the
-# entries slot by slot in their order (runtime/connectors/map_order.py orders the JSON formats' maps so, with
-# BinaryStringData's hash)
-_JAVA_STRING_HASH = ("TRANSFORM(ARRAY(HEX(ENCODE(e.key, 'UTF-16BE'))), u -> IF(u = '', 0L, AGGREGATE("
+# STR_TO_MAP as Flink's SqlFunctionUtils.strToMap builds it: the text split by the pair delimiter (a regex, as
+# Java's String.split, whose empty pieces at the end are dropped), each piece split once by the key-value
+# delimiter (a piece without one is a key with a NULL value), put into CollectionUtil.newHashMapWithExpectedSize(
+# pieces): a java.util.HashMap<String, String> with a table of tableSizeFor(pieces <= 2 ? pieces + 1 :
+# ceil(pieces / 0.75)) slots, which the puts never grow. A key put twice keeps its place and takes the last value.
+# The entries iterate slot by slot, (h ^ (h >>> 16)) & (slots - 1) with h Java's String.hashCode (over the UTF-16
+# units), in their order of first put within a slot. Not followed: a slot of 9 keys or more (Java grows the table
+# or makes the slot a tree: runtime/connectors/map_order.py follows that for the JSON formats' maps).
+_STR_TO_MAP_PIECES = "SLICE({0}, 1, COALESCE(ARRAY_MAX(TRANSFORM({0}, (p, i) -> IF(p != '', i + 1, 0))), 0))"
+_STR_TO_MAP_PAIRS = ("TRANSFORM({0}, p -> TRANSFORM(ARRAY(SPLIT(p, {1}, 2)), kv -> NAMED_STRUCT("
+                     "'k', IF(SIZE(kv) < 2, p, kv[0]), 'v', IF(SIZE(kv) < 2, CAST(NULL AS STRING), kv[1])))[0])")
+_JAVA_STRING_HASH = ("TRANSFORM(ARRAY(HEX(ENCODE(x.k, 'UTF-16BE'))), u -> IF(u = '', 0L, AGGREGATE("
                      "SEQUENCE(1, LENGTH(u) - 3, 4), 0L, (h, j) -> "
                      "(h * 31 + CAST(CONV(SUBSTR(u, j, 4), 16, 10) AS BIGINT)) % 4294967296)))[0]")
-_IN_JAVA_STRING_HASH_MAP_ORDER = (
-    "MAP_FROM_ENTRIES(TRANSFORM(ARRAY_SORT(TRANSFORM(MAP_ENTRIES({0}), (e, i) -> NAMED_STRUCT("
-    "'b', TRANSFORM(ARRAY(%s), h -> (h ^ SHIFTRIGHT(h, 16)) & "
-    "(SHIFTLEFT(1, GREATEST(4, CAST(CEIL(LOG2(SIZE({0}) * 4 / 3.0)) AS INT))) - 1))[0], 'i', i, 'e', e))), "
-    "x -> x.e))" % _JAVA_STRING_HASH)
+_JAVA_TABLE_SLOTS = ("SHIFTLEFT(1, LENGTH(BIN(IF(SIZE({0}) <= 2, SIZE({0}) + 1, (4 * SIZE({0}) + 2) DIV 3) - 1)))")
+_STR_TO_MAP_IN_HASH_MAP_ORDER = (
+    "MAP_FROM_ENTRIES(TRANSFORM(ARRAY_SORT(TRANSFORM(FILTER(TRANSFORM({0}, (e, i) -> NAMED_STRUCT('k', e.k, 'i', i)), "
+    "x -> ARRAY_POSITION(TRANSFORM({0}, y -> y.k), x.k) = x.i + 1), x -> NAMED_STRUCT("
+    "'b', TRANSFORM(ARRAY(%s), h -> (h ^ SHIFTRIGHT(h, 16)) & (%s - 1))[0], 'i', x.i, 'k', x.k, "
+    "'v', {0}[SIZE({0}) - ARRAY_POSITION(REVERSE(TRANSFORM({0}, y -> y.k)), x.k)].v))), s -> STRUCT(s.k, s.v)))"
+    % (_JAVA_STRING_HASH, _JAVA_TABLE_SLOTS))
 
 
 def _parsed_str_to_map(node):
-    """Flink's STR_TO_MAP builds a HashMap<String, String>: its entries in that map's order."""
+    """Flink's STR_TO_MAP: Java's split of the text into a HashMap<String, String> sized for its pieces, the
+    entries in that map's order."""
     pair = node.args.get("pair_delim") or _lit(",")
     kv = node.args.get("key_value_delim") or _lit("=")   # Flink's default, Spark's is ':'
-    return spark_template(_IN_JAVA_STRING_HASH_MAP_ORDER,
-                          [_spark_call("STR_TO_MAP", node.this.copy(), pair.copy(), kv.copy())])
+    pieces = spark_template(_STR_TO_MAP_PIECES, [_spark_call("SPLIT", node.this.copy(), pair.copy(), _lit(-1))])
+    pairs = spark_template(_STR_TO_MAP_PAIRS, [pieces, kv.copy()])
+    return spark_template(_STR_TO_MAP_IN_HASH_MAP_ORDER, [pairs])
 
 
 _PARSED = {

@@ -1,0 +1,62 @@
+"""Maps brought to the driver in their order. Spark hands a MAP to Python (DataFrame.collect) through a
+java.util.HashMap of its entries (EvaluatePython.toJava), so a collected dict comes in that HashMap's order of
+Spark's key objects, not in the map's: MAP['kiwi', 1, 'apple', 2, 'zeta', 3, 'é', 4] came as {zeta=3, apple=2,
+é=4, kiwi=1}, where Flink prints {kiwi=1, apple=2, zeta=3, é=4}. Every map (at any depth: in arrays, rows, maps)
+is sent as its keys' and values' arrays and made a dict again in their order."""
+
+from pyspark.sql import Row, functions as F
+from pyspark.sql import types as st
+
+
+def has_map(t):
+    if isinstance(t, st.MapType):
+        return True
+    if isinstance(t, st.ArrayType):
+        return has_map(t.elementType)
+    if isinstance(t, st.StructType):
+        return any(has_map(f.dataType) for f in t.fields)
+    return False
+
+
+def as_entries(col, t):
+    """A Column of Spark type `t` with each map in it as a struct of its keys' array and its values' array (in
+    the map's order; one Row a map on the Python side, not one an entry)."""
+    if not has_map(t):
+        return col
+    if isinstance(t, st.MapType):
+        keys, values = F.map_keys(col), F.map_values(col)
+        if has_map(t.keyType):
+            keys = F.transform(keys, lambda k: as_entries(k, t.keyType))
+        if has_map(t.valueType):
+            values = F.transform(values, lambda v: as_entries(v, t.valueType))
+        return F.when(col.isNotNull(), F.struct(keys.alias("k"), values.alias("v")))
+    if isinstance(t, st.ArrayType):
+        return F.transform(col, lambda e: as_entries(e, t.elementType))
+    fields = [as_entries(col[f.name], f.dataType).alias(f.name) for f in t.fields]
+    return F.when(col.isNotNull(), F.struct(*fields))
+
+
+def from_entries(v, t):
+    """A collected value of `as_entries(.., t)` -> the value a Row of type `t` holds, its maps dicts in order."""
+    if v is None or not has_map(t):
+        return v
+    if isinstance(t, st.MapType):
+        keys, values = v
+        if has_map(t.keyType):
+            keys = [from_entries(k, t.keyType) for k in keys]
+        if has_map(t.valueType):
+            values = [from_entries(x, t.valueType) for x in values]
+        return dict(zip(keys, values))
+    if isinstance(t, st.ArrayType):
+        return [from_entries(x, t.elementType) for x in v]
+    return Row(*[f.name for f in t.fields])(*[from_entries(x, f.dataType) for x, f in zip(v, t.fields)])
+
+
+def maps_as_entries(df):
+    """(`df` with each column holding maps as entry arrays, {position: Spark type} of those columns): a
+    collected row's value v at such a position is `from_entries(v, type)`."""
+    types = {i: f.dataType for i, f in enumerate(df.schema.fields) if has_map(f.dataType)}
+    if not types:
+        return df, types
+    return df.select(*[as_entries(df[i], types[i]).alias(n) if i in types else df[i]
+                       for i, n in enumerate(df.columns)]), types
