@@ -40,7 +40,7 @@ class EmptyGroupValue:
 def empty_group_value(sb, query):
     """The EmptyGroupValue of the aggregating subquery `query`, or None where its value over no rows is NULL or a
     plain COUNT's 0."""
-    item = query.expressions[0] if query.expressions else None
+    item = query.expressions[0] if len(query.expressions) == 1 else None     # (else: not one column, said later)
     item = item.this if isinstance(item, exp.Alias) else item
     if item is None or is_aggregate_call(item) or not _not_null_strict(item):
         return None

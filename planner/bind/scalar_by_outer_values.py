@@ -34,21 +34,23 @@ def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, 
     columns) joined to `node`. `aggregates`: whether the query aggregates (else SINGLE_VALUE, failing with
     `message`); `width`: how many of its select items it gives (the value, or the aggregate calls a value over
     them reads). -> (join, [their fields])."""
-    from .subqueries import _and, _columns, _side
-    from .relations import bind_from
+    from .subqueries import _and, _columns, _side, bind_inner
     ctx = sb.ctx
     for arg in REFUSED_CLAUSES:
         if query.args.get(arg) is not None:
             raise UnsupportedError("A correlated subquery with %s is not supported yet" % arg.upper(),
                                    *ctx.pos(query))
-    _, inner = bind_from(sb.binder, query)
+    _, inner = bind_inner(sb, query, scope)
+    items = _user_items(query, inner)
+    if len(items) != width:
+        raise SqlError("A scalar subquery must return one column, not %d" % len(items), *ctx.pos(sub))
     d_qualifier = ctx.fresh("$d")
     outer_names = {}                    # outer field name -> its name in D
     conditions = []
     for c in pulled:
         c = c.copy()
         for col in _columns(c):
-            if _side(col, inner, scope) != "outer":
+            if _side(col, inner, scope, ctx) != "outer":
                 continue
             e = ExpressionBinder(ctx, scope).bind(col.copy())
             name = outer_names.setdefault(e.field, ctx.fresh("$o"))
@@ -61,7 +63,7 @@ def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, 
     query = query.copy()
     query.set("where", exp.Where(this=_and(kept)) if kept else None)
     query.set("joins", list(query.args.get("joins") or []) + [exp.Join(this=table, on=_and(conditions))])
-    query.set("expressions", list(query.expressions[:width]) +
+    query.set("expressions", items +
               [exp.alias_(exp.column(d, table=d_qualifier, quoted=True), c, quoted=True) for d, c in keys.items()])
     if aggregates:
         query.set("group", exp.Group(expressions=[exp.column(d, table=d_qualifier, quoted=True) for d in keys]))
@@ -79,6 +81,19 @@ def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, 
         values = [right.field(name)]
     join = Join(node, right, "LEFT", list(outer_names), list(keys.values()), position=ctx.pos(sub))
     return join, [join.field(join.output_name(1, v.name)) for v in values]
+
+
+def _user_items(query, inner):
+    """The select list of `query` with `*` expanded to the columns of its FROM (`inner`): the D table joined to it
+    below is no column of the user's."""
+    items = []
+    for e in query.expressions:
+        if isinstance(e, exp.Star):
+            items += [exp.column(x.name, table=x.qualifier, quoted=True) if x.qualifier is not None
+                      else exp.column(x.name, quoted=True) for x in inner.entries]
+        else:
+            items.append(e)
+    return items
 
 
 def _distinct_values(node, outer_names, position):

@@ -13,6 +13,8 @@ select list. IN and EXISTS elsewhere (under OR, in the select list) are counted 
 (subquery_counts.py) and joined so. A correlation elsewhere (the select list, HAVING, a subquery that groups or
 is a UNION) is refused."""
 
+import re
+
 from sqlglot import exp
 
 from ..errors import SqlError, UnsupportedError
@@ -196,17 +198,16 @@ def _decorrelate(sb, query, outer):
     if where is None:
         _check_uncorrelated(sb, query, outer)
         return query, []
-    from .relations import bind_from
-    _, inner = bind_from(sb.binder, query)
+    _, inner = bind_inner(sb, query, outer)
     kept, pulled, added = [], [], []
     for c in conjuncts(where.this):
-        refs = [(col, _side(col, inner, outer)) for col in _columns(c)]
+        refs = [(col, _side(col, inner, outer, sb.ctx)) for col in _columns(c)]
         if not any(side == "outer" for _, side in refs):
             kept.append(c)
             continue
         c = c.copy()
         for col in _columns(c):
-            if _side(col, inner, outer) == "inner":
+            if _side(col, inner, outer, sb.ctx) == "inner":
                 name = sb.ctx.fresh("$c")
                 added.append(exp.alias_(col.copy(), name, quoted=True))
                 col.replace(exp.column(_right_name(name), table=SQ, quoted=True))
@@ -232,15 +233,31 @@ def _check_uncorrelated(sb, query, outer):
     """A column of `query` that only the outer block has (a correlation outside WHERE's conjuncts): refused."""
     if not isinstance(query, exp.Select):
         return
-    from .relations import bind_from
     try:
-        _, inner = bind_from(sb.binder, query)
+        _, inner = bind_inner(sb, query, outer)
+    except UnsupportedError:
+        raise
     except SqlError:
         return
     for col in _columns(query):
-        if _side(col, inner, outer) == "outer":
+        if _side(col, inner, outer, sb.ctx) == "outer":
             raise UnsupportedError("The subquery refers to '%s' of the outer query outside a condition of its WHERE: "
                                    "not supported" % ".".join(column_parts(col)), *sb.ctx.pos(col))
+
+
+def bind_inner(sb, query, outer):
+    """The FROM of subquery `query` bound -> (node, scope). A subquery in that FROM naming a table of the outer
+    block (`outer`) is refused in words, where its own binding would not find the table."""
+    from .relations import bind_from
+    try:
+        return bind_from(sb.binder, query)
+    except SqlError as error:
+        m = re.match(r"Table '(.*)' not found$", error.message)
+        if m is None or m.group(1) not in outer.qualifiers:
+            raise
+        raise UnsupportedError("A subquery in the FROM of a subquery refers to table '%s' of the outer query: not "
+                               "supported yet" % m.group(1), error.line, error.column,
+                               hint="move the condition naming '%s' to the subquery's WHERE" % m.group(1))
 
 
 def _columns(tree):
@@ -258,7 +275,10 @@ def _columns(tree):
     return out
 
 
-def _side(col, inner, outer):
+def _side(col, inner, outer, ctx):
+    """Whether column `col` of a subquery is its own ("inner") or the outer block's ("outer"). One qualified by a
+    table of the outer block only that has no such column: the outer block's error (`Column 'x' not found in
+    table 'o'`), at the column."""
     parts = column_parts(col)
     if parts is None:
         return "inner"
@@ -271,6 +291,10 @@ def _side(col, inner, outer):
         outer.resolve(parts, (None, None))
         return "outer"
     except SqlError:
+        if len(parts) >= 2 and parts[0] in outer.qualifiers and parts[0] not in inner.qualifiers:
+            outer.resolve(parts, ctx.pos(col))
+        if len(parts) >= 2 and parts[0] not in inner.qualifiers + outer.qualifiers:   # (hint: both's tables)
+            Scope(inner.entries + outer.entries).resolve(parts, ctx.pos(col))
         return "inner"          # unknown: the subquery's own binding names the error
 
 
@@ -279,7 +303,7 @@ def _scalars(sb, node, scope, tree, in_where=False):
     """Every scalar subquery in `tree` joined to `node`; -> (node, scope, tree with each replaced by its field).
     IN and EXISTS in `tree` are counted first (`as_counts`: scalar subqueries that COUNT)."""
     ctx = sb.ctx
-    tree = as_counts(tree.copy(), scope, in_where)
+    tree = as_counts(tree.copy(), scope, in_where, sb)
     for sub in [n for n in tree.walk() if isinstance(n, exp.Subquery)]:
         if any(isinstance(p, exp.Subquery) for p in _ancestors(sub, tree)):
             continue
@@ -396,11 +420,10 @@ def _decorrelate_scalar(sb, query, outer):
     if not isinstance(query, exp.Select) or query.args.get("where") is None:
         _check_uncorrelated(sb, query, outer)
         return query, [], None
-    from .relations import bind_from
-    _, inner = bind_from(sb.binder, query)
+    _, inner = bind_inner(sb, query, outer)
     kept, pulled, added, correlated, by_values = [], [], [], [], False
     for c in conjuncts(query.args["where"].this):
-        sides = [_side(col, inner, outer) for col in _columns(c)]
+        sides = [_side(col, inner, outer, sb.ctx) for col in _columns(c)]
         if "outer" not in sides:
             kept.append(c)
             continue
@@ -409,8 +432,8 @@ def _decorrelate_scalar(sb, query, outer):
             eq = eq.this
         ok = isinstance(eq, exp.EQ)
         if ok:
-            a_sides = {_side(col, inner, outer) for col in _columns(eq.this)}
-            b_sides = {_side(col, inner, outer) for col in _columns(eq.expression)}
+            a_sides = {_side(col, inner, outer, sb.ctx) for col in _columns(eq.this)}
+            b_sides = {_side(col, inner, outer, sb.ctx) for col in _columns(eq.expression)}
             if a_sides == {"inner"} and b_sides == {"outer"}:
                 inner_ast, outer_ast = eq.this, eq.expression
             elif a_sides == {"outer"} and b_sides == {"inner"}:
