@@ -46,7 +46,7 @@ def empty_group_value(sb, query):
         return None
     if query.args.get("having") is not None:
         raise UnsupportedError("A correlated scalar subquery with HAVING whose value is not NULL over no rows is "
-                               "not supported yet", *sb.ctx.pos(query.args["having"]))
+                               "not supported yet", *sb.ctx.start(item))
     template, calls = item.copy(), []
     for call in [n for n in template.walk() if is_aggregate_call(n) and not _under_call(n, template)]:
         name = sb.ctx.fresh("$a")
