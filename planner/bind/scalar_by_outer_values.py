@@ -8,10 +8,10 @@ or one that does not aggregate. Planned as Flink's decorrelator does (a value ge
             which fails when a row of D meets more than one row)
     outer = outer LEFT JOIN R ON outer's columns = D's columns
 
-An outer row that meets no inner row gets NULL (a COUNT: 0, added by the caller). D is computed from a copy of
-the outer plan, so that no plan node has two parents. A NULL outer value meets no row of R (the join back is on
-equalities): right for the conditions that are not true for a NULL (comparisons); a condition that may hold for
-a NULL (IS NULL, OR, COALESCE, ...) over a nullable outer column is refused."""
+An outer row that meets no inner row gets NULL (the value over the empty group: added by the caller). D is
+computed from a copy of the outer plan, so that no plan node has two parents. A NULL outer value meets no row of
+R (the join back is on equalities), even where a condition holds for a NULL (`o.x IS NULL OR ...`, COALESCE):
+Flink's rows, its decorrelator joining back by `=` too."""
 
 import copy
 
@@ -29,32 +29,30 @@ from .scope import Scope, ScopeEntry
 REFUSED_CLAUSES = ("group", "having", "limit", "offset", "distinct", "order")
 
 
-def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, message):
+def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, message, width=1):
     """Scalar subquery `sub` (SELECT `query` whose WHERE is `kept` AND `pulled`, the conjuncts naming outer
     columns) joined to `node`. `aggregates`: whether the query aggregates (else SINGLE_VALUE, failing with
-    `message`). -> (join, value field)."""
-    from .subqueries import _and, _columns, _side
-    from .relations import bind_from
+    `message`); `width`: how many of its select items it gives (the value, or the aggregate calls a value over
+    them reads). -> (join, [their fields])."""
+    from .subqueries import _and, _columns, _side, bind_inner
     ctx = sb.ctx
     for arg in REFUSED_CLAUSES:
         if query.args.get(arg) is not None:
             raise UnsupportedError("A correlated subquery with %s is not supported yet" % arg.upper(),
                                    *ctx.pos(query))
-    _, inner = bind_from(sb.binder, query)
+    _, inner = bind_inner(sb, query, scope)
+    items = _user_items(query, inner)
+    if len(items) != width:
+        raise SqlError("A scalar subquery must return one column, not %d" % len(items), *ctx.pos(sub))
     d_qualifier = ctx.fresh("$d")
     outer_names = {}                    # outer field name -> its name in D
     conditions = []
     for c in pulled:
         c = c.copy()
         for col in _columns(c):
-            if _side(col, inner, scope) != "outer":
+            if _side(col, inner, scope, ctx) != "outer":
                 continue
             e = ExpressionBinder(ctx, scope).bind(col.copy())
-            if (e.type is None or e.type.nullable) and _may_hold_for_null(c):
-                raise UnsupportedError(
-                    "A scalar subquery correlated by a condition that can hold when the outer query's '%s' is NULL "
-                    "(IS NULL, IS [NOT] DISTINCT FROM, OR, COALESCE, CASE, IF) is not supported yet"
-                    % col.sql(), *ctx.pos(col))
             name = outer_names.setdefault(e.field, ctx.fresh("$o"))
             col.replace(exp.column(name, table=d_qualifier, quoted=True))
         conditions.append(c)
@@ -65,32 +63,40 @@ def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, 
     query = query.copy()
     query.set("where", exp.Where(this=_and(kept)) if kept else None)
     query.set("joins", list(query.args.get("joins") or []) + [exp.Join(this=table, on=_and(conditions))])
-    query.set("expressions", [query.expressions[0]] +
+    query.set("expressions", items +
               [exp.alias_(exp.column(d, table=d_qualifier, quoted=True), c, quoted=True) for d, c in keys.items()])
     if aggregates:
         query.set("group", exp.Group(expressions=[exp.column(d, table=d_qualifier, quoted=True) for d in keys]))
     right, _ = sb.binder.bind_query(query)
-    if len(right.fields) != 1 + len(keys):
+    if len(right.fields) != width + len(keys):
         raise SqlError("A scalar subquery must return one column, not %d" % (len(right.fields) - len(keys)),
                        *ctx.pos(sub))
-    value = right.fields[0]
+    values = right.fields[:width]
     if not aggregates:
+        value = values[0]
         name = ctx.fresh("$f")
         right = GroupAggregate(right, list(keys.values()), [AggCall(
             "SINGLE_VALUE", (value.name,), name=name, type=typing.nullable(value.type, True) if value.type else None,
             options=(message,))], position=ctx.pos(sub))
-        value = right.field(name)
+        values = [right.field(name)]
     join = Join(node, right, "LEFT", list(outer_names), list(keys.values()), position=ctx.pos(sub))
-    return join, join.field(join.output_name(1, value.name))
+    return join, [join.field(join.output_name(1, v.name)) for v in values]
+
+
+def _user_items(query, inner):
+    """The select list of `query` with `*` expanded to the columns of its FROM (`inner`): the D table joined to it
+    below is no column of the user's."""
+    items = []
+    for e in query.expressions:
+        if isinstance(e, exp.Star):
+            items += [exp.column(x.name, table=x.qualifier, quoted=True) if x.qualifier is not None
+                      else exp.column(x.name, quoted=True) for x in inner.entries]
+        else:
+            items.append(e)
+    return items
 
 
 def _distinct_values(node, outer_names, position):
     calc = Calc(node, [(Expr.of_field(node.field(f)), d) for f, d in outer_names.items()], position=position)
     return GroupAggregate(calc, list(outer_names.values()), [], position=position)
 
-
-def _may_hold_for_null(condition):
-    """Whether `condition` may be true where a column it reads is NULL (the outer rows with a NULL are joined back
-    on equalities, which no NULL meets): it tests for NULL, or has an OR, a COALESCE, a CASE or an IF."""
-    return any(isinstance(n, (exp.Is, exp.NullSafeEQ, exp.NullSafeNEQ, exp.Or, exp.Coalesce, exp.Case, exp.If))
-               for n in condition.walk())

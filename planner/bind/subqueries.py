@@ -13,6 +13,8 @@ select list. IN and EXISTS elsewhere (under OR, in the select list) are counted 
 (subquery_counts.py) and joined so. A correlation elsewhere (the select list, HAVING, a subquery that groups or
 is a UNION) is refused."""
 
+import re
+
 from sqlglot import exp
 
 from ..errors import SqlError, UnsupportedError
@@ -25,6 +27,7 @@ from ..expr import inference as typing
 from ..expr.conditions import conjuncts, field_equality
 from .expressions import ExpressionBinder, column_parts
 from .subquery_counts import as_counts
+from .empty_group_value import empty_group_value
 from ..expr.translate import finish
 from .scope import Scope, ScopeEntry
 
@@ -195,17 +198,16 @@ def _decorrelate(sb, query, outer):
     if where is None:
         _check_uncorrelated(sb, query, outer)
         return query, []
-    from .relations import bind_from
-    _, inner = bind_from(sb.binder, query)
+    _, inner = bind_inner(sb, query, outer)
     kept, pulled, added = [], [], []
     for c in conjuncts(where.this):
-        refs = [(col, _side(col, inner, outer)) for col in _columns(c)]
+        refs = [(col, _side(col, inner, outer, sb.ctx)) for col in _columns(c)]
         if not any(side == "outer" for _, side in refs):
             kept.append(c)
             continue
         c = c.copy()
         for col in _columns(c):
-            if _side(col, inner, outer) == "inner":
+            if _side(col, inner, outer, sb.ctx) == "inner":
                 name = sb.ctx.fresh("$c")
                 added.append(exp.alias_(col.copy(), name, quoted=True))
                 col.replace(exp.column(_right_name(name), table=SQ, quoted=True))
@@ -231,15 +233,31 @@ def _check_uncorrelated(sb, query, outer):
     """A column of `query` that only the outer block has (a correlation outside WHERE's conjuncts): refused."""
     if not isinstance(query, exp.Select):
         return
-    from .relations import bind_from
     try:
-        _, inner = bind_from(sb.binder, query)
+        _, inner = bind_inner(sb, query, outer)
+    except UnsupportedError:
+        raise
     except SqlError:
         return
     for col in _columns(query):
-        if _side(col, inner, outer) == "outer":
+        if _side(col, inner, outer, sb.ctx) == "outer":
             raise UnsupportedError("The subquery refers to '%s' of the outer query outside a condition of its WHERE: "
                                    "not supported" % ".".join(column_parts(col)), *sb.ctx.pos(col))
+
+
+def bind_inner(sb, query, outer):
+    """The FROM of subquery `query` bound -> (node, scope). A subquery in that FROM naming a table of the outer
+    block (`outer`) is refused in words, where its own binding would not find the table."""
+    from .relations import bind_from
+    try:
+        return bind_from(sb.binder, query)
+    except SqlError as error:
+        m = re.match(r"Table '(.*)' not found$", error.message)
+        if m is None or m.group(1) not in outer.qualifiers:
+            raise
+        raise UnsupportedError("A subquery in the FROM of a subquery refers to table '%s' of the outer query: not "
+                               "supported yet" % m.group(1), error.line, error.column,
+                               hint="move the condition naming '%s' to the subquery's WHERE" % m.group(1))
 
 
 def _columns(tree):
@@ -257,7 +275,10 @@ def _columns(tree):
     return out
 
 
-def _side(col, inner, outer):
+def _side(col, inner, outer, ctx):
+    """Whether column `col` of a subquery is its own ("inner") or the outer block's ("outer"). One qualified by a
+    table of the outer block only that has no such column: the outer block's error (`Column 'x' not found in
+    table 'o'`), at the column."""
     parts = column_parts(col)
     if parts is None:
         return "inner"
@@ -270,6 +291,10 @@ def _side(col, inner, outer):
         outer.resolve(parts, (None, None))
         return "outer"
     except SqlError:
+        if len(parts) >= 2 and parts[0] in outer.qualifiers and parts[0] not in inner.qualifiers:
+            outer.resolve(parts, ctx.pos(col))
+        if len(parts) >= 2 and parts[0] not in inner.qualifiers + outer.qualifiers:   # (hint: both's tables)
+            Scope(inner.entries + outer.entries).resolve(parts, ctx.pos(col))
         return "inner"          # unknown: the subquery's own binding names the error
 
 
@@ -278,7 +303,7 @@ def _scalars(sb, node, scope, tree, in_where=False):
     """Every scalar subquery in `tree` joined to `node`; -> (node, scope, tree with each replaced by its field).
     IN and EXISTS in `tree` are counted first (`as_counts`: scalar subqueries that COUNT)."""
     ctx = sb.ctx
-    tree = as_counts(tree.copy(), scope, in_where)
+    tree = as_counts(tree.copy(), scope, in_where, sb)
     for sub in [n for n in tree.walk() if isinstance(n, exp.Subquery)]:
         if any(isinstance(p, exp.Subquery) for p in _ancestors(sub, tree)):
             continue
@@ -309,15 +334,16 @@ def _scalar_join(sb, node, scope, sub):
     query = sub.this
     line, column = ctx.pos(sub)
     message = "A scalar subquery returned more than one row (at line %s, column %s)" % (line, column)
-    query, pulled = _decorrelate_scalar(sb, query, scope)
+    query, pulled, empty = _decorrelate_scalar(sb, query, scope)
+    values = len(empty.calls) if empty is not None else 1      # the value, or the calls a value reads
     if isinstance(pulled, ByOuterValues):
         from .scalar_by_outer_values import join_by_outer_values
-        join, field = join_by_outer_values(sb, node, scope, sub, query, pulled.kept, pulled.correlated,
-                                           pulled.aggregates, message)
-        return _joined(ctx, join, _rescoped(scope, join), field, pulled.is_count)
+        join, fields = join_by_outer_values(sb, node, scope, sub, query, pulled.kept, pulled.correlated,
+                                            pulled.aggregates, message, values)
+        return _joined(ctx, join, _rescoped(scope, join), fields, pulled.is_count, empty)
     right, _ = sb.binder.bind_query(query)
     width = len(right.fields) - len(pulled)
-    if width != 1:
+    if width != values:
         raise SqlError("A scalar subquery must return one column, not %d" % width, *ctx.pos(sub))
     if not pulled and not _single_row(query):       # Flink's SINGLE_VALUE: more than one row fails at run time
         f = right.fields[0]
@@ -335,16 +361,22 @@ def _scalar_join(sb, node, scope, sub):
             keys.append(e.field)
     if computed:
         node = Calc(node, [(Expr.of_field(x), x.name) for x in node.fields] + computed, position=ctx.pos(sub))
-    join = Join(node, right, "LEFT", keys, [f.name for f in right.fields[1:]], position=ctx.pos(sub))
+    join = Join(node, right, "LEFT", keys, [f.name for f in right.fields[values:]], position=ctx.pos(sub))
     if not join.left_keys:
         join.condition = finish(exp.true(), ctx)
-    field = join.field(join.output_name(1, right.fields[0].name))
-    return _joined(ctx, join, _rescoped(scope, join), field, any(c[1] for c in pulled))
+    fields = [join.field(join.output_name(1, f.name)) for f in right.fields[:values]]
+    return _joined(ctx, join, _rescoped(scope, join), fields, any(c[1] for c in pulled), empty)
 
 
-def _joined(ctx, join, scope, field, is_count):
+def _joined(ctx, join, scope, fields, is_count, empty=None):
     """The LEFT join of a scalar subquery -> (node, scope, its value's field); a correlated COUNT's value
-    COALESCEd to 0 (no group is a count of 0)."""
+    COALESCEd to 0 (no group is a count of 0); a value over the calls in `fields` computed (empty_group_value.py)."""
+    if empty is not None:
+        name = ctx.fresh("$f")
+        calc = Calc(join, [(Expr.of_field(x), x.name) for x in join.fields] + [(empty.bind(ctx, scope, fields), name)],
+                    position=join.position)
+        return calc, _rescoped(scope, calc), calc.field(name)
+    field = fields[0]
     if is_count:
         calc = Calc(join, [(finish(_coalesce_zero(x), ctx) if x.name == field.name else Expr.of_field(x), x.name)
                            for x in join.fields], position=join.position)
@@ -382,16 +414,16 @@ def _only_aggregates(e, is_aggregate_call):
 
 def _decorrelate_scalar(sb, query, outer):
     """A correlated scalar subquery `SELECT agg FROM r WHERE r.k = o.k AND ...` -> the subquery grouped by its
-    correlated columns (`SELECT agg, r.k AS $cN FROM r WHERE ... GROUP BY r.k`) and [(outer expression ast,
-    is a COUNT)] in the order of the added columns."""
+    correlated columns (`SELECT agg, r.k AS $cN FROM r WHERE ... GROUP BY r.k`), [(outer expression ast,
+    is a COUNT)] in the order of the added columns (a ByOuterValues for a non-equality), and its EmptyGroupValue
+    (None: the value over no rows is NULL or a plain COUNT's 0)."""
     if not isinstance(query, exp.Select) or query.args.get("where") is None:
         _check_uncorrelated(sb, query, outer)
-        return query, []
-    from .relations import bind_from
-    _, inner = bind_from(sb.binder, query)
+        return query, [], None
+    _, inner = bind_inner(sb, query, outer)
     kept, pulled, added, correlated, by_values = [], [], [], [], False
     for c in conjuncts(query.args["where"].this):
-        sides = [_side(col, inner, outer) for col in _columns(c)]
+        sides = [_side(col, inner, outer, sb.ctx) for col in _columns(c)]
         if "outer" not in sides:
             kept.append(c)
             continue
@@ -400,8 +432,8 @@ def _decorrelate_scalar(sb, query, outer):
             eq = eq.this
         ok = isinstance(eq, exp.EQ)
         if ok:
-            a_sides = {_side(col, inner, outer) for col in _columns(eq.this)}
-            b_sides = {_side(col, inner, outer) for col in _columns(eq.expression)}
+            a_sides = {_side(col, inner, outer, sb.ctx) for col in _columns(eq.this)}
+            b_sides = {_side(col, inner, outer, sb.ctx) for col in _columns(eq.expression)}
             if a_sides == {"inner"} and b_sides == {"outer"}:
                 inner_ast, outer_ast = eq.this, eq.expression
             elif a_sides == {"outer"} and b_sides == {"inner"}:
@@ -417,60 +449,31 @@ def _decorrelate_scalar(sb, query, outer):
         pulled.append(outer_ast)
     if not correlated:
         _check_uncorrelated(sb, query, outer)
-        return query, []
+        return query, [], None
     if query.args.get("group") is not None or _aggregates(query) and not _single_row(query):
         raise UnsupportedError("A correlated scalar subquery must aggregate without GROUP BY", *sb.ctx.pos(query))
-    _check_empty_group_value(sb, query)
+    empty = empty_group_value(sb, query) if _aggregates(query) else None
+    is_count = empty is None and _is_count(query)
+    if empty is not None:                       # its aggregate calls, the value computed over the join
+        query = query.copy()
+        query.set("expressions", empty.select_items())
     if by_values or not _aggregates(query):     # a non-equality, or no aggregate: per distinct outer value
-        return query, ByOuterValues(kept, correlated, _aggregates(query), _is_count(sb, query))
-    is_count = _is_count(sb, query)
+        return query, ByOuterValues(kept, correlated, _aggregates(query), is_count), empty
     query = query.copy()
     query.set("where", exp.Where(this=_and(kept)) if kept else None)
     query.set("expressions", list(query.expressions) + [exp.alias_(a.copy(), n, quoted=True) for a, n in added])
     query.set("group", exp.Group(expressions=[a.copy() for a, _ in added]))
     _check_uncorrelated(sb, query, outer)
-    return query, [(o, is_count) for o in pulled]
+    return query, [(o, is_count) for o in pulled], empty
 
 
-# what can make an expression over aggregates other than NULL when its aggregates are (over no rows): such a value
-# is not what the LEFT join's NULL gives for an outer row that meets no inner row
-_NOT_NULL_STRICT = (exp.Coalesce, exp.Case, exp.If, exp.Is, exp.NullSafeEQ, exp.NullSafeNEQ, exp.And, exp.Or,
-                    exp.Array, exp.Struct, exp.Map, exp.VarMap, exp.ConcatWs, exp.Anonymous)
-
-
-def _check_empty_group_value(sb, query):
-    """A correlated scalar subquery whose value is an expression over aggregates that may be other than NULL over
-    no rows (`COALESCE(MAX(x), 0)`, `CASE ...`): refused, where it would be NULL for an outer row without inner
-    rows (Flink evaluates it over the empty group)."""
-    from .expressions import is_aggregate_call
-    item = query.expressions[0] if query.expressions else None
-    item = item.this if isinstance(item, exp.Alias) else item
-    if item is None or is_aggregate_call(item) or not _aggregates(query):
-        return
-    stack = [item]
-    while stack:
-        n = stack.pop()
-        if is_aggregate_call(n):
-            continue
-        if isinstance(n, _NOT_NULL_STRICT):
-            raise UnsupportedError("A correlated scalar subquery whose value is %s over aggregates (not NULL where "
-                                   "no inner row meets the outer one) is not supported yet" % n.key.upper(),
-                                   *sb.ctx.pos(n))
-        stack.extend(n.iter_expressions())
-
-
-def _is_count(sb, query):
-    """Whether the subquery's value is a COUNT (no inner row: 0); a COUNT inside an expression is refused."""
+def _is_count(query):
+    """Whether the subquery's value is a COUNT (no inner row: 0; a COUNT inside an expression is an
+    EmptyGroupValue's)."""
     item = query.expressions[0]
     item = item.this if isinstance(item, exp.Alias) else item
     from .expressions import is_aggregate_call
-    counts = [n for n in item.walk() if is_aggregate_call(n) and
-              (n.this if isinstance(n, exp.Filter) else n).key == "count"]
-    is_count = bool(counts) and (item in counts)
-    if counts and not is_count:
-        raise UnsupportedError("A correlated scalar subquery with COUNT inside an expression is not supported yet",
-                               *sb.ctx.pos(item))
-    return is_count
+    return is_aggregate_call(item) and (item.this if isinstance(item, exp.Filter) else item).key == "count"
 
 
 class ByOuterValues:

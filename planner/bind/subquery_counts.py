@@ -13,20 +13,23 @@ does not, dynsql refuses a correlation there with its usual message)."""
 
 from sqlglot import exp
 
-from ..errors import SqlError
+from ..errors import SqlError, UnsupportedError
 
 
 def _is_predicate(node):
     return isinstance(node, exp.Exists) or isinstance(node, exp.In) and node.args.get("query") is not None
 
 
-def as_counts(tree, outer, in_where):
-    """`tree` (a copy the caller owns) with each IN / EXISTS subquery replaced by its counting form."""
+def as_counts(tree, outer, in_where, sb):
+    """`tree` (a copy the caller owns) with each IN / EXISTS subquery replaced by its counting form (`sb`: the
+    SelectBinder of the block, which binds an IN subquery's FROM to expand its `*`)."""
     for pred in [n for n in tree.walk() if _is_predicate(n)]:
         if any(isinstance(p, (exp.Subquery, exp.Exists)) or _is_predicate(p) for p in _above(pred, tree)):
             continue                          # inside another subquery: that one's binding rewrites it
         decides_alone = in_where and all(isinstance(p, (exp.And, exp.Or, exp.Paren)) for p in _above(pred, tree))
-        counted = _exists(pred) if isinstance(pred, exp.Exists) else _in(pred, outer, decides_alone)
+        if not _plain(_query(pred)):
+            _refuse_correlated(_query(pred), outer, sb)
+        counted = _exists(pred) if isinstance(pred, exp.Exists) else _in(pred, outer, decides_alone, sb)
         if pred is tree:
             tree = counted
         else:
@@ -101,8 +104,8 @@ def _exists(pred):
     return exp.Paren(this=_positive(_count(outer)))
 
 
-def _in(pred, outer, decides_alone):
-    q = _query(pred)
+def _in(pred, outer, decides_alone, sb):
+    q = _star_expanded(_query(pred), outer, sb)
     x = _qualified(pred.this, outer)
     if isinstance(q, exp.Select) and len(q.expressions) != 1 and not any(isinstance(e, exp.Star)
                                                                           for e in q.expressions):
@@ -126,6 +129,38 @@ def _in(pred, outer, decides_alone):
         exp.If(this=exp.Is(this=x.copy(), expression=exp.Null()), true=unknown),
         exp.If(this=_positive(nulls), true=unknown.copy()),
     ], default=exp.false())
+
+
+def _refuse_correlated(q, outer, sb):
+    """A subquery counted from outside (not plain) that names a column of the outer block: refused in words."""
+    if not isinstance(q, exp.Select):
+        return
+    from .subqueries import _columns, _side, bind_inner
+    _, inner = bind_inner(sb, q, outer)
+    for col in _columns(q):
+        if _side(col, inner, outer, sb.ctx) == "outer":
+            what = next((a.upper() for a in ("group", "having", "distinct", "limit", "offset", "qualify")
+                         if q.args.get(a) is not None), None)
+            raise UnsupportedError("A correlated IN or EXISTS subquery %s is not supported yet here (under OR or NOT, "
+                                   "in the select list)" % ("with " + what if what else "that aggregates"),
+                                   *sb.ctx.pos(col))
+
+
+def _star_expanded(q, outer, sb):
+    """A plain subquery `SELECT * FROM ..` with its `*` replaced by the column of its FROM (counted from outside,
+    a correlated one could not be)."""
+    if not (_plain(q) and len(q.expressions) == 1 and isinstance(q.expressions[0], exp.Star)):
+        return q
+    from .subqueries import bind_inner
+    _, inner = bind_inner(sb, q, outer)
+    if len(inner.entries) != 1:
+        raise SqlError("The subquery of IN must return one column, not %d" % len(inner.entries),
+                       *sb.ctx.pos(q))
+    x = inner.entries[0]
+    q = q.copy()
+    q.set("expressions", [exp.column(x.name, table=x.qualifier, quoted=True) if x.qualifier is not None
+                          else exp.column(x.name, quoted=True)])
+    return q
 
 
 def _qualified(x, outer):

@@ -114,6 +114,12 @@ def native_join(node, left, right, ctx, extra=()):
     """Spark's join of `node`'s inputs on its keys, its condition and the `extra` conditions (Spark SQL)."""
     l_df = left.df.select(*_renamed(node, 0, left), F.col("__seq"))
     r_df = right.df.select(*_renamed(node, 1, right))
+    conditions = ([node.condition.sql] if node.condition is not None else []) + list(extra)
+    spark = join_condition_sql(" AND ".join("(%s)" % c for c in conditions), l_df.columns, r_df.columns,
+                               inner=node.kind == "INNER") if conditions else None
+    if spark is not None:           # java.lang.Math's functions below the join, or over the joined rows
+        l_df = l_df.select("*", *[F.expr(e).alias(n) for n, e in spark.left])
+        r_df = r_df.select("*", *[F.expr(e).alias(n) for n, e in spark.right])
     cond = None
     for a, b in zip(node.left_keys, node.right_keys):
         lk, rk = l_df[q(node.output_name(0, a))], r_df[q(node.output_name(1, b))]
@@ -121,11 +127,12 @@ def native_join(node, left, right, ctx, extra=()):
         if isinstance(l_df.schema[node.output_name(0, a)].dataType, (st.DoubleType, st.FloatType)):
             c = c & _floating_keys_match(lk, rk, ctx.streaming)
         cond = c if cond is None else cond & c
-    for sql in ([node.condition.sql] if node.condition is not None else []) + list(extra):
-        sql = join_condition_sql(sql)
-        cond = F.expr(sql) if cond is None else cond & F.expr(sql)
+    if spark is not None and spark.sql is not None:
+        cond = F.expr(spark.sql) if cond is None else cond & F.expr(spark.sql)
     how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
     joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)
+    if spark is not None and spark.after is not None:
+        joined = joined.filter(F.expr(spark.after))
     out = joined.select(*[F.col(q(n)) for n in node.field_names], F.col("__seq"),
                         F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))

@@ -29,7 +29,12 @@ def translate_lookup_join(node, inputs, ctx):
     table = translate_table_scan(node.lookup, [], replace(ctx, streaming=False, event_time=False))
     r_df = table.df.select(*[F.col(q(a)).alias(b) for a, b in zip(node.lookup.field_names, right_names)])
     how = "left" if node.kind == "LEFT" else "inner"
-    joined = l_df.join(F.broadcast(r_df), on=F.expr(join_condition_sql(node.condition.sql)), how=how)
+    spark = join_condition_sql(node.condition.sql, l_df.columns, r_df.columns, inner=how == "inner")
+    l_df = l_df.select("*", *[F.expr(e).alias(n) for n, e in spark.left])       # (java.lang.Math's functions)
+    r_df = r_df.select("*", *[F.expr(e).alias(n) for n, e in spark.right])
+    joined = l_df.join(F.broadcast(r_df), on=F.expr(spark.sql) if spark.sql is not None else F.lit(True), how=how)
+    if spark.after is not None:
+        joined = joined.filter(F.expr(spark.after))
     out = joined.select(*[F.col(q(n)) for n in node.field_names], *[F.col(h) for h in probe.hidden()])
     return Stream(conform(out, node.fields), changelog=probe.changelog)
 

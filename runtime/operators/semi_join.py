@@ -112,6 +112,11 @@ def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
     hidden = [F.col(h) for h in left.hidden()]
     l_df = left.df.select(*[F.col(q(c)) for c in node.left.field_names], *hidden)
     r_df = right.df.select(*[F.col(q(c)).alias(node.joined_name(1, c)) for c in node.right.field_names])
+    spark = join_condition_sql(node.condition.sql, l_df.columns, r_df.columns) \
+        if node.condition is not None else None
+    if spark is not None:           # java.lang.Math's functions below the join
+        l_df = l_df.select("*", *[F.expr(e).alias(n) for n, e in spark.left])
+        r_df = r_df.select("*", *[F.expr(e).alias(n) for n, e in spark.right])
     cond = None
     pairs = zip(left_keys if left_keys is not None else node.left_keys,
                 right_keys if right_keys is not None else node.right_keys,
@@ -123,8 +128,8 @@ def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
         if not safe and any(isinstance(t, (st.DoubleType, st.FloatType)) for t in floating):
             c = c & ~F.isnan(lc) & ~F.isnan(rc)     # Flink's batch join: Java's == (a NaN matches nothing)
         cond = c if cond is None else cond & c
-    if node.condition is not None:
-        c = F.expr(join_condition_sql(node.condition.sql))
+    if spark is not None and spark.sql is not None:
+        c = F.expr(spark.sql)
         cond = c if cond is None else cond & c
     if cond is None:
         cond = F.lit(True)

@@ -114,10 +114,17 @@ def _batch(node, inputs):
         if isinstance(left.schema[node.output_name(0, a)].dataType, (st.DoubleType, st.FloatType)):
             c = c & ~F.isnan(lc)            # Flink's batch join: Java's == (a NaN matches nothing)
         cond = c if cond is None else cond & c
-    if node.condition is not None:
-        cond = cond & F.expr(join_condition_sql(node.condition.sql))
+    spark = join_condition_sql(node.condition.sql, left.columns, right.columns, inner=node.kind == "INNER") \
+        if node.condition is not None else None
+    if spark is not None:           # java.lang.Math's functions below the join, or over the joined rows
+        left = left.select("*", *[F.expr(e).alias(n) for n, e in spark.left])
+        right = right.select("*", *[F.expr(e).alias(n) for n, e in spark.right])
+        if spark.sql is not None:
+            cond = cond & F.expr(spark.sql)
     how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
     out = left.join(right, cond, how)
+    if spark is not None and spark.after is not None:
+        out = out.filter(F.expr(spark.after))
     out = out.select(*[F.col(q(n)) for n in names], F.greatest("__lseq", "__rseq").alias("__seq"),
                      F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))

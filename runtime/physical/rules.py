@@ -424,7 +424,7 @@ class _Planner:
             self._temporal_join(p, one_batch)
         elif isinstance(n, Join):
             native = one_batch or (n.kind == "INNER" and n.inputs[0].insert_only and n.inputs[1].insert_only
-                                   and p.only_projections_above)
+                                   and p.only_projections_above and _sides_equated(n))
             if native and not one_batch and self.force == "general":
                 native, p.because = False, ["dynsql.physical.force = general"]
             p.choice = P.SPARK_JOIN if native else P.KEYED_JOIN
@@ -646,3 +646,29 @@ class _Planner:
         p.choice, p.file = P.WHOLE_FILE, found
         p.because = ["%s%s" % (read, ", dynsql.physical.force = fast" if self.force == "fast"
                                else " <= dynsql.whole-file.max-size %s" % size_text(limit))]
+
+
+def _sides_equated(join):
+    """Whether a join equates the two sides (keys, or a conjunct of its Spark SQL that is an equality of expressions
+    over one side each), as Spark's stream-stream join needs: one without is dynsql's."""
+    if join.left_keys:
+        return True
+    if join.condition is None:
+        return False
+    import sqlglot
+    from sqlglot import exp
+    left = set(join.field_names[:len(join.left.fields)])
+    right = set(join.field_names[len(join.left.fields):])
+
+    def names(tree):
+        return {c.name for c in tree.find_all(exp.Column)}
+    stack = [sqlglot.parse_one(join.condition.sql, read="spark")]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, (exp.Paren, exp.And)):
+            stack.extend(c.iter_expressions())
+        elif isinstance(c, exp.EQ):
+            a, b = names(c.this), names(c.expression)
+            if a and b and (a <= left and b <= right or a <= right and b <= left):
+                return True
+    return False

@@ -5,6 +5,8 @@ tests/test_function_table.py.
 
 Not here: arithmetic operators, CAST, aggregates (their own areas)."""
 
+from typing import NamedTuple, Optional
+
 from sqlglot import exp
 
 from ...errors import UnsupportedError
@@ -79,20 +81,82 @@ _JAVA_LOG = _java_math("log")
 _STRICT = {"exp": "EXP", "log": "LN", "log10": "LOG10", "pow": "POWER"}     # Spark's: StrictMath's
 
 
-def join_condition_sql(sql):
-    """A join condition's Spark SQL that Spark accepts there: Spark's analyzer counts a call by reflection as
-    nondeterministic and refuses it in a join condition, so java.lang.Math's functions there are Spark's own
-    (StrictMath's: the last digit may differ from Flink's, as it did everywhere before)."""
+class JoinCondition(NamedTuple):
+    """A join condition as Spark takes it (join_condition_sql)."""
+    sql: Optional[str]          # what the join tests (None: nothing)
+    left: list                  # [(name, Spark SQL)]: columns computed on the left input, below the join
+    right: list                 # the same for the right input
+    after: Optional[str]        # (an INNER join's) what the joined rows are filtered by
+
+
+def join_condition_sql(sql, left=(), right=(), inner=False):
+    """A join condition's Spark SQL that Spark accepts there -> JoinCondition. Spark's analyzer counts a call by
+    reflection as nondeterministic and refuses it in a join condition: a java.lang.Math call that reads the
+    columns of one side only (`left`, `right`: their names) is computed on that side, below the join, as a column
+    `__jmN` the condition reads; a conjunct with one that reads both sides filters the joined rows of an `inner`
+    join (a Filter may call it), and is Spark's own function elsewhere (StrictMath's: the last digit may differ
+    from Flink's)."""
     if "java_method(" not in sql.lower():
-        return sql
+        return JoinCondition(sql, [], [], None)
     import sqlglot
+    left, right = set(left), set(right)
+    below, crossing = ([], []), []
+
+    def lifted(n, in_lambda=False):
+        """`n` with its largest parts that call java.lang.Math and read one side's columns computed below."""
+        if not any(_is_java_math(c) for c in n.walk()):
+            return n
+        if not in_lambda and not isinstance(n, (exp.Lambda, exp.PropertyEQ)):     # (not `a0 := ..` of a struct)
+            bound = {i.name for lam in n.find_all(exp.Lambda) for i in lam.expressions}
+            names = {c.name for c in n.find_all(exp.Column) if c.name not in bound and c.table not in bound}
+            side = 0 if names <= left else 1 if names <= right else None
+            if side is not None:
+                name = "__jm%d" % (len(below[0]) + len(below[1]))
+                below[side].append((name, n.sql(dialect="spark")))
+                return exp.column(name, quoted=True)
+            if _is_java_math(n):
+                crossing.append(n)
+        elif _is_java_math(n):
+            crossing.append(n)
+        for key, value in list(n.args.items()):
+            inside = in_lambda or isinstance(n, exp.Lambda)
+            if isinstance(value, exp.Expression):
+                n.set(key, lifted(value, inside))
+            elif isinstance(value, list):
+                n.set(key, [lifted(v, inside) if isinstance(v, exp.Expression) else v for v in value])
+        return n
 
     def strict(n):
-        if isinstance(n, exp.Anonymous) and n.name.lower() == "java_method" and len(n.expressions) > 2 and \
-                n.expressions[0].name == "java.lang.Math" and n.expressions[1].name in _STRICT:
+        if _is_java_math(n) and n.expressions[1].name in _STRICT:
             return exp.Anonymous(this=_STRICT[n.expressions[1].name], expressions=n.expressions[2:])
         return n
-    return sqlglot.parse_one(sql, read="spark").transform(strict).sql(dialect="spark")
+    kept, after = [], []
+    for part in _conjuncts(sqlglot.parse_one(sql, read="spark")):
+        crossing.clear()
+        part = lifted(part)
+        if not crossing:
+            kept.append(part)
+        elif inner:
+            after.append(part)
+        else:
+            kept.append(part.transform(strict))
+
+    def text(parts):
+        return " AND ".join("(%s)" % p.sql(dialect="spark") for p in parts) if parts else None
+    return JoinCondition(text(kept), below[0], below[1], text(after))
+
+
+def _conjuncts(tree):
+    while isinstance(tree, exp.Paren):
+        tree = tree.this
+    if isinstance(tree, exp.And):
+        return _conjuncts(tree.this) + _conjuncts(tree.expression)
+    return [tree]
+
+
+def _is_java_math(n):
+    return isinstance(n, exp.Anonymous) and n.name.lower() == "java_method" and len(n.expressions) > 2 and \
+        n.expressions[0].name == "java.lang.Math"
 
 
 def _log(node):
