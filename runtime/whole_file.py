@@ -63,6 +63,8 @@ class _AsIpc:
 
     def __init__(self, fn):
         self.fn = fn
+        # the name Spark's plan (EXPLAIN) shows: the function's, e.g. _PieceGroups_as_arrow_values
+        self.__name__ = type(getattr(fn, "__self__", fn)).__name__ + "_as_arrow_values"
 
     def __call__(self, batches):
         import pyarrow as pa

@@ -15,7 +15,7 @@ point: Arrow and Spark group NaN and -0.0 each their own way); a grouped aggrega
 batch aggregate without keys gives a row). Everything else, SESSION windows and windows read from the input's
 window_start / window_end included, runs on Spark's aggregate (group_aggregate.py, window.py)."""
 
-from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of
+from ..whole_file import key_shares, read_whole_file, run_in_tasks, run_in_tasks_as_ipc, shares_of
 
 INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 ORDERED = INTEGERS + ("VARCHAR", "CHAR", "DATE", "TIMESTAMP", "TIMESTAMP_LTZ")
@@ -50,18 +50,21 @@ def _in_arrow(call, types):
     return (call.function == "SUM" and arg in INTEGERS) or (call.function in ("MIN", "MAX") and arg in ORDERED)
 
 
-def aggregate_whole_file(ctx, scan, file_columns, node, window=None, pieces=None):
+def aggregate_whole_file(ctx, scan, file_columns, node, window=None, pieces=None, to_driver=False):
     """-> a DataFrame of node.keys, one column per call (COUNT and SUM as BIGINT, MIN and MAX in their argument's
     type) and, with `window`, `__start_ms` and `__end_ms` (epoch milliseconds), computed by Spark tasks (one a
     core) each reading the file and aggregating its share of the keys. A one
     pass (ctx.late_rows) drops the late (row, window) pairs (see the module). `pieces` (how many, bytes each): the
     file cut so, a task a piece aggregating all its keys, each group with its piece's number in PIECE
-    (a grouped aggregate read in pieces, operators/group_pieces.py)."""
+    (a grouped aggregate read in pieces, operators/group_pieces.py). `to_driver`: the tasks' groups as Arrow
+    values for the driver to finish (whole_file.run_in_tasks_as_ipc; window_pieces_arrow.PiecesMerge)."""
     from ..tables import parallelism, read_spec
     spark, tasks = ctx.spark, parallelism(ctx.spark) if pieces is None else pieces[0]
     spec_json, schema_json = read_spec(spark, scan.table)
     fn = _WholeFileAggregate(spec_json, schema_json, file_columns, list(node.keys), calls_of(node),
                              windows_of(node, window), ctx.late_rows, tasks, pieces)
+    if to_driver:
+        return run_in_tasks_as_ipc(spark, fn.tables, tasks)
     return run_in_tasks(spark, fn, groups_schema(scan, file_columns, node, window, pieces is not None), tasks)
 
 
@@ -110,10 +113,15 @@ class _WholeFileAggregate:
         self.pieces = pieces
 
     def __call__(self, batches):
+        for groups in self.tables(batches):
+            yield from groups.to_batches(max_chunksize=100000)
+
+    def tables(self, batches):
+        """The share's groups as one table a share."""
         for share in shares_of(batches):
             groups = self._groups(share)
             if groups is not None:
-                yield from groups.to_batches(max_chunksize=100000)
+                yield groups
 
     def _groups(self, share):
         import pyarrow as pa

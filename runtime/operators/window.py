@@ -26,11 +26,11 @@ from planner.plan.fields import PROCTIME
 from planner.plan.window import GroupWindowAggregate, WindowAggregate, WindowTableFunction
 
 from ..lateness import window_fired
-from ..physical.nodes import (AGGREGATE_OF_PIECES, ARROW_AGGREGATE_OF_FILES, ARROW_AGGREGATE_OF_PIECES, PER_MICRO_BATCH_WINDOW_AGGREGATE,
-                              WHOLE_FILE)
+from ..physical.nodes import (AGGREGATE_OF_PIECES, ARROW_AGGREGATE_OF_FILES, ARROW_AGGREGATE_OF_PIECES,
+                              PER_MICRO_BATCH_WINDOW_AGGREGATE, WHOLE_FILE)
 from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column
-from .whole_file_aggregate import aggregate_whole_file
+from .whole_file_aggregate import aggregate_whole_file, groups_schema
 
 WATERMARK_DELAY_KEY = "spark.watermarkDelayMs"   # Spark's EventTimeWatermark.delayKey
 WINDOW = "__window"
@@ -264,6 +264,11 @@ def translate_window_aggregate(node, inputs, ctx):
         return Stream(_finish(node, aggregate_pieces(node, inputs[0]), ctx))
     if chosen.choice != WHOLE_FILE:
         return Stream(_finish(node, _aggregate(node, inputs[0], ctx), ctx))
+    if chosen.groups_to_driver:
+        from .window_pieces_arrow import PiecesMerge
+        df = aggregate_whole_file(ctx, *chosen.file, node, node.spec, to_driver=True)
+        return Stream(df, finished_in_driver=PiecesMerge(node, groups_schema(chosen.file[0], chosen.file[1], node,
+                                                                             node.spec), disjoint=True))
     grouped = aggregate_whole_file(ctx, *chosen.file, node, node.spec)
     window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
                       F.timestamp_millis(F.col("__end_ms")).alias("end")).alias(WINDOW)

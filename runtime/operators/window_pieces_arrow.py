@@ -96,14 +96,16 @@ class PiecesMerge:
     as whole_file.run_in_tasks_as_ipc hands them over; `schema`: Spark's schema of one), as Arrow columns named
     after the result's fields; `then(calc)`: the same with a Calc above that picks fields."""
 
-    def __init__(self, node, schema, picks=None):
+    def __init__(self, node, schema, picks=None, disjoint=False):
         self.node = node
         self.schema = schema
         self.picks = picks if picks is not None else [(n, n) for n in node.field_names]   # (field, aggregate's)
+        self.disjoint = disjoint    # no two tables hold the same (window, key): a whole-file read's key shares
 
     def then(self, calc):
         mine = dict(self.picks)
-        return PiecesMerge(self.node, self.schema, [(name, mine[e.field]) for e, name in calc.projections])
+        return PiecesMerge(self.node, self.schema, [(name, mine[e.field]) for e, name in calc.projections],
+                           self.disjoint)
 
     def finish(self, collected):
         import pyarrow as pa
@@ -124,7 +126,7 @@ class PiecesMerge:
     def _on_time(pieces):
         """The pieces' tables in file order, each less the groups whose window the earlier pieces had closed."""
         import pyarrow.compute as pc
-        pieces = sorted(pieces, key=lambda t: int(t.schema.metadata[PIECE]))
+        pieces = sorted(pieces, key=lambda t: int((t.schema.metadata or {}).get(PIECE, 0)))
         out, closed = [], None          # the earlier pieces' watermark (epoch ms)
         for table in pieces:
             if closed is not None and len(table):
@@ -132,7 +134,7 @@ class PiecesMerge:
                 if not pc.all(on_time).as_py():
                     table = table.filter(on_time)
             out.append(table)
-            after = table.schema.metadata.get(CLOSES)
+            after = (table.schema.metadata or {}).get(CLOSES)
             if after is not None:
                 closed = int(after) if closed is None else max(closed, int(after))
         return out
@@ -146,6 +148,8 @@ class PiecesMerge:
         pieces = [t.replace_schema_metadata(None) for t in pieces]
         if not pieces:
             return to_arrow_schema(self.schema, timezone="UTC").empty_table()
+        if self.disjoint:
+            return pa.concat_tables(pieces, promote_options="permissive")
         held = collections.Counter(s for t in pieces for s in pc.unique(t.column(START)).to_pylist())
         shared = pa.array([s for s, n in held.items() if n > 1], pa.int64())
         if not len(shared):

@@ -105,6 +105,9 @@ class PhysicalNode:
     # a TemporalJoin over a versioned view: its versions are the view's input rows, each key's latest kept by the
     # join (the view's Deduplicate is not in the physical tree: it never runs)
     versions_of_view: bool = False
+    # a one pass's WHOLE_FILE window aggregate under Calcs that only pick fields: its tasks hand their groups to
+    # the driver as Arrow values, which gives the sink the rows (runtime/operators/window_pieces_arrow.py)
+    groups_to_driver: bool = False
     # READ_IN_PIECES_WITH_MAXIMA, and a temporal join's probe file read in pieces (its scan's READ_IN_PIECES, the
     # join's AS_OF_LOOKUP: a task a piece): (how many, bytes each)
     pieces: tuple = None

@@ -408,6 +408,9 @@ class _Planner:
                     self._arrow_files(p)
                 if p.choice != P.ARROW_AGGREGATE_OF_FILES:
                     self._whole_file(p, n.input, whole_file_fields(n, n.spec))
+                if p.choice == P.WHOLE_FILE and plan.one_pass and self._arrow_aggregate_file(n) is not None:
+                    p.groups_to_driver = True
+                    p.because.append("the groups handed to the driver as Arrow values")
             else:
                 self._per_micro_batch(p)
         elif isinstance(n, GroupWindowAggregate):
