@@ -34,8 +34,9 @@ functions that merge over such a file, or over one that micro-batches would spli
 each piece a step of the changelog shown as micro-batches of the pieces would show it
 (runtime/operators/group_pieces.py, `changes_piece_by_piece` below).
 A window aggregate of the functions Arrow computes as Spark does, under Calcs that only pick fields, is computed
-in each piece's task and the pieces' groups merged in the driver from the rows collected
-(operators/window_pieces_arrow.py, the ResultFrame's `finish`).
+in each piece's task (over a directory: a file a piece, each against its own running maximum; over one small
+file: each task's share of the keys, the file read whole) and the tasks' groups, handed over as Arrow values,
+merged in the driver (operators/window_pieces_arrow.py, the ResultFrame's `finish`).
 
 Kept on micro-batches: other updating results (their changelog is what the user wants to see), an aggregate
 over a file whose table sets its micro-batches ('scan.rows-per-batch'; it shows updates between micro-batches),
