@@ -82,8 +82,10 @@ class GroupAggregateProcessor(KeyedChangelogProcessor):
         return tuple(a.result(acc) for a, acc in zip(self.accumulators, state.accs))
 
     def handleInputRows(self, key, rows, timerValues):
-        # a global aggregate is keyed by a constant the output does not show
-        self._key = (tuple(key) if isinstance(key, tuple) else (key,)) if self.keys else ()
+        # a global aggregate is keyed by a constant the output does not show; the key's values from its rows (a
+        # FLOAT/DOUBLE key reaches the processor as its text: keyed_state.python_key)
+        rows = list(rows)
+        self._key = tuple(rows[0][k] for k in self.keys) if self.keys and rows else ()
         return super().handleInputRows(key, rows, timerValues)
 
     def emit(self, old, new):

@@ -11,7 +11,7 @@ import pickle
 from pyspark.sql import Row
 from pyspark.sql import functions as F
 from pyspark.sql.streaming import StatefulProcessor
-from pyspark.sql.types import BinaryType, ByteType, LongType, StructField, StructType
+from pyspark.sql.types import BinaryType, ByteType, DoubleType, FloatType, LongType, StructField, StructType
 from ..connect_shims import portable
 
 ADD_OPS = (0, 2)
@@ -51,13 +51,24 @@ def run_keyed(df, keys, processor, fields, ctx, time_mode=None):
     if keys:
         # grouping columns name the state's key fields, which must be plain names (`$f1` is refused)
         keyed = ["__key%d" % i for i in range(len(keys))]
-        df = df.select("*", *[F.col("`%s`" % k.replace("`", "``")).alias(n) for k, n in zip(keys, keyed)])
+        df = df.select("*", *[python_key(df, k).alias(n) for k, n in zip(keys, keyed)])
         grouped = df.groupBy(*keyed)
     else:
         grouped = df.withColumn("__all", F.lit(0)).groupBy("__all")
     mode = time_mode or ("ProcessingTime" if ctx.ttl_ms else "None")
     out = grouped.transformWithState(portable(processor), schema, "Append", mode)
     return out.withColumn("__wm", F.lit(None).cast("timestamp"))
+
+
+def python_key(df, name):
+    """Column `name` of `df` as a key of a Python processor (transformWithState): a FLOAT/DOUBLE as its text.
+    Spark's Python worker cuts its input into keys with Python's `==`, which a NaN never satisfies: each row with
+    a NaN key was a call of its own, its changes ordered apart from the key's others. The text keeps NaN one
+    key and -0.0 apart from 0.0, as Flink's streaming operators key a value (by its binary form)."""
+    col = F.col("`%s`" % name.replace("`", "``"))
+    if isinstance(df.schema[name].dataType, (DoubleType, FloatType)):
+        return col.cast("string")
+    return col
 
 
 def weight(op):
