@@ -143,8 +143,8 @@ def _floating_extreme(c, order):
     the first value seeds the result and a later one replaces it only when Java's `>` (`<`) holds, never for a
     NaN nor for a zero of the other sign. So a NaN that comes first stays (the result is NaN), a NaN after a
     number is skipped (Spark's MAX takes NaN as the greatest value, its MIN the first number), and a zero result
-    has the sign of the first zero to come. Without an arrival `order`, the NaNs are skipped wherever they come
-    and a zero keeps Spark's sign. None for any other call."""
+    has the sign of the first zero to come. Without an arrival `order` (or where it is NULL), the NaNs are skipped
+    wherever they come and a zero keeps Spark's sign. None for any other call."""
     if c.distinct or c.type is None or not c.args or c.function not in ("MAX", "MIN") or \
             c.type.name not in ("DOUBLE", "FLOAT"):
         return None
@@ -160,7 +160,8 @@ def _floating_extreme(c, order):
         return extreme
     first = F.min_by(col, F.when(col.isNotNull(), order))
     first_zero = F.min_by(col, F.when(col == 0, order))
-    return F.when(F.isnan(first), first).when(extreme == 0, first_zero).otherwise(extreme)
+    # (rows whose order is NULL, as an aggregate's output in batch mode, have none: Spark's extreme, NaNs skipped)
+    return F.when(F.isnan(first), first).when(extreme == 0, F.coalesce(first_zero, extreme)).otherwise(extreme)
 
 
 def _integral_aggregate(c):
