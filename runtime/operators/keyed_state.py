@@ -164,8 +164,26 @@ class FrozenMap(tuple):
     """A MAP value kept as a multiset key: its (key, value) pairs."""
 
 
+class _NaN:
+    """A NaN kept in a multiset key: one object, equal to itself across pickling (each float NaN is a value of its
+    own to a dict: Python's == never holds for it, its hash is its object's), so a row with a NaN is found again
+    when it is retracted."""
+
+    def __reduce__(self):
+        return "NAN"
+
+    def __repr__(self):
+        return "NAN"
+
+
+NAN = _NaN()
+
+
 def freeze(v):
-    """A row value that can be a dict key or a Counter element: ARRAY, MAP and ROW values made hashable."""
+    """A row value that can be a dict key or a Counter element: ARRAY, MAP and ROW values made hashable, a NaN
+    the one `NAN`."""
+    if isinstance(v, float) and v != v:
+        return NAN
     if isinstance(v, list):
         return FrozenList(freeze(x) for x in v)
     if isinstance(v, dict):
@@ -177,6 +195,8 @@ def freeze(v):
 
 def thaw(v):
     """`freeze` undone: the value as Spark takes it back."""
+    if v is NAN:
+        return float("nan")
     if isinstance(v, FrozenList):
         return [thaw(x) for x in v]
     if isinstance(v, FrozenMap):
