@@ -149,11 +149,26 @@ def update_pair(old_row, new_row):
 
 
 def add(counter, row, w):
+    if w < 0 and row not in counter:
+        row = _kept_row(counter, row)
     c = counter.get(row, 0) + w
     if c:
         counter[row] = c
     else:
         counter.pop(row, None)
+
+
+def _kept_row(counter, row):
+    """The key of `counter` that is `row` with its NaNs (a float NaN is a dict key of its own: Python's == never
+    holds for it, and its hash is its object's), else `row`: a retraction finds the row it retracts."""
+    if not isinstance(row, tuple) or not any(isinstance(v, float) and v != v for v in row):
+        return row
+    for kept in counter:
+        if isinstance(kept, tuple) and len(kept) == len(row) and all(
+                a == b or (isinstance(a, float) and isinstance(b, float) and a != a and b != b)
+                for a, b in zip(kept, row)):
+            return kept
+    return row
 
 
 class FrozenList(tuple):
