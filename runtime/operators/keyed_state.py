@@ -71,6 +71,14 @@ def python_key(df, name):
     return col
 
 
+def python_grouped(df, names, *more):
+    """`df` grouped for a Python processor by its columns `names`, each as `python_key` gives it (added as
+    __pk0, __pk1, ..: Spark's transformWithState groups by columns of its input), then by the columns `more`."""
+    keyed = ["__pk%d" % i for i in range(len(names))]
+    df = df.select("*", *[python_key(df, k).alias(n) for k, n in zip(names, keyed)])
+    return df.groupBy(*keyed, *more)
+
+
 def weight(op):
     return 1 if op in ADD_OPS else -1
 
