@@ -42,12 +42,12 @@ def bind_lookup_join(binder, left, lscope, join, kind, as_of):
         raise SqlError("JOIN ON condition must be a boolean, not %s" % condition.type.text(), *ctx.pos(on))
     nleft = len(left.fields)
     right_names = set(scoped.field_names[nleft:])
-    keys = _lookup_keys(condition, set(scoped.field_names[:nleft]), right_names)
+    keys, rest = _lookup_keys(condition, set(scoped.field_names[:nleft]), right_names)
     if not keys:
         raise SqlError("Temporal table join requires an equality condition on fields of table "
                        "[default_catalog.default_database.%s]." % right.table.name, *ctx.pos(on),
                        hint="ON <left expression> = %s.<column>" % table.alias_or_name)
-    node = LookupJoin(left, right, kind, condition, keys, position=ctx.pos(table))
+    node = LookupJoin(left, right, kind, condition, keys, position=ctx.pos(table), rest_sql=rest)
     return node, joined_scope(scoped, lscope, rscope)
 
 
@@ -57,20 +57,23 @@ def _is_jdbc(table):
 
 
 def _lookup_keys(condition, left_names, right_names):
-    """[(right field, left expression text, its Spark SQL)] of the ON conjuncts `<left-only expression> = <right
-    field>`."""
+    """([(right field, left expression text, its Spark SQL)] of the ON conjuncts `<left-only expression> = <right
+    field>`, the Spark SQL of the other conjuncts or None)."""
     from ..expr.conditions import conjuncts, field_of
     from ..expr.translate import explain_text, to_spark
-    keys = []
-    for c in conjuncts(condition.tree):
+    keys, rest = [], []
+    for part in conjuncts(condition.tree):
+        c = part
         while isinstance(c, exp.Paren):
             c = c.this
-        if not isinstance(c, exp.EQ):
-            continue
-        for this, other in ((c.this, c.expression), (c.expression, c.this)):
+        for this, other in ((c.this, c.expression), (c.expression, c.this)) if isinstance(c, exp.EQ) else ():
             field = field_of(this)
             used = {col.meta["field"].name if "field" in col.meta else col.name for col in other.find_all(exp.Column)}
             if field in right_names and used and used <= left_names:
                 keys.append((field, explain_text(other), to_spark(other).sql(dialect="spark")))
                 break
-    return keys
+        else:
+            rest.append(part)
+    if not rest:
+        return keys, None
+    return keys, " AND ".join("(%s)" % to_spark(part.copy()).sql(dialect="spark") for part in rest)

@@ -8,8 +8,11 @@ expression is translated (after float_comparisons.push_negations):
   (Calcite's Sarg), as over the real numbers: a set holding every number is `x IS NOT NULL` (TRUE for a NaN,
   NULL for NULL: `x > 0 OR x <= 0`, `x BETWEEN 0 AND 1 OR x NOT BETWEEN 0 AND 1`), an empty one FALSE (NULL for
   NULL), one holding all numbers but a few is `x <> a AND x <> b ..` (TRUE for a NaN: `x < 0 OR x > 0`); other
-  sets keep their comparisons (each FALSE for a NaN, as the set's ranges are). (Decimal literals such as 0.5
-  are left out: their range sets were not recorded on Flink.)
+  sets are their ranges, each bound compared as its literal compares with a DOUBLE (float_comparisons.py: a
+  DECIMAL literal such as 0.5 by Double.compare, a NaN above it; an integer or DOUBLE literal by Java's `<`,
+  FALSE for a NaN): `x > 0.5 AND x <> 1` is `x > 0.5 AND x < 1 OR x > 1` (FALSE for a NaN), `x < 1 OR x >= 1.5`
+  TRUE for a NaN. Sets whose bounds are all integer or DOUBLE literals keep their comparisons (the same
+  answers). Literals of both kinds join one set (`x > 0 OR x <= 0.5` is every number).
 `simplify(tree, typeof)` gives the tree so folded (its nodes replaced in place; the root may be new)."""
 
 from sqlglot import exp
@@ -29,10 +32,18 @@ def _literal_value(node, integral=True):
         node, sign = _unparen(node.this), -1
     if isinstance(node, exp.Literal) and not node.is_string:
         try:
-            return sign * (int(node.this) if integral else float(node.this))
+            value = sign * (int(node.this) if integral else float(node.this))
         except ValueError:
             return None
+        return value if value == value and abs(value) != _INF else None
     return None
+
+
+def _is_decimal(literal):
+    """Whether a number literal is a DECIMAL one (`0.5`; not `1`, nor the DOUBLE `1E0`)."""
+    node = _unparen(literal)
+    node = _unparen(node.this) if isinstance(node, exp.Neg) else node
+    return "." in node.this and "e" not in node.this.lower()
 
 
 def _name(typeof, node):
@@ -97,30 +108,38 @@ def _terms(node, kind):
     return [node]
 
 
-def _ranges(term, typeof):
-    """(operand, range set) of a comparison of a FLOAT/DOUBLE operand with number literals, else None."""
+def _ranges(term, typeof, literals):
+    """(operand, range set) of a comparison of a FLOAT/DOUBLE operand with number literals, else None; each
+    bound's literal noted in `literals` (value -> literal node, the first one met)."""
     term = _unparen(term)
     if isinstance(term, exp.Between):
-        low, high = _literal_value(term.args["low"]), _literal_value(term.args["high"])
+        low, high = _bound(term.args["low"], literals), _bound(term.args["high"], literals)
         if _name(typeof, term.this) in _FLOATS and low is not None and high is not None:
             return term.this, ([(low, True, high, True)] if low <= high else [])
         return None
     if isinstance(term, exp.Not) and isinstance(_unparen(term.this), exp.Between):
-        inner = _ranges(_unparen(term.this), typeof)
+        inner = _ranges(_unparen(term.this), typeof, literals)
         return (inner[0], _complement(inner[1])) if inner is not None else None
     ops = {exp.EQ: "=", exp.NEQ: "<>", exp.LT: "<", exp.LTE: "<=", exp.GT: ">", exp.GTE: ">="}
     if type(term) not in ops:
         return None
     op, a, b = ops[type(term)], term.this, term.expression
-    if _literal_value(a) is not None and _literal_value(b) is None:
+    if _literal_value(a, False) is not None and _literal_value(b, False) is None:
         a, b = b, a
         op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
-    v = _literal_value(b)
+    v = _bound(b, literals)
     if v is None or _name(typeof, a) not in _FLOATS:
         return None
     return a, {"=": [(v, True, v, True)], "<>": [(-_INF, False, v, False), (v, False, _INF, False)],
                "<": [(-_INF, False, v, False)], "<=": [(-_INF, False, v, True)],
                ">": [(v, False, _INF, False)], ">=": [(v, True, _INF, False)]}[op]
+
+
+def _bound(node, literals):
+    v = _literal_value(node, False)
+    if v is not None:
+        literals.setdefault(v, _unparen(node))
+    return v
 
 
 def _union(a, b):
@@ -155,9 +174,9 @@ def _intersection(a, b):
 def _range_fold(node, typeof):
     kind = type(node)
     terms = _terms(node, kind)
-    groups, order = {}, []
+    groups, order, literals = {}, [], {}
     for i, t in enumerate(terms):
-        r = _ranges(t, typeof)
+        r = _ranges(t, typeof, literals)
         if r is None:
             continue
         key = r[0].sql()
@@ -173,7 +192,7 @@ def _range_fold(node, typeof):
         ranges = members[0][1]
         for _, r in members[1:]:
             ranges = _union(ranges, r) if kind is exp.Or else _intersection(ranges, r)
-        folded = _sarg(operand, ranges)
+        folded = _sarg(operand, ranges, literals)
         if folded is None:
             continue
         replaced[members[0][0]] = folded
@@ -189,8 +208,9 @@ def _range_fold(node, typeof):
     return exp.Paren(this=out)
 
 
-def _sarg(operand, ranges):
-    """The fold of `operand` in `ranges` where it differs from its comparisons for a NaN, else None."""
+def _sarg(operand, ranges, literals):
+    """The fold of `operand` in `ranges` where it differs from its comparisons for a NaN, else None (`literals`:
+    each bound's literal)."""
     null = exp.Is(this=operand.copy(), expression=exp.Null())
     if ranges == [(-_INF, False, _INF, False)]:               # every number: x IS NOT NULL (NULL for NULL)
         return exp.Case(ifs=[exp.If(this=null, true=exp.Null())], default=exp.true())
@@ -200,11 +220,22 @@ def _sarg(operand, ranges):
     if all(r[0] == r[2] for r in holes):                     # all numbers but a few: x <> a AND ..
         out = None
         for r in holes:
-            ne = exp.NEQ(this=operand.copy(), expression=_number(r[0]))
+            ne = exp.NEQ(this=operand.copy(), expression=literals[r[0]].copy())
             out = ne if out is None else exp.And(this=out, expression=ne)
         return exp.Paren(this=out)
-    return None
-
-
-def _number(v):
-    return exp.Literal.number(int(v)) if v >= 0 else exp.Neg(this=exp.Literal.number(int(-v)))
+    bounds = [literals[v] for r in ranges for v in r[:3:2] if abs(v) != _INF]
+    if not any(_is_decimal(b) for b in bounds):
+        return None                 # (integer and DOUBLE bounds: the comparisons answer as the ranges do)
+    out = None
+    for lo, lc, hi, hc in ranges:   # a DECIMAL bound: the ranges, each bound as its literal compares
+        if lo == hi:
+            term = exp.EQ(this=operand.copy(), expression=literals[lo].copy())
+        else:
+            sides = []
+            if lo != -_INF:
+                sides.append((exp.GTE if lc else exp.GT)(this=operand.copy(), expression=literals[lo].copy()))
+            if hi != _INF:
+                sides.append((exp.LTE if hc else exp.LT)(this=operand.copy(), expression=literals[hi].copy()))
+            term = sides[0] if len(sides) == 1 else exp.Paren(this=exp.And(this=sides[0], expression=sides[1]))
+        out = term if out is None else exp.Or(this=out, expression=term)
+    return exp.Paren(this=out)

@@ -13,7 +13,7 @@ from .node import PlanNode
 class LookupJoin(PlanNode):
     name = "LookupJoin"
 
-    def __init__(self, left, lookup, kind, condition, lookup_keys, position=None):
+    def __init__(self, left, lookup, kind, condition, lookup_keys, position=None, rest_sql=None):
         super().__init__((left,), position)
         self.lookup = lookup              # the looked-up table's TableScan (not an input)
         self.kind = kind                  # INNER or LEFT
@@ -22,6 +22,9 @@ class LookupJoin(PlanNode):
         # output fields (a jdbc table is queried by them)
         self.lookup_keys = [k[:2] for k in lookup_keys]
         self.probe_key_sql = [k[2] if len(k) > 2 else None for k in lookup_keys]
+        # the ON's conjuncts other than the lookup keys, as Spark SQL over the output fields (None: none): Flink
+        # looks the keys up (a FLOAT/DOUBLE key by Double.equals) and filters the rows found by these
+        self.rest_sql = rest_sql
         self.fields = joined_fields(left, lookup, kind)
 
     @property

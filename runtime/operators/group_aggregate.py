@@ -82,8 +82,10 @@ class GroupAggregateProcessor(KeyedChangelogProcessor):
         return tuple(a.result(acc) for a, acc in zip(self.accumulators, state.accs))
 
     def handleInputRows(self, key, rows, timerValues):
-        # a global aggregate is keyed by a constant the output does not show
-        self._key = (tuple(key) if isinstance(key, tuple) else (key,)) if self.keys else ()
+        # a global aggregate is keyed by a constant the output does not show; the key's values from its rows (a
+        # FLOAT/DOUBLE key reaches the processor as its text: keyed_state.python_key)
+        rows = list(rows)
+        self._key = tuple(rows[0][k] for k in self.keys) if self.keys and rows else ()
         return super().handleInputRows(key, rows, timerValues)
 
     def emit(self, old, new):
@@ -132,33 +134,38 @@ def aggregate_column(c, order=None):
     the rows' arrival order (`__seq`), where the input has one."""
     integral = _integral_aggregate(c)
     if integral is None:
-        integral = _floating_extreme(c, order)
+        integral = floating_extreme(c, order)
     return (integral if integral is not None else aggregate_expression(c)).alias(c.name)
 
 
-def _floating_extreme(c, order):
+def floating_extreme(c, order, window=None):
     """MAX / MIN of a FLOAT/DOUBLE as Flink's MaxAggFunction / MinAggFunction compute them over insert-only rows:
     the first value seeds the result and a later one replaces it only when Java's `>` (`<`) holds, never for a
     NaN nor for a zero of the other sign. So a NaN that comes first stays (the result is NaN), a NaN after a
     number is skipped (Spark's MAX takes NaN as the greatest value, its MIN the first number), and a zero result
-    has the sign of the first zero to come. Without an arrival `order`, the NaNs are skipped wherever they come
-    and a zero keeps Spark's sign. None for any other call."""
+    has the sign of the first zero to come. Without an arrival `order` (or where it is NULL), the NaNs are skipped
+    wherever they come and a zero keeps Spark's sign. `window`: the frame of an OVER aggregate (then `order` is the
+    rows' order in it). None for any other call."""
     if c.distinct or c.type is None or not c.args or c.function not in ("MAX", "MIN") or \
             c.type.name not in ("DOUBLE", "FLOAT"):
         return None
     col = F.col(q(c.args[0]))
     if c.filter:
         col = F.when(F.col(q(c.filter)), col)
+
+    def over(aggregate):
+        return aggregate.over(window) if window is not None else aggregate
     if c.function == "MAX":
         ranked = F.when(col.isNotNull(), F.struct((~F.isnan(col)).alias("n"), col.alias("v")))   # a NaN below all
-        extreme = F.max(ranked).getField("v")
+        extreme = over(F.max(ranked)).getField("v")
     else:
-        extreme = F.min(col)                # (Spark's order: a NaN above every number)
+        extreme = over(F.min(col))          # (Spark's order: a NaN above every number)
     if order is None:
         return extreme
-    first = F.min_by(col, F.when(col.isNotNull(), order))
-    first_zero = F.min_by(col, F.when(col == 0, order))
-    return F.when(F.isnan(first), first).when(extreme == 0, first_zero).otherwise(extreme)
+    first = over(F.min_by(col, F.when(col.isNotNull(), order)))
+    first_zero = over(F.min_by(col, F.when(col == 0, order)))
+    # (rows whose order is NULL, as an aggregate's output in batch mode, have none: Spark's extreme, NaNs skipped)
+    return F.when(F.isnan(first), first).when(extreme == 0, F.coalesce(first_zero, extreme)).otherwise(extreme)
 
 
 def _integral_aggregate(c):

@@ -22,6 +22,7 @@ from planner.plan.interval_join import IntervalJoin
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor, watermark_delay_ms
 from .group_aggregate import is_negative_zero, sign_keys
+from .keyed_state import python_grouped  # noqa: E402
 from .row_condition import RowCondition
 from ..connect_shims import portable
 
@@ -117,7 +118,8 @@ def translate_interval_join(node, inputs, ctx):
     # no eventTimeColumnName: pairs are emitted as they are found, behind the watermark (Flink holds the
     # output's watermark back instead: operators above release rows that much later, see watermark_delay_ms)
     signs = [n for _, n in sign_keys(key_types, "__ks")]     # (-0.0 apart from 0.0, as Flink keys them)
-    out = both.groupBy(*keys, *signs).transformWithState(portable(processor), schema, "Append", "EventTime")
+    grouped = python_grouped(both, keys, *signs)
+    out = grouped.transformWithState(portable(processor), schema, "Append", "EventTime")
     out = out.select(*[F.col(q(n)) for n in node.field_names], F.col("__seq"),
                      F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))

@@ -11,7 +11,7 @@ import pickle
 from pyspark.sql import Row
 from pyspark.sql import functions as F
 from pyspark.sql.streaming import StatefulProcessor
-from pyspark.sql.types import BinaryType, ByteType, LongType, StructField, StructType
+from pyspark.sql.types import BinaryType, ByteType, DoubleType, FloatType, LongType, StructField, StructType
 from ..connect_shims import portable
 
 ADD_OPS = (0, 2)
@@ -51,13 +51,32 @@ def run_keyed(df, keys, processor, fields, ctx, time_mode=None):
     if keys:
         # grouping columns name the state's key fields, which must be plain names (`$f1` is refused)
         keyed = ["__key%d" % i for i in range(len(keys))]
-        df = df.select("*", *[F.col("`%s`" % k.replace("`", "``")).alias(n) for k, n in zip(keys, keyed)])
+        df = df.select("*", *[python_key(df, k).alias(n) for k, n in zip(keys, keyed)])
         grouped = df.groupBy(*keyed)
     else:
         grouped = df.withColumn("__all", F.lit(0)).groupBy("__all")
     mode = time_mode or ("ProcessingTime" if ctx.ttl_ms else "None")
     out = grouped.transformWithState(portable(processor), schema, "Append", mode)
     return out.withColumn("__wm", F.lit(None).cast("timestamp"))
+
+
+def python_key(df, name):
+    """Column `name` of `df` as a key of a Python processor (transformWithState): a FLOAT/DOUBLE as its text.
+    Spark's Python worker cuts its input into keys with Python's `==`, which a NaN never satisfies: each row with
+    a NaN key was a call of its own, its changes ordered apart from the key's others. The text keeps NaN one
+    key and -0.0 apart from 0.0, as Flink's streaming operators key a value (by its binary form)."""
+    col = F.col("`%s`" % name.replace("`", "``"))
+    if isinstance(df.schema[name].dataType, (DoubleType, FloatType)):
+        return col.cast("string")
+    return col
+
+
+def python_grouped(df, names, *more):
+    """`df` grouped for a Python processor by its columns `names`, each as `python_key` gives it (added as
+    __pk0, __pk1, ..: Spark's transformWithState groups by columns of its input), then by the columns `more`."""
+    keyed = ["__pk%d" % i for i in range(len(names))]
+    df = df.select("*", *[python_key(df, k).alias(n) for k, n in zip(names, keyed)])
+    return df.groupBy(*keyed, *more)
 
 
 def weight(op):
@@ -138,11 +157,26 @@ def update_pair(old_row, new_row):
 
 
 def add(counter, row, w):
+    if w < 0 and row not in counter:
+        row = _kept_row(counter, row)
     c = counter.get(row, 0) + w
     if c:
         counter[row] = c
     else:
         counter.pop(row, None)
+
+
+def _kept_row(counter, row):
+    """The key of `counter` that is `row` with its NaNs (a float NaN is a dict key of its own: Python's == never
+    holds for it, and its hash is its object's), else `row`: a retraction finds the row it retracts."""
+    if not isinstance(row, tuple) or not any(isinstance(v, float) and v != v for v in row):
+        return row
+    for kept in counter:
+        if isinstance(kept, tuple) and len(kept) == len(row) and all(
+                a == b or (isinstance(a, float) and isinstance(b, float) and a != a and b != b)
+                for a, b in zip(kept, row)):
+            return kept
+    return row
 
 
 class FrozenList(tuple):
@@ -153,8 +187,26 @@ class FrozenMap(tuple):
     """A MAP value kept as a multiset key: its (key, value) pairs."""
 
 
+class _NaN:
+    """A NaN kept in a multiset key: one object, equal to itself across pickling (each float NaN is a value of its
+    own to a dict: Python's == never holds for it, its hash is its object's), so a row with a NaN is found again
+    when it is retracted."""
+
+    def __reduce__(self):
+        return "NAN"
+
+    def __repr__(self):
+        return "NAN"
+
+
+NAN = _NaN()
+
+
 def freeze(v):
-    """A row value that can be a dict key or a Counter element: ARRAY, MAP and ROW values made hashable."""
+    """A row value that can be a dict key or a Counter element: ARRAY, MAP and ROW values made hashable, a NaN
+    the one `NAN`."""
+    if isinstance(v, float) and v != v:
+        return NAN
     if isinstance(v, list):
         return FrozenList(freeze(x) for x in v)
     if isinstance(v, dict):
@@ -166,6 +218,8 @@ def freeze(v):
 
 def thaw(v):
     """`freeze` undone: the value as Spark takes it back."""
+    if v is NAN:
+        return float("nan")
     if isinstance(v, FrozenList):
         return [thaw(x) for x in v]
     if isinstance(v, FrozenMap):

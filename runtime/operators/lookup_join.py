@@ -29,14 +29,38 @@ def translate_lookup_join(node, inputs, ctx):
     table = translate_table_scan(node.lookup, [], replace(ctx, streaming=False, event_time=False))
     r_df = table.df.select(*[F.col(q(a)).alias(b) for a, b in zip(node.lookup.field_names, right_names)])
     how = "left" if node.kind == "LEFT" else "inner"
-    spark = join_condition_sql(node.condition.sql, l_df.columns, r_df.columns, inner=how == "inner")
-    l_df = l_df.select("*", *[F.expr(e).alias(n) for n, e in spark.left])       # (java.lang.Math's functions)
-    r_df = r_df.select("*", *[F.expr(e).alias(n) for n, e in spark.right])
+    l_df, r_df, spark = _looked_up(node, l_df, r_df, how == "inner")
     joined = l_df.join(F.broadcast(r_df), on=F.expr(spark.sql) if spark.sql is not None else F.lit(True), how=how)
     if spark.after is not None:
         joined = joined.filter(F.expr(spark.after))
     out = joined.select(*[F.col(q(n)) for n in node.field_names], *[F.col(h) for h in probe.hidden()])
     return Stream(conform(out, node.fields), changelog=probe.changelog)
+
+
+def _looked_up(node, l_df, r_df, inner):
+    """-> (l_df, r_df with the columns the condition computes below the join, the JoinCondition): a looked-up
+    row's lookup keys equal to the probe row's, as Flink's lookup finds them (a hash map of the keys: a
+    FLOAT/DOUBLE by Double.equals, a NaN finds a NaN and -0.0 only -0.0, where the ON's `=` is Java's ==), and the
+    ON's other conjuncts, java.lang.Math's functions in them as join_condition_sql places them."""
+    from pyspark.sql import types as st
+    parts = []
+    for (field, _), sql in zip(node.lookup_keys, node.probe_key_sql):
+        found = "`%s`" % field.replace("`", "``")
+        part = "(%s) = %s" % (sql, found)         # (Spark's `=`: a NaN equals a NaN, -0.0 equals 0.0)
+        if isinstance(r_df.schema[field].dataType, (st.DoubleType, st.FloatType)):
+            part += " AND %s = %s" % (_negative_zero_sql("(%s)" % sql), _negative_zero_sql(found))
+        parts.append(part)
+    if node.rest_sql is not None:
+        parts.append(node.rest_sql)
+    spark = join_condition_sql(" AND ".join("(%s)" % p for p in parts), l_df.columns, r_df.columns, inner=inner)
+    l_df = l_df.select("*", *[F.expr(e).alias(n) for n, e in spark.left])       # (java.lang.Math's functions)
+    r_df = r_df.select("*", *[F.expr(e).alias(n) for n, e in spark.right])
+    return l_df, r_df, spark
+
+
+def _negative_zero_sql(value):
+    # group_aggregate.is_negative_zero in SQL: Spark's `=` takes -0.0 for 0.0; its text does not
+    return "(CASE WHEN %s = 0 THEN CAST(%s AS STRING) = '-0.0' ELSE FALSE END)" % (value, value)
 
 
 def _jdbc_lookup_join(node, probe, l_df, left_names, right_names):
@@ -65,10 +89,14 @@ def _jdbc_lookup_join(node, probe, l_df, left_names, right_names):
                         [column_of[field] for field, _ in node.lookup_keys], list(node.lookup.field_names), found_type)
     schema = st.StructType(l_df.schema.fields + [st.StructField("__found", st.ArrayType(found), True)])
     looked_up = keyed.mapInArrow(portable_map_function(lookup), schema)
-    # the ON condition over one found row `__x`: each looked-up field `f` read as `__x`.`f`
+    # the ON's other conjuncts over one found row `__x`: each looked-up field `f` read as `__x`.`f` (the keys are
+    # the database's to match, as in Flink's lookup: a NaN key finds what the database's `=` finds)
     names = "|".join(re.escape(q(n)) for n in sorted(right_names, key=len, reverse=True))
-    condition = re.sub(names, lambda m: "__x." + m.group(0), node.condition.sql)
-    kept = F.expr("filter(`__found`, __x -> (%s))" % condition)
+    if node.rest_sql is None:
+        kept = F.col("__found")
+    else:
+        condition = re.sub(names, lambda m: "__x." + m.group(0), node.rest_sql)
+        kept = F.expr("filter(`__found`, __x -> (%s))" % condition)
     explode = F.explode_outer if node.kind == "LEFT" else F.explode
     rows = looked_up.select(*[F.col(q(n)) for n in left_names], *[F.col(h) for h in probe.hidden()],
                             explode(kept).alias("__row"))

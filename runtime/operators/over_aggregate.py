@@ -10,7 +10,9 @@ Flink drops them). Ordered by a proctime: rows run through the frame as they arr
 Aggregates are runtime/operators/accumulators.py's (integer arithmetic for the variance family of an
 integral argument, as Flink's OVER rewrites them); ROW_NUMBER, RANK, DENSE_RANK and LAG are kept here.
 Batch: Spark's window functions (RANGE over a timestamp with an interval as a range over epoch
-microseconds). It does not run Flink 2.3's updating OVER over a non-time order (the planner refuses it)."""
+microseconds); MAX / MIN of a FLOAT/DOUBLE fold each frame in its order as Flink's batch OVER does (MaxAggFunction:
+a NaN first in the frame stays, a later one is skipped, a zero has the first zero's sign), where a streaming
+bounded frame takes them by Double.compareTo (a NaN in the frame is its MAX, -0.0 below 0.0). It does not run Flink 2.3's updating OVER over a non-time order (the planner refuses it)."""
 
 from pyspark.sql import Window
 from pyspark.sql import functions as F
@@ -23,7 +25,7 @@ from planner.plan.over import OverAggregate
 from ..translate import Stream, conform, translates
 from .accumulators import accumulators
 from .event_time import EventTimeProcessor, event_time_columns
-from .group_aggregate import aggregate_expression, result_type
+from .group_aggregate import aggregate_expression, floating_extreme, result_type
 from .keyed_state import PickledValueState, run_keyed
 
 SEQUENCE = ("ROW_NUMBER", "RANK", "DENSE_RANK", "LAG", "LEAD")
@@ -198,8 +200,11 @@ def translate_over_aggregate(node, inputs, ctx):
     frame = node.frame
     lower = frame.lower if frame.kind == "ROWS" or frame.lower is None else frame.lower * 1000
     aggregates = [c for c in node.calls if c.function not in SEQUENCE]
+    # a bounded frame retracts the rows leaving it: Flink's Max/MinWithRetractAggFunction there (a FLOAT/DOUBLE by
+    # Double.compareTo: a NaN in the frame is its MAX, -0.0 below 0.0); an unbounded one folds in arrival order
     over = OverFrame(names, node.calls, frame.kind, lower,
-                     accumulators(aggregates, node.input.fields, integer_moments=True))
+                     accumulators(aggregates, node.input.fields, integer_moments=True,
+                                  retracting=frame.lower is not None))
     order = node.order[0][0]
     if node.time == ROWTIME:
         df = event_time_columns(s.df, order)
@@ -234,6 +239,8 @@ def _batch(node, df):
         window = ordered.rangeBetween(lower, upper)
     from planner.python_functions.aggregate_calls import python_function
     from ..python_functions.aggregates import collected, collected_name, finished
+    # each row's place in its frames' order (ties in arrival order): MAX / MIN of a FLOAT/DOUBLE fold a frame so
+    position = F.row_number().over(by_arrival) if order else F.col("__seq")
     cols, python = [], []
     for c in node.calls:
         if python_function(c) is not None:      # a Python aggregate: the frame's rows collected, then its value
@@ -251,6 +258,8 @@ def _batch(node, df):
             offset = c.options[0] if c.options else 1
             default = c.options[1] if len(c.options) > 1 else None
             e = fn(F.col(q(c.args[0])), offset, default).over(by_arrival)
+        elif floating_extreme(c, position, window) is not None:    # Flink's MaxAggFunction over each frame
+            e = floating_extreme(c, position, window)
         else:
             e = aggregate_expression(c).over(window)
         cols.append(e.alias(c.name))

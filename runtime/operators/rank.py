@@ -8,7 +8,7 @@ order (Flink's). Over insert-only input with ROW_NUMBER and a limit, only the to
 
 from collections import Counter
 
-from .keyed_state import KeyedChangelogProcessor, add, freeze, thaw, update_pair, weight
+from .keyed_state import NAN, KeyedChangelogProcessor, add, freeze, thaw, update_pair, weight
 from ..sort_keys import Descending
 
 
@@ -21,10 +21,19 @@ class RankState:
 
 
 def _sort_value(v, ascending):
-    """Flink's order: NULLs first for ASC, last for DESC."""
+    """Flink's order: NULLs first for ASC, last for DESC. A NaN above every number (Flink's streaming Top-N
+    compares with Java's `<` and `>`, for which a NaN equals every value: where it lands depends on its TreeMap;
+    dynsql ranks it as Double.compare does, as Flink's batch sort); -0.0 and 0.0 are equal (arrival order)."""
+    v = _ordered(v)
     if ascending:
         return (0, None) if v is None else (1, v)
     return (1, None) if v is None else (0, Descending(v))
+
+
+def _ordered(v):
+    if v is NAN or (isinstance(v, float) and v != v):
+        return (1, 0.0)
+    return (0, v) if isinstance(v, float) else v
 
 
 class RankProcessor(KeyedChangelogProcessor):
@@ -70,7 +79,7 @@ class RankProcessor(KeyedChangelogProcessor):
         out = []
         prev_key, rank, dense = None, 0, 0
         for pos, row in enumerate(live, start=1):
-            k = tuple(row[i] for i, _ in self.order)
+            k = tuple(_ordered(row[i]) for i, _ in self.order)
             if self.function == "ROW_NUMBER":
                 rank = pos
             elif k != prev_key:

@@ -15,7 +15,7 @@ from pyspark.sql import types as st
 
 from ..translate import Stream, q
 from .event_time import EventTimeProcessor, operator_watermark
-from .keyed_state import PickledValueState
+from .keyed_state import PickledValueState, python_grouped
 from .window import local_bound, shifted
 from ..connect_shims import portable
 
@@ -107,7 +107,7 @@ def session_windows(node, stream, ctx):
         [st.StructField(n, types[spec.time_column], True) for n in names] + \
         [st.StructField("__seq", st.LongType(), True)]
     processor.output_names = tuple(f.name for f in fields)
-    grouped = df.groupBy(*[F.col(q(p)) for p in spec.partition_by]) if spec.partition_by else \
+    grouped = python_grouped(df, spec.partition_by) if spec.partition_by else \
         df.withColumn("__all", F.lit(0)).groupBy("__all")
     out = grouped.transformWithState(portable(processor), st.StructType(fields), "Append", "EventTime",
                                      eventTimeColumnName=names[2])

@@ -212,8 +212,15 @@ def _aggregate(node, s, ctx, lateness_ms=0, paired=False):
     if node.spec.kind != "SESSION" or getattr(node, "time_field", None) is None:
         # grouped by a column (an attribute), not an expression: Spark finds the watermark metadata on it
         df, window = df.select("*", window), F.col(WINDOW)
-    grouped = df.groupBy(window, *[F.col(q(k)) for k in node.keys]).agg(*(aggs or [F.count(F.lit(1)).alias("__n")]))
-    return grouped.select(*[F.col(q(k)) for k in node.keys], *finish, F.col(WINDOW))
+    # a FLOAT/DOUBLE key keeps -0.0 apart from 0.0, as Flink groups it (a hidden key: Spark makes -0.0 0.0)
+    from .group_aggregate import _negative_zero_keys, _negative_zero_restored, is_negative_zero
+    signed = _negative_zero_keys(df, node.keys)
+    if signed:
+        df = df.withColumns({name: is_negative_zero(F.col(q(key))) for name, key in signed})
+    grouped = df.groupBy(window, *[F.col(q(k)) for k in node.keys], *[F.col(name) for name, _ in signed]) \
+        .agg(*(aggs or [F.count(F.lit(1)).alias("__n")]))
+    out = grouped.select(*[F.col(q(k)) for k in node.keys], *finish, F.col(WINDOW), *[F.col(n) for n, _ in signed])
+    return _negative_zero_restored(out, df, signed, {})
 
 
 def _property_columns(props, streaming, proctime_kind, spec):

@@ -15,6 +15,7 @@ from planner.expr.functions.math import join_condition_sql
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
 from .group_aggregate import is_negative_zero, sign_keys
+from .keyed_state import python_grouped  # noqa: E402
 from ..lateness import window_fired
 from .window import bound_ms
 from ..connect_shims import portable
@@ -89,7 +90,8 @@ def translate_window_join(node, inputs, ctx):
     processor.output_names = tuple(f.name for f in fields)
     time = node.window_ref().time if node.window_ref() is not None else None
     signs = [n for _, n in sign_keys(key_types, "__ks")]     # (-0.0 apart from 0.0, as Flink keys them)
-    out = union.groupBy(*key_names, *signs).transformWithState(portable(processor), st.StructType(fields), "Append",
+    grouped = python_grouped(union, key_names, *signs)
+    out = grouped.transformWithState(portable(processor), st.StructType(fields), "Append",
                                                                 "EventTime",
                                                        eventTimeColumnName=time or "")
     if node.condition is not None:

@@ -14,6 +14,7 @@ from planner.plan.window import WindowDeduplicate, WindowRank
 from ..sort_keys import Descending
 from ..translate import Stream, conform, q, translates
 from .event_time import EventTimeProcessor
+from .keyed_state import python_grouped
 from ..lateness import window_fired
 from .window import bound_ms
 from ..connect_shims import portable
@@ -72,16 +73,24 @@ def per_window(node, stream, keys, processor, extra_fields, ctx):
     fields = [st.StructField(c, types[c], True) for c in columns] + extra_fields + \
         [st.StructField("__seq", st.LongType(), True)]
     processor.output_names = tuple(f.name for f in fields)
-    grouped = df.groupBy(*[F.col(q(k)) for k in [w.start, w.end] + list(keys)])
+    grouped = python_grouped(df, [w.start, w.end] + list(keys))
     event_time_column = w.time if w.time is not None else ""
     out = grouped.transformWithState(portable(processor), st.StructType(fields), "Append", "EventTime",
                                      eventTimeColumnName=event_time_column)
     return out.withColumn("__wm", F.lit(None).cast("timestamp"))
 
 
-def _batch(node, stream, keys, order, limit):
+def _batch(node, stream, keys, order, limit, signed=False):
+    """Spark's window function over each window and key; `signed`: a streaming query read in one pass, whose
+    FLOAT/DOUBLE keys keep -0.0 apart from 0.0 as Flink's streaming operator keys them (Flink's batch one takes
+    them as equal)."""
+    from .group_aggregate import is_negative_zero
     w = node.window
-    spec = Window.partitionBy(*[F.col(q(k)) for k in [w.start, w.end] + list(keys)]).orderBy(
+    parts = [F.col(q(k)) for k in [w.start, w.end] + list(keys)]
+    if signed:
+        types = {f.name: f.dataType for f in stream.df.schema.fields}
+        parts += [is_negative_zero(F.col(q(k))) for k in keys if isinstance(types[k], (st.DoubleType, st.FloatType))]
+    spec = Window.partitionBy(*parts).orderBy(
         *[(F.col(q(c)).asc_nulls_first() if asc else F.col(q(c)).desc_nulls_last()) for c, asc in order],
         F.col("__seq").asc())
     return stream.df.withColumn("__rank", F.row_number().over(spec)).filter(F.col("__rank") <= limit)
@@ -91,7 +100,7 @@ def _batch(node, stream, keys, order, limit):
 def translate_window_rank(node, inputs, ctx):
     s = inputs[0]
     if not ctx.streaming:
-        df = _batch(node, s, node.partition, node.order, node.rank_end)
+        df = _batch(node, s, node.partition, node.order, node.rank_end, ctx.late_rows)
         if node.rank_field:
             df = df.withColumn(node.rank_field, F.col("__rank"))
         return Stream(conform(df.select(*[F.col(q(n)) for n in node.field_names], "__seq", "__wm"), node.fields))
@@ -105,7 +114,7 @@ def translate_window_rank(node, inputs, ctx):
 def translate_window_deduplicate(node, inputs, ctx):
     s = inputs[0]
     if not ctx.streaming:
-        df = _batch(node, s, node.keys, [(node.order_field, not node.keep_last)], 1)
+        df = _batch(node, s, node.keys, [(node.order_field, not node.keep_last)], 1, ctx.late_rows)
         return Stream(df.select(*[F.col(q(n)) for n in node.field_names], "__seq", "__wm"))
     processor = WindowDeduplicateProcessor(list(node.input.field_names), node.order_field, node.keep_last)
     out = per_window(node, s, node.keys, processor, [], ctx)

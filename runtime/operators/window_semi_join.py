@@ -12,6 +12,7 @@ from ..connect_shims import portable
 from ..translate import Stream, conform, translates
 from .row_condition import RowCondition
 from .group_aggregate import sign_keys
+from .keyed_state import python_grouped  # noqa: E402
 from .semi_join import _batch
 from .window_join import WindowJoinProcessor, _packed, _side
 
@@ -61,7 +62,8 @@ def translate_window_semi_join(node, inputs, ctx):
     fields.append(st.StructField("__seq", st.LongType(), True))
     processor.output_names = tuple(f.name for f in fields)
     signs = [n for _, n in sign_keys(key_types, "__ks")]     # (-0.0 apart from 0.0, as Flink keys them)
-    out = union.groupBy(*key_names, *signs).transformWithState(portable(processor), st.StructType(fields), "Append",
+    grouped = python_grouped(union, key_names, *signs)
+    out = grouped.transformWithState(portable(processor), st.StructType(fields), "Append",
                                                        "EventTime", eventTimeColumnName=lw.time or "")
     out = out.withColumn("__wm", F.lit(None).cast("timestamp"))
     return Stream(conform(out, node.fields))
