@@ -2,17 +2,20 @@
 when window end - 1 <= max(the piece's watermark before the row, the earlier pieces' maximum - delay)), each
 piece aggregated with Arrow by the task that reads it and the pieces' groups merged in the driver, which
 collects the result anyway (runtime/physical/rules.py chooses it for the functions whole_file_aggregate.py
-computes with Arrow, with only Calcs that pick fields between the aggregate and the sink).
+computes with Arrow, with only Calcs that pick fields between the aggregate and the sink). The same for a
+directory read in one pass, its files the pieces (each against its own running maximum, no earlier pieces'
+watermark), and `PiecesMerge` finishes a small file's whole-file read too (each task's share of the keys).
 
 Spark's plan for the pieces (window_pieces.py) hands every row of the file from the Python reader to the JVM,
 shuffles it to the part of its (window, key), sorts each part by piece for the earlier pieces' maximum and
 aggregates there. Here each task reads its pieces (connectors/split_reader.py, the scan's reader: the same rows,
 the same `__wm`), assigns each row its windows, drops the pairs late in their own piece and groups the rest by
 (window, key) with Arrow: only each piece's groups reach the JVM, as one value of Arrow's bytes a piece with the
-piece's number and the watermark after it (whole_file.run_in_tasks_as_ipc), and no shuffle runs. In the driver (`PiecesMerge.finish`, on the pieces' tables collected) a piece's groups whose
-window the earlier pieces' watermark had closed are dropped, then the groups of a window several pieces hold are
-merged (COUNT and SUM add up, MIN and MAX of the pieces'): a window is contiguous in time, so in a file in time
-order only the windows across a cut have more than one piece's groups."""
+piece's number and the watermark after it in its metadata (whole_file.run_in_tasks_as_ipc), and no shuffle
+runs. In the driver (`PiecesMerge.finish`, on the pieces' tables collected) a piece's groups whose window the
+earlier pieces' watermark had closed are dropped, then the groups of a window several pieces hold are merged
+(COUNT and SUM add up, MIN and MAX of the pieces'): a window is contiguous in time, so in a file in time order
+only the windows across a cut have more than one piece's groups."""
 
 from dataclasses import dataclass
 
