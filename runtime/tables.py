@@ -149,19 +149,21 @@ def _spec(spark, table, streaming, sentinel, pieces=1, read=None, piece_bytes=No
     })
 
 
-def read_spec(spark, table, piece_bytes=None):
+def read_spec(spark, table, piece_bytes=None, read=None):
     """(the source's spec JSON, its schema JSON) of a whole bounded read of a filesystem table, for a task that
-    reads the table itself (runtime/whole_file.py); `piece_bytes`: the least size of the pieces it is cut in."""
-    return _spec(spark, table, False, sentinel=False, piece_bytes=piece_bytes), source_schema(table).json()
+    reads the table itself (runtime/whole_file.py); `piece_bytes`: the least size of the pieces it is cut in;
+    `read`: only these physical columns handed on (the others parsed, not converted)."""
+    return _spec(spark, table, False, sentinel=False, piece_bytes=piece_bytes, read=read), \
+        source_schema(table, read).json()
 
 
-def pieces_read_spec(spark, table, pieces):
+def pieces_read_spec(spark, table, pieces, read=None):
     """read_spec of a read of the file in `pieces` (how many, bytes each: the physical plan's cut), each piece's
     rows followed by its maximum's row (connectors/filesystem.py), for the tasks that read the pieces themselves
     (runtime/operators/window_pieces_arrow.py)."""
     count, piece_bytes = pieces
-    return _spec(spark, table, False, sentinel=False, pieces=count, piece_bytes=piece_bytes, piece_maxima=True), \
-        source_schema(table).json()
+    return _spec(spark, table, False, sentinel=False, pieces=count, piece_bytes=piece_bytes, piece_maxima=True,
+                 read=read), source_schema(table, read).json()
 
 
 def parallelism(spark):

@@ -60,7 +60,7 @@ def aggregate_whole_file(ctx, scan, file_columns, node, window=None, pieces=None
     values for the driver to finish (whole_file.run_in_tasks_as_ipc; window_pieces_arrow.PiecesMerge)."""
     from ..tables import parallelism, read_spec
     spark, tasks = ctx.spark, parallelism(ctx.spark) if pieces is None else pieces[0]
-    spec_json, schema_json = read_spec(spark, scan.table)
+    spec_json, schema_json = read_spec(spark, scan.table, read=set(file_columns.values()))
     fn = _WholeFileAggregate(spec_json, schema_json, file_columns, list(node.keys), calls_of(node),
                              windows_of(node, window), ctx.late_rows, tasks, pieces)
     if to_driver:

@@ -33,10 +33,11 @@ def aggregate_pieces_with_arrow(ctx, scan, file_columns, node, pieces):
     pieces, each read against its own running maximum, shared out over a task a core (no earlier pieces'
     watermark: a streaming read takes them all in its first micro-batch, in parallel)."""
     from ..tables import parallelism, pieces_read_spec, read_spec
+    read = set(file_columns.values())
     if pieces is None:
-        (spec_json, schema_json), tasks = read_spec(ctx.spark, scan.table), parallelism(ctx.spark)
+        (spec_json, schema_json), tasks = read_spec(ctx.spark, scan.table, read=read), parallelism(ctx.spark)
     else:
-        (spec_json, schema_json), tasks = pieces_read_spec(ctx.spark, scan.table, pieces), pieces[0]
+        (spec_json, schema_json), tasks = pieces_read_spec(ctx.spark, scan.table, pieces, read), pieces[0]
     fn = _PieceGroups(spec_json, schema_json, file_columns, list(node.keys), calls_of(node),
                       windows_of(node, node.spec), tasks, pieces is None)
     return run_in_tasks_as_ipc(ctx.spark, fn, tasks), \
