@@ -206,14 +206,15 @@ def _window_query(spark, path):
                          "DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, k").query
     physical = plan_physical(query, False, planner.settings, EngineFacts())
     ctx = TranslateContext(spark, streaming=False, late_rows=physical.late_rows, physical=physical)
-    frame = translate(query.root, ctx).df
+    stream = translate(query.root, ctx)
+    finish = stream.finished_in_driver.finish if stream.finished_in_driver is not None else None
     sc = spark.sparkContext
     sc.addJobTag(TAG)
     try:
         with _LOCK:
             if _running["stopped"]:
                 return None
-        n = len(collect_columns(frame)["n"])
+        n = len(collect_columns(stream.df, finish=finish)["n"])
         return None if _running["stopped"] else n
     except Exception:
         return None

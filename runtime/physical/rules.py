@@ -663,8 +663,8 @@ def _sides_equated(join):
     left = set(join.field_names[:len(join.left.fields)])
     right = set(join.field_names[len(join.left.fields):])
 
-    def names(tree):
-        return {c.name for c in tree.find_all(exp.Column)}
+    def names(tree):        # a column's own name: `bid`.`bidder` (a ROW's field) reads the column bid
+        return {c.parts[0].name for c in tree.find_all(exp.Column)}
     stack = [sqlglot.parse_one(join.condition.sql, read="spark")]
     while stack:
         c = stack.pop()
