@@ -36,29 +36,8 @@ from collections import Counter
 from decimal import Decimal
 
 from ..connectors.map_order import java_hash_map_order
+from ..java_float import JavaFloat
 from .keyed_state import add as count_in
-
-
-class JavaFloat(float):
-    """A DOUBLE or FLOAT element of COLLECT's MULTISET as Flink's java.util.HashMap keys it, by Double.equals /
-    Float.equals: -0.0 is not 0.0 (their bits differ), a NaN is every NaN (Python's == says the opposite of
-    both). A float to everything else (Arrow, Spark, the printed text)."""
-    __slots__ = ()
-
-    def _bits(self):
-        return "NaN" if math.isnan(self) else (float(self), math.copysign(1.0, self))
-
-    def __eq__(self, other):
-        return isinstance(other, float) and JavaFloat._bits(self) == JavaFloat._bits(other)
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __hash__(self):
-        return hash(self._bits())
-
-    def __reduce__(self):
-        return (float, (float(self),))
 
 FUNCTIONS = ("COUNT", "COUNT_STAR", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
              "VAR_SAMP", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR", "SINGLE_VALUE",
