@@ -6,7 +6,8 @@ import math
 class JavaFloat(float):
     """A DOUBLE or FLOAT as a java.util.HashMap keys it (COLLECT's MULTISET, a printed MAP), by Double.equals /
     Float.equals: -0.0 is not 0.0 (their bits differ), a NaN is every NaN (Python's == says the opposite of
-    both). A float to everything else (Arrow, Spark, the printed text)."""
+    both). A float to everything else (Arrow, Spark, the printed text); pickled as itself, so a state kept
+    between micro-batches keeps its keys apart."""
     __slots__ = ()
 
     def _bits(self):
@@ -23,6 +24,3 @@ class JavaFloat(float):
 
     def __hash__(self):
         return hash(self._bits())
-
-    def __reduce__(self):
-        return (float, (float(self),))
