@@ -88,7 +88,7 @@ def check_table_options(table, line=None, column=None):
                     raise SqlError("Table '%s': '%s' must be 'random' or 'sequence'" % (table.name, k),
                                    line, column)
         _positive(o, "rows-per-second", table, line, column)
-        _positive(o, "number-of-rows", table, line, column)
+        _row_count(o, "number-of-rows", table, line, column)
     elif conn == "jdbc":
         from .jdbc_options import check_jdbc_options
         return check_jdbc_options(table, line, column)
@@ -127,6 +127,13 @@ def _positive(o, key, table, line, column):
         if not ok:
             raise SqlError("Table '%s': option '%s' must be a positive number, not '%s'"
                            % (table.name, key, o[key]), line, column)
+
+
+def _row_count(o, key, table, line, column):
+    """A whole number of rows, 0 included (Flink's datagen takes '0': an empty bounded table)."""
+    if key in o and not re.fullmatch(r"\s*\+?[0-9]+\s*", o[key]):
+        raise SqlError("Table '%s': option '%s' must be a whole number of rows (0 or more), not '%s'"
+                       % (table.name, key, o[key]), line, column)
 
 
 def _check_nexmark(table, line, column):

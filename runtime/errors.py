@@ -73,6 +73,15 @@ def from_spark(e, sql_line=None, sql_column=None):
         err = RuntimeFailure(cause, hint=_checkpoint_hint(text))
         err.cause = e
         return err
+    m = _BAD_REGEX.search(text)
+    if m:           # java.util.regex's PatternSyntaxException: a pattern given by a column's value (a literal one
+                    # is refused by the planner, naming its function)
+        err = RuntimeFailure("The regular expression '%s' is not valid: %s near index %s" % (
+            m.group(3), m.group(1), m.group(2)), hint="it is a value given as STR_TO_MAP's or SPLIT's delimiter or "
+                                                      "a REGEXP function's pattern; a special character is written "
+                                                      "with a backslash before it, as '\\('")
+        err.cause = e
+        return err
     m = _CLASS.search(text)
     if m:
         cls, msg = m.group(1), m.group(2).strip()
@@ -99,6 +108,8 @@ def from_spark(e, sql_line=None, sql_column=None):
     return err
 
 
+_BAD_REGEX = re.compile(r"^(?:java\.util\.regex\.PatternSyntaxException: )?([A-Z][\w ']+?) near index (\d+)\r?\n(.*)",
+                        re.M)
 _CAST_HINT = "TRY_CAST gives NULL for a value that does not fit"
 _SPARK_TYPE = re.compile(r'"?(DECIMAL|Decimal)\((\d+),\s*(\d+)\)"?')
 

@@ -7,6 +7,8 @@ is sent as its keys' and values' arrays and made a dict again in their order."""
 from pyspark.sql import Row, functions as F
 from pyspark.sql import types as st
 
+from .java_float import JavaFloat
+
 
 def has_map(t):
     if isinstance(t, st.MapType):
@@ -46,6 +48,8 @@ def from_entries(v, t):
             keys = [from_entries(k, t.keyType) for k in keys]
         if has_map(t.valueType):
             values = [from_entries(x, t.valueType) for x in values]
+        if isinstance(t.keyType, (st.DoubleType, st.FloatType)):      # -0.0 and 0.0 two keys, as in Java's map
+            keys = [JavaFloat(k) if k is not None else k for k in keys]
         return dict(zip(keys, values))
     if isinstance(t, st.ArrayType):
         return [from_entries(x, t.elementType) for x in v]

@@ -4,8 +4,11 @@ correlated ones grouped by their keys). Flink plans these as mark joins; the val
 
 - `EXISTS (q)` is `COALESCE((SELECT COUNT(*) FROM .. WHERE ..), 0) > 0`: TRUE or FALSE, never NULL;
 - `x IN (SELECT y FROM .. WHERE ..)` is SQL's three-valued IN: TRUE when a row has `y = x`; else FALSE when
-  the subquery has no row; else NULL when `x` is NULL or a `y` is NULL; else FALSE. As a condition of WHERE
-  that no NOT turns (`.. OR x IN (..)`), NULL and FALSE both drop the row: the first count alone decides.
+  the subquery has no row; else NULL when `x` is NULL or a `y` is NULL; else FALSE. A correlated one is NULL
+  for a NULL `x` even when the subquery has no row for its outer row, as Flink 2.3 gives (Calcite's plan
+  LEFT joins the counts grouped by the correlation, and a missing group's count is NULL, not 0). As a
+  condition of WHERE that no NOT turns (`.. OR x IN (..)`), NULL and FALSE both drop the row: the first count
+  alone decides.
 
 A subquery that groups, is DISTINCT, has a LIMIT or is no plain SELECT is counted from outside,
 `(SELECT COUNT(*) FROM (q) AS $in($v) WHERE $v = x)`, which needs it uncorrelated (as Flink's decorrelator
@@ -106,6 +109,7 @@ def _exists(pred):
 
 def _in(pred, outer, decides_alone, sb):
     q = _star_expanded(_query(pred), outer, sb)
+    correlated = _outer_column(q, outer, sb) is not None
     x = _qualified(pred.this, outer)
     if isinstance(q, exp.Select) and len(q.expressions) != 1 and not any(isinstance(e, exp.Star)
                                                                           for e in q.expressions):
@@ -123,27 +127,33 @@ def _in(pred, outer, decides_alone, sb):
     if decides_alone:
         return exp.Paren(this=_positive(match))
     unknown = exp.Cast(this=exp.Null(), to=exp.DataType.build("BOOLEAN"))
+    empty = exp.If(this=exp.EQ(this=every, expression=exp.Literal.number(0)), true=exp.false())
+    null_value = exp.If(this=exp.Is(this=x.copy(), expression=exp.Null()), true=unknown)
     return exp.Case(ifs=[
         exp.If(this=_positive(match), true=exp.true()),
-        exp.If(this=exp.EQ(this=every, expression=exp.Literal.number(0)), true=exp.false()),
-        exp.If(this=exp.Is(this=x.copy(), expression=exp.Null()), true=unknown),
+        *([null_value, empty] if correlated else [empty, null_value]),
         exp.If(this=_positive(nulls), true=unknown.copy()),
     ], default=exp.false())
 
 
 def _refuse_correlated(q, outer, sb):
     """A subquery counted from outside (not plain) that names a column of the outer block: refused in words."""
+    col = _outer_column(q, outer, sb)
+    if col is not None:
+        what = next((a.upper() for a in ("group", "having", "distinct", "limit", "offset", "qualify")
+                     if q.args.get(a) is not None), None)
+        raise UnsupportedError("A correlated IN or EXISTS subquery %s is not supported yet here (under OR or NOT, "
+                               "in the select list)" % ("with " + what if what else "that aggregates"),
+                               *sb.ctx.pos(col))
+
+
+def _outer_column(q, outer, sb):
+    """The first column of subquery `q` (not of a subquery nested in it) that names the outer block, or None."""
     if not isinstance(q, exp.Select):
-        return
+        return None
     from .subqueries import _columns, _side, bind_inner
     _, inner = bind_inner(sb, q, outer)
-    for col in _columns(q):
-        if _side(col, inner, outer, sb.ctx) == "outer":
-            what = next((a.upper() for a in ("group", "having", "distinct", "limit", "offset", "qualify")
-                         if q.args.get(a) is not None), None)
-            raise UnsupportedError("A correlated IN or EXISTS subquery %s is not supported yet here (under OR or NOT, "
-                                   "in the select list)" % ("with " + what if what else "that aggregates"),
-                                   *sb.ctx.pos(col))
+    return next((col for col in _columns(q) if _side(col, inner, outer, sb.ctx) == "outer"), None)
 
 
 def _star_expanded(q, outer, sb):

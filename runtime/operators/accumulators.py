@@ -36,6 +36,7 @@ from collections import Counter
 from decimal import Decimal
 
 from ..connectors.map_order import java_hash_map_order
+from ..java_float import JavaFloat
 from .keyed_state import add as count_in
 
 FUNCTIONS = ("COUNT", "COUNT_STAR", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
@@ -108,6 +109,8 @@ class Accumulator:
         if self.distinct:
             count_in(acc, v, w)
             return acc
+        if self.function == "COLLECT" and isinstance(v, float):
+            v = JavaFloat(v)
         return self._fold(acc, v, w)
 
     def _fold(self, acc, v, w):

@@ -69,21 +69,50 @@ def _java_hash_code(v, type_name):
     return None
 
 
+_FORMATS = {"DOUBLE": (52, 1023, -1022), "FLOAT": (23, 127, -126)}   # mantissa bits, exponent bias, least exponent
+
+
+def _java_bits(v, type_name):
+    """Double.doubleToLongBits / Float.floatToIntBits of a DOUBLE / FLOAT column, a BIGINT, by exact arithmetic
+    (Spark has no such function, and refuses reflection in an aggregate): the exponent from log2 put right by
+    one division by its power of two (exact), the mantissa the scaled value less its leading 1 (subnormals
+    scaled by the least exponent's power); one NaN, the sign bit of -0.0 from its text."""
+    mant, bias, least = _FORMATS[type_name]
+    x = v.cast("double")
+    ax = F.abs(x)
+    e0 = F.floor(F.log2(ax))
+    m0 = ax / F.pow(F.lit(2.0), e0)
+    e = (e0 + F.when(m0 >= 2, 1).when(m0 < 1, -1).otherwise(0)).cast("bigint")
+    normal = ((ax / F.pow(F.lit(2.0), e.cast("double")) - 1) * F.lit(float(2 ** mant))).cast("bigint") \
+        .bitwiseOR(F.call_function("shiftleft", e + bias, F.lit(mant)))
+    subnormal = (ax * F.lit(2.0 ** -least) * F.lit(float(2 ** mant))).cast("bigint")
+    inf = ((1 << (8 if type_name == "FLOAT" else 11)) - 1) << mant
+    magnitude = F.when(ax == 0, F.lit(0).cast("bigint")).when(ax == float("inf"), F.lit(inf)) \
+        .when(e < least, subnormal).otherwise(normal)
+    sign = F.lit(-(1 << 63) if type_name == "DOUBLE" else 1 << 31)
+    signed = F.when(x.cast("string").startswith("-"), magnitude.bitwiseOR(sign)).otherwise(magnitude)
+    return F.when(F.isnan(x), F.lit(inf | (1 << (mant - 1)))).otherwise(signed)
+
+
 def _collect(c, arg):
     """COLLECT: the values (NULLs skipped) sorted with their arrival places, each run of a value one element
     (its first arrival, its count), then the elements in HashMap order: by slot, (h ^ (h >>> 16)) & (slots - 1)
     in a table of 16 slots doubled while elements > 0.75 * slots, then by first arrival (n log n, no HashMap).
-    Not followed here: a slot of 9 elements or more (the streaming accumulator follows Java's resizes and tree
-    bins), and the hash of DOUBLE, FLOAT and other types (arrival order)."""
+    A DOUBLE or FLOAT is sorted and told apart by its Java bits (Double.equals: -0.0 is not 0.0, NaN is NaN; Spark
+    compares them the other way) and hashed as Double/Float.hashCode. Not followed here: a slot of 9 elements or
+    more (the streaming accumulator follows Java's resizes and tree bins), and the hash of DECIMAL, TIME,
+    TIMESTAMP, BYTES, ROW and ARRAY elements (arrival order within the table: README)."""
     elem = c.type.children[0].name if c.type is not None and c.type.children else None
     if c.type is not None and "MAP" in c.type.children[0].text():
         raise UnsupportedError("COLLECT of a %s cannot run in batch mode yet (it runs in streaming mode)"
                                % c.type.children[0].text())
-    values = F.collect_list(arg())
+    values = F.collect_list(arg())     # sorted by key k: the value, a DOUBLE's or FLOAT's Java bits (Java's equality)
+    keyed = F.transform(values, lambda v, i: F.struct(
+        (_java_bits(v, elem) if elem in _FORMATS else v).alias("k"), i.alias("i"), v.alias("v")))
     n = F.size(values)
-    seen = F.array_sort(F.transform(values, lambda v, i: F.struct(v.alias("v"), i.alias("i"))))
+    seen = F.array_sort(keyed)
     starts = F.filter(F.sequence(F.lit(0), F.greatest(n - 1, F.lit(0))), lambda j: F.when(j == 0, n > 0).otherwise(
-        F.element_at(seen, j + 1)["v"] != F.element_at(seen, j)["v"]))
+        F.element_at(seen, j + 1)["k"] != F.element_at(seen, j)["k"]))
     d = F.size(starts)
     wanted = ((d * 4 + 2) / 3).cast("bigint")                          # ceil(4d / 3) slots at least
     power = F.call_function("shiftleft", F.lit(1).cast("bigint"), F.length(F.bin(wanted - 1)))
@@ -92,10 +121,18 @@ def _collect(c, arg):
     def element(s, k):
         first = F.element_at(seen, s + 1)
         count = F.coalesce(F.try_element_at(starts, k + 2), n) - s
-        h = _java_hash_code(first["v"], elem)
+        if elem == "DOUBLE":               # Double.hashCode: (int) (bits ^ (bits >>> 32))
+            h = first["k"].bitwiseXOR(F.shiftrightunsigned(first["k"], 32)).bitwiseAND(F.lit(_MASK))
+        elif elem == "FLOAT":              # Float.hashCode: floatToIntBits
+            h = first["k"].bitwiseAND(F.lit(_MASK))
+        else:
+            h = _java_hash_code(first["v"], elem)
         slot = F.lit(0) if h is None else h.bitwiseXOR(F.shiftright(h, 16)).bitwiseAND(slots - 1)
         return F.struct(slot.alias("slot"), first["i"].alias("i"), first["v"].alias("v"), count.cast("int").alias("n"))
     ordered = F.array_sort(F.transform(starts, element))
+    if elem in _FORMATS:       # Spark's map builders make -0.0 0.0 (a duplicate key beside 0.0); a cast does not
+        return F.map_from_entries(F.transform(ordered, lambda e: F.struct(e["v"].cast("string"), e["n"]))) \
+            .cast("map<%s,int>" % elem.lower())
     return F.map_from_entries(F.transform(ordered, lambda e: F.struct(e["v"], e["n"])))
 
 

@@ -105,6 +105,8 @@ def test_error_position_is_relative_to_the_script():
      "positive"),
     ("'connector' = 'datagen', 'fields.zz.kind' = 'random'", "names no column"),
     ("'connector' = 'datagen', 'fields.a.kind' = 'walk'", "'random' or 'sequence'"),
+    ("'connector' = 'datagen', 'number-of-rows' = '-1'", "'number-of-rows' must be a whole number of rows (0 or more)"),
+    ("'connector' = 'datagen', 'number-of-rows' = '1.5'", "whole number of rows (0 or more), not '1.5'"),
     ("'path' = '/x'", "no 'connector'"),
 ])
 def test_connector_options_are_checked(options, fragment):

@@ -299,11 +299,35 @@ _STR_TO_MAP_IN_HASH_MAP_ORDER = (
     % (_JAVA_STRING_HASH, _JAVA_TABLE_SLOTS))
 
 
+# Python's words for a regular expression that Java's java.util.regex refuses too (an unclosed or unmatched
+# group or class, a quantifier with nothing before it): the other refusals of Python's `re` may be Java syntax
+_JAVA_REFUSES_TOO = ("missing ), unterminated subpattern", "unbalanced parenthesis", "unterminated character set",
+                     "nothing to repeat")
+
+
+def _check_delimiter(node, delim, which):
+    """STR_TO_MAP's literal delimiter `delim` is a regular expression (Java's String.split): one Java refuses
+    fails the query in words that name the function and the delimiter (Spark's text named neither)."""
+    if not isinstance(delim, exp.Literal) or not delim.is_string:
+        return
+    import re as python_re
+    try:
+        python_re.compile(delim.this)
+    except python_re.error as e:
+        if any(e.msg.startswith(m) for m in _JAVA_REFUSES_TOO):
+            raise SqlError("STR_TO_MAP's %s delimiter '%s' is not a valid regular expression (it splits the text "
+                           "as Java's String.split): %s at position %d" % (which, delim.this, e.msg, e.pos or 0),
+                           hint="a special character is written with a backslash before it, as '\\('") \
+                from None
+
+
 def _parsed_str_to_map(node):
     """Flink's STR_TO_MAP: Java's split of the text into a HashMap<String, String> sized for its pieces, the
     entries in that map's order."""
     pair = node.args.get("pair_delim") or _lit(",")
     kv = node.args.get("key_value_delim") or _lit("=")   # Flink's default, Spark's is ':'
+    _check_delimiter(node, pair, "pair")
+    _check_delimiter(node, kv, "key-value")
     pieces = spark_template(_STR_TO_MAP_PIECES, [_spark_call("SPLIT", node.this.copy(), pair.copy(), _lit(-1))])
     pairs = spark_template(_STR_TO_MAP_PAIRS, [pieces, kv.copy()])
     return spark_template(_STR_TO_MAP_IN_HASH_MAP_ORDER, [pairs])
