@@ -106,8 +106,9 @@ def read_whole_file(read_spec, schema_json, names, extra=(), piece=None, piece_b
         splits = batch_splits(source.path)
     else:               # cut as the scan's batch read cuts it (connectors/filesystem.py)
         share, tasks = piece
+        # (not packed: each task packs alike only where its cores are the same; a file a split, shared out)
         cut = batch_splits(source.path, pieces=tasks if source.format in CUT_FORMATS else 1,
-                           piece_bytes=piece_bytes or source.piece_bytes)
+                           piece_bytes=piece_bytes or source.piece_bytes, pack=False)
         splits = [s for i, s in enumerate(cut) if i % tasks == share]
     for split in splits:
         for batch in read_partition(source, split, schema_json):

@@ -252,6 +252,30 @@ def test_a_temporal_join_in_one_pass_joins_as_of_each_row_as_micro_batches_do(on
             assert sorted(changes(c, left_sql)) == [("+I", row) for row in left_over_1_05]
 
 
+def test_a_temporal_join_over_a_directory_of_orders_looks_up_each_file_in_the_tasks(one_pass_client, client,
+                                                                                   orders_and_rates, tmp_path):
+    """The orders in three files: the lookup's tasks share the files out (each file whole, by its place in the
+    directory, as every task counts them alike), and the rows are those of micro-batches."""
+    folder = tmp_path / "orders"
+    folder.mkdir()
+    lines = ORDERS.splitlines(keepends=True)
+    for i in range(3):
+        (folder / ("part-%d.csv" % i)).write_text("".join(lines[i::3]))
+    inner_sql, left_sql = AS_OF % ("", ""), AS_OF % ("LEFT", " AND r.rate > 1.05")
+    for c in (one_pass_client, client):
+        orders_and_rates(c)
+        c.execute("DROP TABLE orders")
+        c.execute("CREATE TABLE orders (id STRING, currency STRING, amount INT, ts TIMESTAMP(3), WATERMARK FOR ts "
+                  "AS ts) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', "
+                  "'csv.null-literal' = 'null')" % folder)
+    shown = explained(one_pass_client, inner_sql)
+    assert "one pass" in shown and "probe rows: 3 files, " in shown and "FileProbeLookup" in shown
+    client.execute("SET 'dynsql.one-pass.enabled' = 'false'")
+    for sql in (inner_sql, left_sql):
+        expected = sorted(changes(client, sql))
+        assert expected and sorted(changes(one_pass_client, sql)) == expected
+
+
 @contextlib.contextmanager
 def as_of_plan(client, plan, sql=AS_OF % ("", "")):
     """One pass joins as of each row by a lookup of versions that fit under Spark's broadcast limit, else by a
