@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: postgres demo-jdbc connect-jdbc run test test-faults test-plan test-paths conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java hadoop-jar
+.PHONY: postgres demo-jdbc connect-jdbc run test test-faults test-plan test-slow test-paths conformance bench fuzz soak faults small-files exactly-once cluster-test install clean java hadoop-jar
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "dynsql needs Java 17 or 21: install a JDK (e.g. 'apt-get install openjdk-17-jre-headless') and try again." >&2; exit 1; }
@@ -53,6 +53,10 @@ test-faults: java postgres $(STAMP)
 # the physical choices (tests/plans/physical)
 test-plan: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_plans.py tests/planner_tests
+
+# the .sqltest runs that take minutes each (tests/test_sql_files.py's SLOW), left out of `make test`
+test-slow: java $(STAMP)
+	DYNSQL_SLOW_SQLTESTS=1 $(BIN)/python -m pytest -q tests/test_sql_files.py -k "subqueries_in_three_valued"
 
 # every .sqltest file and conformance case on each physical path (runtime/physical), the same rows expected:
 # general (no fast path), one-pass (one pass wherever it applies), fast (every fast path, whatever the sizes)

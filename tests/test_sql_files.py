@@ -156,11 +156,20 @@ def file_modes(path):
     return [(path, m) for m in modes[0]] if modes else [(path, None)]
 
 
+# files whose run in a mode takes minutes (11 streaming queries of several subqueries each: 331 s at load 2):
+# `make test-slow` runs them (DYNSQL_SLOW_SQLTESTS=1), `make test` leaves them out to stay within CI's time
+SLOW = {("subqueries_in_three_valued", "streaming")}
 CASES = [c for p in FILES for c in file_modes(p)]
 
 
-@pytest.mark.parametrize("path,mode", CASES, ids=[os.path.basename(p)[:-len(".sqltest")] + ("-" + m if m else "")
-                                                  for p, m in CASES])
+def _case(path, mode):
+    slow = (os.path.basename(path)[:-len(".sqltest")], mode) in SLOW
+    return pytest.param(path, mode, marks=pytest.mark.skipif(
+        slow and not os.environ.get("DYNSQL_SLOW_SQLTESTS"), reason="slow: make test-slow runs it"))
+
+
+@pytest.mark.parametrize("path,mode", [_case(p, m) for p, m in CASES],
+                         ids=[os.path.basename(p)[:-len(".sqltest")] + ("-" + m if m else "") for p, m in CASES])
 def test_sql_file(path, mode, client, tmp_path):
     if mode is not None:
         client.settings.set("execution.runtime-mode", mode)
