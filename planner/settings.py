@@ -48,6 +48,10 @@ KNOWN_KEYS = {
     "dynsql.jobs.dir": ("", None, "the job registry: one folder per INSERT INTO job, shared by sessions; empty: "
                                   "the project's .dynsql/jobs (the nearest folder up from the working folder with a "
                                   ".dynsql folder or a .git, else the working folder)"),
+    "dynsql.job-host.idle-timeout": ("10 min", None,
+                                     "how long a job host (the process that runs a session's INSERT INTO jobs) "
+                                     "lives on without a job; a host takes it from the session that starts it "
+                                     "(-D, or $DYNSQL_JOB_HOST_IDLE_TIMEOUT)"),
     "state.backend.type": ("hashmap", ("hashmap", "rocksdb"),
                            "where streaming queries keep their state: hashmap (memory) or rocksdb (local disk, "
                            "for state bigger than memory; always for dynsql's own stateful operators)"),
@@ -293,7 +297,7 @@ def _unknown_key_hint(key):
 
 
 _DURATION_KEYS = ("table.exec.state.ttl", "table.exec.emit.allow-lateness", "table.exec.emit.late-fire.delay",
-                  "table.exec.emit.early-fire.delay")
+                  "table.exec.emit.early-fire.delay", "dynsql.job-host.idle-timeout")
 
 
 _SIZE_KEYS = ("dynsql.one-pass.max-input-size", "dynsql.whole-file.max-size", "dynsql.one-pass.piece-size")

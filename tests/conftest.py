@@ -45,28 +45,44 @@ FORCED_PATH = os.environ.get("DYNSQL_PHYSICAL")
 FORCED = {"dynsql.physical.force": FORCED_PATH} if FORCED_PATH else {}
 
 
+@pytest.fixture(scope="session")
+def shared_jobs_dir(tmp_path_factory):
+    """The job registry of the run's clients (but those of tests marked `own_job_registry`): their INSERT INTO
+    jobs go to one job host (runtime/job_host.py), started by the first and kept for the next, rather than a
+    JVM and SparkSession a test (15-20 s each). Its hosts are stopped at the end of the run."""
+    folder = str(tmp_path_factory.mktemp("jobs"))
+    yield folder
+    from job_hosts import stop_job_hosts
+    stop_job_hosts(folder)
+
+
 @pytest.fixture
-def client(spark_runtime, tmp_path_factory):
-    """A client on the shared session; its INSERT INTO jobs go to a registry of their own, and those still
-    running at the end of the test are stopped. Its streaming queries run on micro-batches, the operators the
-    tests are about, even where a bounded file would be read in one pass (`one_pass_client`: as by default)."""
-    c = _client(spark_runtime, tmp_path_factory, {"dynsql.one-pass.max-input-size": "0", **FORCED})
+def client(spark_runtime, tmp_path_factory, request):
+    """A client on the shared session; its INSERT INTO jobs go to the run's registry (a test marked
+    `own_job_registry`: a registry of its own), and those still running at the end of the test are stopped. Its
+    streaming queries run on micro-batches, the operators the tests are about, even where a bounded file would be
+    read in one pass (`one_pass_client`: as by default)."""
+    c = _client(spark_runtime, tmp_path_factory, request, {"dynsql.one-pass.max-input-size": "0", **FORCED})
     yield c
     _stop_jobs(c)
 
 
 @pytest.fixture
-def one_pass_client(spark_runtime, tmp_path_factory):
+def one_pass_client(spark_runtime, tmp_path_factory, request):
     """A client with dynsql's default settings: a streaming query over one small bounded file is read in one
     pass (runtime/one_pass.py)."""
-    c = _client(spark_runtime, tmp_path_factory, dict(FORCED))
+    c = _client(spark_runtime, tmp_path_factory, request, dict(FORCED))
     yield c
     _stop_jobs(c)
 
 
-def _client(spark_runtime, tmp_path_factory, conf):
+def _client(spark_runtime, tmp_path_factory, request, conf):
     from repl.client import Client
-    return Client(spark_runtime=spark_runtime, conf={"dynsql.jobs.dir": str(tmp_path_factory.mktemp("jobs")),
+    if request.node.get_closest_marker("own_job_registry"):
+        jobs = {"dynsql.jobs.dir": str(tmp_path_factory.mktemp("jobs"))}
+    else:
+        jobs = {"dynsql.jobs.dir": request.getfixturevalue("shared_jobs_dir"), "dynsql.job-host.idle-timeout": "120 s"}
+    return Client(spark_runtime=spark_runtime, conf={**jobs,
                                                      # the catalogs it creates are stored in a folder of its own,
                                                      # not in the checkout's .dynsql/catalogs
                                                      "table.catalog-store.file.path": str(tmp_path_factory.mktemp(
@@ -83,7 +99,8 @@ def _stop_jobs(c):
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests' own helper modules
-# the job hosts the tests' INSERT INTO jobs start (runtime/job_host.py) exit soon after their last job
+# the job hosts the tests' INSERT INTO jobs start (runtime/job_host.py) exit soon after their last job; the host
+# of the run's registry (`shared_jobs_dir`) waits longer for the next test's job
 os.environ.setdefault("DYNSQL_JOB_HOST_IDLE_TIMEOUT", "10 s")
 
 

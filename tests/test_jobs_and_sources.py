@@ -10,6 +10,8 @@ import pytest
 from planner.errors import DynsqlError
 from runtime.results import ChangeStream
 
+pytestmark = pytest.mark.own_job_registry      # SHOW JOBS lists exactly the jobs of the test
+
 CLICKS = "Mary,2024-01-01 12:00:00,./home\nBob,2024-01-01 12:00:00,./cart\nMary,2024-01-01 12:00:05,./prod?id=1\n"
 
 

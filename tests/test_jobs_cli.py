@@ -7,7 +7,11 @@ written to it later is never read."""
 import json
 import time
 
+import pytest
+
 from test_cli import dynsql
+
+pytestmark = pytest.mark.own_job_registry      # its dynsql process lists the jobs of the registry
 
 
 def test_a_script_submits_jobs_that_outlive_it_and_waits_with_dml_sync(client, tmp_path):

@@ -35,6 +35,9 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(1, ROOT)
+sys.path.insert(1, os.path.join(ROOT, "tests"))      # the tests' helper modules (job_hosts)
+from job_hosts import stop_job_hosts  # noqa: E402
+
 DYNSQL = os.path.join(ROOT, ".venv", "bin", "dynsql")
 DYNSQL_COMMAND = [DYNSQL] if os.path.exists(DYNSQL) else [sys.executable, "-m", "repl.cli"]
 CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
@@ -203,26 +206,6 @@ SELECT COUNT(*) AS c, SUM(n) AS s FROM dst;
     log("%s: INSERT INTO job %s (rows %s, expected %s)%s" % (label, "ok" if ok else "FAILED", rows, expected,
                                                             "" if ok else ": " + proc.stderr[-800:]))
     return ok
-
-
-def stop_job_hosts(jobs_dir, timeout=60):
-    """Stop the job hosts of the registry `jobs_dir` (SIGTERM, as their idle timeout would 10 min later): a host
-    keeps its application's cores on the cluster while it lives, and the next check's applications would wait
-    for cores that never come (a 2-core worker: the next script's session and its own job host)."""
-    from runtime.job_host import host_pid
-    hosts = os.path.join(jobs_dir, ".hosts")
-    live = {}
-    for key in os.listdir(hosts) if os.path.isdir(hosts) else ():
-        pid = host_pid(os.path.join(hosts, key))
-        if pid is not None:
-            live[pid] = os.path.join(hosts, key)
-            os.kill(pid, signal.SIGTERM)
-    deadline = time.time() + timeout
-    for pid, folder in live.items():
-        while time.time() < deadline and host_pid(folder) == pid:
-            time.sleep(0.5)
-        if host_pid(folder) == pid:
-            os.kill(pid, signal.SIGKILL)
 
 
 def pieces_check(dynsql_args, folder, label, rows=1800000):

@@ -45,6 +45,7 @@ def refused(planner, text):
     ("SET 'table.exec.state.ttl' = 'Infinity s'", "Invalid duration 'Infinity s'"),
     ("SET 'table.exec.state.ttl' = '1e309 s'", "Invalid duration '1e309 s'"),
     ("SET 'table.exec.emit.allow-lateness' = '-1 s'", "Invalid duration '-1 s'"),
+    ("SET 'dynsql.job-host.idle-timeout' = 'soon'", "Invalid duration 'soon'"),
     ("SET 'table.display.max-column-width' = '%s'" % HUGE, "a positive whole number"),
     ("SET 'table.display.max-column-width' = '²'", "a positive whole number"),
     ("RESET 'x", "Expected RESET or RESET 'key'"),
