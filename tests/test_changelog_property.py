@@ -73,7 +73,7 @@ def materialize(stream):
 @pytest.mark.parametrize("seed, query", list(enumerate(QUERIES, start=1)))
 def test_changelog_materializes_to_the_batch_result(client, tmp_path, seed, query):
     write_inputs(tmp_path, seed)
-    for stmt in ddl(tmp_path, rows_per_batch=3 + seed % 3):
+    for stmt in ddl(tmp_path, rows_per_batch=5 + seed % 3):
         client.execute(stmt)
     stream = client.execute(query)
     assert isinstance(stream, ChangeStream)
