@@ -42,7 +42,7 @@ demo-jdbc: java postgres $(STAMP)
 # slowest tests are listed at the end. Python keeps its compiled modules (__pycache__) even where the environment
 # says not to: Spark starts Python workers for every streaming query, and each would compile dynsql again
 test: java postgres $(STAMP)
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q tests -m 'not fault_injection' --durations=25
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q tests -m 'not fault_injection and not slow' --durations=25
 
 # exactly once under kill -9 (a filesystem sink, a jdbc upsert sink), a PostgreSQL server stopped mid-job, and a
 # streaming query whose Python source runner is killed (said in words)
@@ -54,9 +54,9 @@ test-faults: java postgres $(STAMP)
 test-plan: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_plans.py tests/planner_tests
 
-# the .sqltest runs that take minutes each (tests/test_sql_files.py's SLOW), left out of `make test`
+# the tests marked `slow` (a minute or more each: tests/test_sql_files.py's SLOW), left out of `make test`
 test-slow: java $(STAMP)
-	DYNSQL_SLOW_SQLTESTS=1 $(BIN)/python -m pytest -q tests/test_sql_files.py -k "subqueries_in_three_valued"
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q tests -m slow
 
 # every .sqltest file and conformance case on each physical path (runtime/physical), the same rows expected:
 # general (no fast path), one-pass (one pass wherever it applies), fast (every fast path, whatever the sizes)
