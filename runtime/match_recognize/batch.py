@@ -3,7 +3,9 @@
 The input holds the table's columns plus `__seq` (arrival order) and `__wm` (Flink's watermark just
 before the row arrived; NULL when none). Spark does the heavy lifting natively: it marks late rows
 (rowtime <= __wm, Flink drops them), hash-partitions by PARTITION BY and sorts each partition by
-(partition key, rowtime, further ORDER BY keys, __seq); one `mapInArrow` pass then walks each key's
+(partition key, rowtime, further ORDER BY keys, __seq); a FLOAT/DOUBLE partition key by its text
+(keyed_state.python_key, added as `__mk<i>`: NaN one partition, -0.0 apart from 0.0, as Flink keys it in both
+modes; Spark's shuffle and sort take -0.0 for 0.0); one `mapInArrow` pass then walks each key's
 rows in order through the pure-Python matcher. Late rows are skipped and counted in the accumulator
 passed as `late_rows` (a pyspark Accumulator; the caller reads `.value` after an action).
 The result's schema is the planner's (spec.output_columns)."""
@@ -13,12 +15,13 @@ import sys
 from pyspark.sql import functions as F
 
 from runtime.match_recognize.lazy_timestamps import LazyTimestamps
+from runtime.operators.keyed_state import python_key
 from runtime.match_recognize.output_schema import ArrowWriter, spark_schema
 
 SEQ, WM, LATE = "__seq", "__wm", "__late"
 
 
-def prepare(df, spec, partitions=None):
+def prepare(df, spec, input_columns, partitions=None):
     """Mark late rows (`__late`, only where the input has `__wm`), co-locate partitions and sort them for the
     matcher."""
     rt = spec.rowtime
@@ -27,13 +30,15 @@ def prepare(df, spec, partitions=None):
         df = df.withColumn(LATE, late_column(F.col(rt)))
     if SEQ not in df.columns:
         df = df.withColumn(SEQ, F.monotonically_increasing_id())
-    keys = [F.col(p) for p in spec.partition_by]
+    keyed = key_columns(spec, input_columns)
+    df = df.select("*", *[python_key(df, p).alias(k) for p, k in zip(spec.partition_by, keyed) if k != p])
+    keys = [F.col(k) for k in keyed]
     if keys:
         n = partitions or int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
         df = df.repartition(n, *keys)
     else:
         df = df.repartition(1)
-    order = [F.col(p) for p in spec.partition_by]
+    order = list(keys)
     first = spec.order_by[0].column
     if spec.proctime is not None and first == spec.proctime:
         order.append(F.col(SEQ))
@@ -44,15 +49,26 @@ def prepare(df, spec, partitions=None):
     return df.sortWithinPartitions(*order)
 
 
+def key_columns(spec, input_columns):
+    """The columns the matcher tells PARTITION BY keys apart by: each key's own, a FLOAT/DOUBLE one's
+    `__mk<i>` (its text: `prepare` adds it); `input_columns`: [(name, Flink type text)]."""
+    from planner.expr.types import base_name
+    types = dict(input_columns)
+    return ["__mk%d" % i if base_name(types[p]) in ("FLOAT", "DOUBLE", "REAL") else p
+            for i, p in enumerate(spec.partition_by)]
+
+
 def match_batch(df, spec, input_columns, late_rows=None, partitions=None):
     """Batch MATCH_RECOGNIZE: one output row per match (or per row for ALL ROWS PER MATCH)."""
     schema = spark_schema(spec)
     tz = df.sparkSession.conf.get("spark.sql.session.timeZone")
     names = [n for n, _ in input_columns]
-    prepared = prepare(df.select(*names, *[c for c in (SEQ, WM) if c in df.columns]), spec, partitions)
+    prepared = prepare(df.select(*names, *[c for c in (SEQ, WM) if c in df.columns]), spec, input_columns, partitions)
     # the rows come sorted: `__seq` goes on to the matcher only where it is the order (processing time)
     by_time = spec.ordered_by_rowtime()
-    prepared = prepared.select(*names, *[c for c in ((LATE,) if by_time else (SEQ, LATE)) if c in prepared.columns])
+    keyed = [k for k in key_columns(spec, input_columns) if k not in names]
+    prepared = prepared.select(*names, *keyed,
+                               *[c for c in ((LATE,) if by_time else (SEQ, LATE)) if c in prepared.columns])
     fn = _ArrowMatch(spec, input_columns, schema, tz, late_rows)
     return prepared.mapInArrow(fn, schema)
 
@@ -65,8 +81,8 @@ def _column_values(array):
 
 
 def _key_runs(batch, key_names):
-    """The (first, end) row ranges of the batch's runs of equal partition keys, found by Arrow's comparisons of
-    each row with the one before (NULL equals NULL, NaN nothing, as the Python values compare)."""
+    """The (first, end) row ranges of the batch's runs of equal partition keys (`key_columns`), found by Arrow's
+    comparisons of each row with the one before (NULL equals NULL)."""
     import numpy as np
     import pyarrow.compute as pc
     n = batch.num_rows
@@ -102,9 +118,10 @@ class _ArrowMatch:
         compiled = CompiledMatch(spec, names)
         writer = ArrowWriter(self.schema, self.tz)
         pidx = [names.index(p) for p in spec.partition_by]
+        keyed = key_columns(spec, self.input_columns)
         by_time = spec.ordered_by_rowtime()
         ti = names.index(spec.rowtime) if by_time else None
-        key = None
+        key = run_key = None      # the partition's values, and its `key_columns` values
         buf = None          # [column lists..., ts list]
         late = 0
         for batch in batches:
@@ -122,15 +139,16 @@ class _ArrowMatch:
                 ts = list(cols[ti].us)
             else:
                 ts = batch.column(SEQ).to_pylist()
-            for a, b in _key_runs(batch, spec.partition_by):
-                k = tuple(cols[i][a] for i in pidx)
-                if buf is not None and k != key:
+            key_cols = [batch.column(k) for k in keyed]
+            for a, b in _key_runs(batch, keyed):
+                k = tuple(c[a].as_py() for c in key_cols)
+                if buf is not None and k != run_key:
                     out = self._run(compiled, buf, key, writer)
                     if out is not None:
                         yield out
                     buf = None
                 if buf is None:
-                    key = k
+                    run_key, key = k, tuple(cols[i][a] for i in pidx)
                     buf = [c[a:b] for c in cols] + [ts[a:b]]
                 else:
                     for c, src in zip(buf, cols + [ts]):

@@ -13,7 +13,8 @@ from planner.expr.types import base_name
 
 from ..lateness import late_array
 from ..whole_file import key_shares, read_whole_file, run_in_tasks, shares_of
-from .batch import LATE, SEQ, WM, _ArrowMatch
+from ..operators.keyed_state import arrow_key
+from .batch import LATE, SEQ, WM, _ArrowMatch, key_columns
 from .output_schema import spark_schema
 
 FLOATING = ("FLOAT", "DOUBLE", "REAL")
@@ -69,17 +70,20 @@ class _WholeFileMatch:
         import pyarrow.compute as pc
         spec = self.matcher.spec
         names = [n for n, _ in self.matcher.input_columns]
-        out = names + ([LATE] if self.late_rows else [])
+        keyed = [(p, k) for p, k in zip(spec.partition_by, key_columns(spec, self.matcher.input_columns)) if p != k]
+        out = names + [k for _, k in keyed] + ([LATE] if self.late_rows else [])
         kept = []
         for table in read_whole_file(self.read_spec, self.schema_json, self.names,
                                      (SEQ, WM) if self.late_rows else (SEQ,)):
             if self.late_rows:         # as batch.prepare marks them
                 table = table.append_column(LATE, late_array(table.column(spec.rowtime), table.column(WM)))
+            for p, k in keyed:          # a FLOAT/DOUBLE key by its text, as batch.prepare keys it
+                table = table.append_column(k, arrow_key(table.column(p)))
             table = table.select(out + [SEQ])
             kept.append(table.filter(pa.array(key_shares(table, spec.partition_by, self.tasks) == share)))
         if not kept:
             return pa.table({n: [] for n in out})
         rows = pa.concat_tables(kept)
-        order = [(k, "ascending", "at_start") for k in spec.partition_by] + \
+        order = [(k, "ascending", "at_start") for k in key_columns(spec, self.matcher.input_columns)] + \
             [(k.column, "ascending", "at_start") for k in spec.order_by] + [(SEQ, "ascending", "at_start")]
         return rows.take(pc.sort_indices(rows, sort_keys=order)).select(out)

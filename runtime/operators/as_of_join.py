@@ -10,7 +10,8 @@ the last version so far is carried to each probe row (`last(..., ignorenulls)` o
 shuffle and one sort, no Python. The versions are the versioned view's input rows as its keep-last-row
 deduplication takes them: a row older than an earlier row of its key is none, and of a key's rows with one
 time the last to arrive is the version. A row without a time is neither a probe row nor a version; a NULL key
-joins nothing (INNER drops the row, LEFT pads it with NULLs). When the versions fit under Spark's broadcast
+field equals a NULL (Flink 2.3's operator keys both sides by the key's binary form: a probe row with a NULL key
+takes the version of the NULL key). When the versions fit under Spark's broadcast
 limit, each probe batch looks its versions up instead, in the task that reads it (as_of_lookup.py); when the
 probe rows are one small file's (runtime/whole_file.py), that task reads its pieces of the file itself, and the
 probe rows never enter the JVM (as_of_lookup.FileProbeLookup)."""
@@ -33,7 +34,11 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, chosen, ctx, read=
     its `pieces`: (how many, bytes each) the file is cut in, a task each, else a task a core) or the window plan.
     `read`: the output fields anything reads (None: all); the others are typed NULLs, never carried."""
     probe, versions, left, right = as_of_sides(node, ldf, rdf, probe_keys, version_keys, read=read)
-    looked_up = _looked_up(node, probe, versions, key[:-1], left, right, chosen, ctx, read)
+    if chosen.probe_file is not None and any(
+            isinstance(ldf.schema[k].dataType, (st.DoubleType, st.FloatType)) for k in node.left_keys):
+        chosen.probe_file = None        # the file's FLOAT/DOUBLE key is not keyed as `probe_keys` key it (its text)
+        chosen.because.append("probe rows through Spark: a FLOAT/DOUBLE key")
+    looked_up = _looked_up(node, probe, versions, key, left, right, chosen, ctx, read)
     if looked_up is not None:
         return looked_up
     return as_of_windows(node, probe, versions, key, left, right)
@@ -42,7 +47,7 @@ def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, chosen, ctx, read=
 def as_of_sides(node, ldf, rdf, probe_keys, version_keys, delays_us=None, read=None):
     """(probe rows, version rows, the left value columns, the right value columns): each side's key columns,
     `__side` (PROBE, VERSION), `__t` (its time in epoch microseconds), `__seq` and its fields as `__l<i>` /
-    `__r<i>`; rows without a time dropped, versions with a NULL key field too (they equal nothing).
+    `__r<i>`; rows without a time dropped.
     `delays_us`: (the probe side's, the versions' watermark delay): each row also has `__w`, its source's
     watermark once it has arrived (epoch microseconds: its `__wm`, or its own time less the delay if later).
     `read`: the output fields anything reads (None: all); the others' columns are typed NULLs, carried for
@@ -67,7 +72,7 @@ def as_of_sides(node, ldf, rdf, probe_keys, version_keys, delays_us=None, read=N
                  [value(ldf, n, o, c) for n, o, c in zip(lnames, outs, left)])
     versions = side(rdf, version_keys, VERSION, node.right_time,
                     [value(rdf, n, o, c) for n, o, c in zip(rnames, outs[len(lnames):], right)])
-    return probe, versions.filter(~F.col("__knull")), left, right
+    return probe, versions, left, right
 
 
 def as_of_windows(node, probe, versions, key, left, right):
@@ -128,13 +133,13 @@ def _looked_up(node, probe, versions, key, left, right, chosen, ctx, read):
         return None
     spark = probe.sparkSession
     if chosen.probe_file is None:
-        joined = probe.select(*key, "__knull", "__t", "__seq", *left).mapInArrow(lookup, schema)
+        joined = probe.select(*key, "__t", "__seq", *left).mapInArrow(lookup, schema)
     else:
         from ..tables import parallelism, read_spec
         from ..whole_file import run_in_tasks
         scan, file_columns = chosen.probe_file
         tasks, piece_bytes = chosen.pieces if chosen.pieces is not None else (parallelism(spark), None)
-        columns = {**dict(zip(key, (file_columns[k] for k in node.left_keys))),
+        columns = {**dict(zip(key[:-1], (file_columns[k] for k in node.left_keys))),
                    **{c: file_columns[fields_of[c]] for c in left},
                    "__time": file_columns[node.left_time]}
         joined = run_in_tasks(spark, FileProbeLookup(*read_spec(spark, scan.table, piece_bytes), columns, lookup,

@@ -8,8 +8,9 @@ the versions travel with the function into every task; the probe rows never leav
 no shuffle, no sort, no window. Per probe batch, the key is encoded as one integer (each key column's position
 among the versions' distinct values, combined), the time as its rank among the versions' times, and one
 `searchsorted` over the versions sorted by (key, time) finds for every row the last version of its key at or
-before its time: the same version the window plan carries to it. Floating-point and nested keys, and nested
-values, keep the window plan (Arrow's lookups and Spark's grouping could disagree on -0.0 / NaN). The versions
+before its time: the same version the window plan carries to it. A FLOAT/DOUBLE key comes as its text
+(keyed_state.key_value: Arrow's lookups and Spark's grouping disagree on -0.0 / NaN), so its probe rows are
+never read from the file here; nested keys and values keep the window plan. The versions
 are read while the query is planned, a Spark job of their own (Ctrl-C does not cancel it; the broadcast limit
 bounds it)."""
 
@@ -51,7 +52,7 @@ def no_versions(frame):
 
 
 class AsOfLookup:
-    """The mapInArrow function: probe batches (key columns, __knull, __t, __seq, __l<i>) -> the joined rows
+    """The mapInArrow function: probe batches (key columns, __knull the last, __t, __seq, __l<i>) -> the joined rows
     (the left values, the version's values, __op, __seq), cast to `schema` (a pyarrow Schema). `inner`: a probe
     row without a version is dropped (else its version's values are NULL)."""
 
@@ -88,7 +89,6 @@ class AsOfLookup:
     def lookup(self, batch):
         """Each probe row's version: its index into self.values, and where it has one."""
         code, known = self._codes(batch)
-        known &= ~batch.column("__knull").to_numpy(zero_copy_only=False)
         t = batch.column("__t").to_numpy(zero_copy_only=False)
         probe = code * self.width + np.searchsorted(self.times, t, side="right")
         found = np.searchsorted(self.combined, probe, side="right") - 1
@@ -117,7 +117,8 @@ class AsOfLookup:
 class FileProbeLookup:
     """The mapInArrow function of a lookup whose probe rows are one small file's (runtime/whole_file.py): its
     input holds the task's share number(s); it reads its pieces of the file, makes them probe batches as
-    as_of_join.py's `side` does (the key columns as they are, NULL keys marked by __knull, __t the time in epoch
+    as_of_join.py's `side` does (the key columns with a NULL as temporal_join._key_column makes it, NULL keys marked
+    by __knull, __t the time in epoch
     microseconds, rows without a time dropped, the left fields `__l<i>`) and looks them up (`lookup`: an
     AsOfLookup). `columns`: {probe column (the keys, `__l<i>`, `__time`): the file's column}."""
 
@@ -140,11 +141,30 @@ class FileProbeLookup:
         import pyarrow.compute as pc
         t = pc.cast(table.column("__time"), pa.int64())
         knull = np.zeros(table.num_rows, dtype=bool)
-        for k in self.lookup.key:
+        key = self.lookup.key[:-1]
+        for k in key:
             knull |= table.column(k).is_null().to_numpy(zero_copy_only=False)
-        probe = pa.table({**{k: table.column(k) for k in self.lookup.key}, "__knull": pa.array(knull), "__t": t,
+        probe = pa.table({**{k: _without_null(table.column(k)) for k in key}, "__knull": pa.array(knull), "__t": t,
                           "__seq": table.column("__seq"), **{c: table.column(c) for c in self.lookup.left}})
         return probe.filter(t.is_valid()).combine_chunks()
+
+
+def _without_null(column):
+    """A key column's NULLs as temporal_join._key_column makes them (0, '0', FALSE, the epoch): a NULL key field
+    equals a NULL one (with __knull), as the versions' keys are made."""
+    import decimal
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    if not column.null_count:
+        return column
+    t = column.type
+    if pa.types.is_timestamp(t):
+        zero = pa.scalar(0, pa.int64()).cast(t)
+    elif pa.types.is_decimal(t):
+        zero = pa.scalar(decimal.Decimal(0), t)
+    else:
+        zero = pa.scalar(0, pa.int32()).cast(t)
+    return pc.fill_null(column, zero)
 
 
 def newest_versions(combined, key_base, seq):

@@ -11,7 +11,7 @@ import pickle
 from pyspark.sql import Row
 from pyspark.sql import functions as F
 from pyspark.sql.streaming import StatefulProcessor
-from pyspark.sql.types import BinaryType, ByteType, DoubleType, FloatType, LongType, StructField, StructType
+from pyspark.sql.types import BinaryType, ByteType, DoubleType, FloatType, LongType, StringType, StructField, StructType
 from ..connect_shims import portable
 
 ADD_OPS = (0, 2)
@@ -65,10 +65,26 @@ def python_key(df, name):
     Spark's Python worker cuts its input into keys with Python's `==`, which a NaN never satisfies: each row with
     a NaN key was a call of its own, its changes ordered apart from the key's others. The text keeps NaN one
     key and -0.0 apart from 0.0, as Flink's streaming operators key a value (by its binary form)."""
-    col = F.col("`%s`" % name.replace("`", "``"))
-    if isinstance(df.schema[name].dataType, (DoubleType, FloatType)):
+    return key_value(F.col("`%s`" % name.replace("`", "``")), df.schema[name].dataType)
+
+
+def key_value(col, data_type):
+    """`python_key` of a Column `col` of Spark type `data_type` (its type: `key_type`)."""
+    if isinstance(data_type, (DoubleType, FloatType)):
         return col.cast("string")
     return col
+
+
+def key_type(data_type):
+    """The Spark type of `key_value` of a column of `data_type`."""
+    return StringType() if isinstance(data_type, (DoubleType, FloatType)) else data_type
+
+
+def arrow_key(array):
+    """`python_key` of an Arrow column (read by Python, not Spark): a float one as its text."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    return pc.cast(array, pa.string()) if pa.types.is_floating(array.type) else array
 
 
 def python_grouped(df, names, *more):

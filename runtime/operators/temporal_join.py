@@ -28,7 +28,7 @@ from ..translate import Stream, conform, q, translates
 from .as_of_join import as_of_join
 from .columnar_event_time import NO_TIME, ColumnarEventTimeProcessor, concat, length, take
 from .event_time import event_time_column, watermark_delay_ms
-from .keyed_state import PickledValueState
+from .keyed_state import PickledValueState, key_type, key_value
 from .packed_rows import pack_by_key
 from .pandas_values import MICROS, RowColumns, Values
 from ..connect_shims import portable
@@ -70,7 +70,7 @@ class TemporalJoinProcessor(ColumnarEventTimeProcessor):
     def on_arrival(self, key, frame):
         probe = frame["__side"].to_numpy() == LEFT
         keys = key if isinstance(key, tuple) else (key,)
-        if not bool(keys[-1]) and not probe.all():       # a NULL key equals nothing: it has no versions
+        if not probe.all():               # a NULL key is a key too: Flink's operator keys rows by their binary form
             rows = np.flatnonzero(~probe)
             rows = rows[frame["__t"].to_numpy(dtype=np.int64)[rows] != NO_TIME]
             self._add_versions({**_row_columns(frame, rows), **self.right.read(frame, rows)})
@@ -193,9 +193,11 @@ def translate_temporal_join(node, inputs, ctx):
     keys = ["__k%d" % i for i in range(len(node.left_keys))]
 
     def key_columns(names):
-        """The side's key columns cast to the left's types, never NULL, then __knull."""
+        """The side's key columns cast to the left's types, never NULL, then __knull; a FLOAT/DOUBLE one as its
+        text (keyed_state.key_value: NaN one key, -0.0 apart from 0.0, as Flink's operator keys its rows)."""
         cols = [F.col(q(k)).cast(t) for k, t in zip(names, key_types)]
-        return [_key_column(c, kt).alias(name) for c, kt, name in zip(cols, key_types, keys)] + \
+        return [_key_column(key_value(c, kt), key_type(kt)).alias(name)
+                for c, kt, name in zip(cols, key_types, keys)] + \
             [_any_null(cols).alias("__knull")]
     chosen = ctx.chosen(node)
     if chosen.choice == PER_MICRO_BATCH_TEMPORAL_JOIN:
