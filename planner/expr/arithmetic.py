@@ -79,8 +79,39 @@ def _decimal(ft):
     return ft is not None and ft.name == "DECIMAL"
 
 
+def _time_of_day(n, typeof, sub):
+    """TIME +- INTERVAL (a TIME is Spark text 'HH:mm:ss[.f]'): the time on 1970-01-01 moved by the interval, its
+    time of day in the TIME's digits (Flink wraps around midnight)."""
+    a = typeof(n.this)
+    time, interval = (n.this, n.expression) if a is not None and a.name == "TIME" else (n.expression, n.this)
+    out = typeof(n)
+    p = out.params[0] if out.params else 0
+    symbol = "+" if isinstance(n, exp.Add) else "-"
+    return template("date_format(to_timestamp_ntz(concat('1970-01-01 ', _t)) %s _i, 'HH:mm:ss%s')"
+                    % (symbol, "." + "S" * p if p else ""), t=sub(time), i=sub(interval))
+
+
+def _constant(e):
+    return not any(isinstance(x, (exp.Column, exp.Rand)) for x in e.walk())
+
+
+def _zero_literal(e):
+    while isinstance(e, (exp.Cast, exp.Paren)):
+        e = e.this
+    if not isinstance(e, exp.Literal) or e.is_string:
+        return False
+    try:
+        return float(e.this) == 0
+    except ValueError:
+        return False
+
+
 def rewrite(n, typeof, sub):
     """The Spark tree of arithmetic node `n` with Flink's semantics, or None (Spark's operator is Flink's)."""
+    if isinstance(n, (exp.Add, exp.Sub)):
+        out = typeof(n)
+        if out is not None and out.name == "TIME":
+            return _time_of_day(n, typeof, sub)
     if isinstance(n, tuple(_OPS)):
         out, a, b = typeof(n), typeof(n.this), typeof(n.expression)
         if _integral(out) and _integral(a) and _integral(b):
@@ -105,6 +136,10 @@ def rewrite(n, typeof, sub):
             x, y = as_decimal(sub(n.this), a), as_decimal(sub(n.expression), b)
             return template("if(_b = 0, _a / _b, try_divide(_a, _b))", a=x, b=y)
         if out is not None and out.name in ("DOUBLE", "FLOAT"):
+            if _constant(n.this) and _zero_literal(n.expression):
+                from ..errors import SqlError           # Flink folds constants in BigDecimal before it runs
+                raise SqlError("Division by zero (a constant divided by the literal 0: Flink computes it while "
+                               "planning, and fails)", hint="guard the divisor: CASE WHEN d <> 0 THEN n / d END")
             x, y = sub(n.this), sub(n.expression)      # IEEE: x / 0 is +-Infinity or NaN in Flink
             out_sql = template("if(_b = 0, if(_a > 0, double('Infinity'), if(_a < 0, double('-Infinity'), "
                                "double('NaN'))), _a / _b)", a=x, b=y)

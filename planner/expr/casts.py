@@ -27,6 +27,8 @@ def rewrite(node, source, target, sub):
                         x=sub(node.this))
     if t == "TIME" and s in ("STRING", "VARCHAR", "CHAR", "TIME"):
         return _time_text(node, target, sub)
+    if t == "BOOLEAN" and s in ("STRING", "VARCHAR", "CHAR"):
+        return _boolean_text(node, sub)
     if isinstance(node, exp.TryCast):
         return None
     if t in INTEGRAL_BITS and s in INTEGRAL_BITS:
@@ -66,6 +68,36 @@ def no_decimal_error(what):
     (a function Flink computes in BigDecimal) cannot take."""
     return ("raise_error(concat('%s: the floating-point value ', CAST(_x AS STRING), ' has no decimal value "
             "(Flink fails on NaN, Infinity and -Infinity here)'))" % what)
+
+
+def iso_t_refused(node, source, target, spark_cast):
+    """A string cast to TIMESTAMP: Flink reads 'yyyy-MM-dd HH:mm:ss[.f]' (or a date alone) and fails on the ISO
+    form with a 'T' ('2024-05-01T10:00:00'), which Spark's CAST reads; TRY_CAST gives NULL for it."""
+    if source is None or target is None or source.name not in ("STRING", "VARCHAR", "CHAR") \
+            or target.name != "TIMESTAMP":
+        return spark_cast
+    if isinstance(node, exp.TryCast):
+        return template("if(_x rlike '[0-9][Tt][0-9]', CAST(NULL AS TIMESTAMP), _c)", x=node.this.copy(), c=spark_cast)
+    return template("if(_x rlike '[0-9][Tt][0-9]', %s, _c)" % _cast_error(
+        "%s: it is not a valid TIMESTAMP value (Flink reads yyyy-MM-dd HH:mm:ss, no T)" % target.text(False)),
+        x=node.this.copy(), c=spark_cast)
+
+
+def _cast_error(what):
+    """Spark SQL failing with "Cannot cast '<_x>' to <what>" (runtime/errors.py passes a RAISE_ERROR's words)."""
+    return "raise_error(concat('Cannot cast ', char(39), _x, char(39), ' to %s'))" % what
+
+
+_EDGE_SPACE = r"_x rlike '^\\s|\\s$'"
+
+
+def _boolean_text(node, sub):
+    """Flink reads a string as a BOOLEAN untrimmed ('true', 'y', 'yes', '1', ... in any case; ' true ' fails),
+    where Spark's CAST trims white space first."""
+    if isinstance(node, exp.TryCast):
+        return template("if(%s, CAST(NULL AS BOOLEAN), try_cast(_x AS BOOLEAN))" % _EDGE_SPACE, x=sub(node.this))
+    return template("if(%s, %s, CAST(_x AS BOOLEAN))" % (_EDGE_SPACE, _cast_error(
+        "BOOLEAN: it is not a valid BOOLEAN value (Flink reads it as written, white space included)")), x=sub(node.this))
 
 
 def _time_text(node, target, sub):

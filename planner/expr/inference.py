@@ -73,6 +73,14 @@ def arithmetic(op, a, b):
         return nullable(a, null)
     if nb in ("TIMESTAMP", "TIMESTAMP_LTZ", "DATE") and op == "+" and na == "INTERVAL":
         return nullable(b, null)
+    if na == "TIME" and op in "+-" and nb == "INTERVAL":           # the time of day, wrapped around midnight
+        return nullable(a, null)
+    if nb == "TIME" and op == "+" and na == "INTERVAL":
+        return nullable(b, null)
+    if na == "INTERVAL" and (nb == "INTERVAL" and op in "+-" or nb in _NUMERIC and op in "*/"):
+        return nullable(a, null)
+    if nb == "INTERVAL" and na in _NUMERIC and op == "*":
+        return nullable(b, null)
     if na not in _NUMERIC or nb not in _NUMERIC:
         return None
     if "DOUBLE" in (na, nb):

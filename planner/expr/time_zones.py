@@ -54,6 +54,15 @@ def _lit(v):
     return exp.Literal.number(v) if isinstance(v, int) else exp.Literal.string(v)
 
 
+def flink_trunc(unit, x):
+    """FLOOR(x TO unit) as Flink rounds a date-time: Spark's DATE_TRUNC, but a week starts on Sunday (Calcite's
+    floor of a WEEK; Spark's on Monday)."""
+    if unit != "WEEK":
+        return _call("DATE_TRUNC", _lit(unit), x)
+    back = _call("MAKE_DT_INTERVAL", exp.Sub(this=_call("DAYOFWEEK", x.copy()), expression=_lit(1)))
+    return exp.Sub(this=_call("DATE_TRUNC", _lit("DAY"), x), expression=back)
+
+
 def _local(x, zone):
     """An instant -> its wall-clock time in `zone`."""
     return _call("FROM_UTC_TIMESTAMP", x, _lit(zone)) if zone != "UTC" else x
@@ -132,7 +141,7 @@ def _floor_ceil(node, zone):
     unit = node.args["to"].name.upper()
     x = node.this
     local = _local(x.copy(), zone)
-    trunc = _call("DATE_TRUNC", _lit(unit), local)
+    trunc = flink_trunc(unit, local)
     rounded = trunc if isinstance(node, exp.Floor) else exp.If(
         this=exp.EQ(this=trunc.copy(), expression=local.copy()), true=trunc.copy(),
         false=exp.Add(this=trunc.copy(), expression=exp.Interval(this=exp.Literal.string("1"), unit=exp.var(unit))))

@@ -18,7 +18,7 @@ from . import arithmetic, calcite_folds, casts, float_comparisons
 from . import inference as typing
 from .bottom_up import rewrite_bottom_up
 from .operand_checks import check_operands
-from .time_zones import localize
+from .time_zones import flink_trunc, localize
 
 _INTEGRAL = {"TINYINT", "SMALLINT", "INT", "BIGINT"}
 
@@ -159,7 +159,9 @@ def to_spark(node, ctx=None):
             return exp.IntDiv(this=n.this, expression=n.expression)
         if isinstance(n, (exp.Cast, exp.TryCast)):
             flink_cast = casts.rewrite(n, typeof(n.this), n.meta.get("flink_type"), lambda c: c)
-            return flink_cast if flink_cast is not None else _spark_cast(n)     # Java's narrowing (casts.py)
+            if flink_cast is not None:
+                return flink_cast                                   # Java's narrowing (casts.py)
+            return casts.iso_t_refused(n, typeof(n.this), n.meta.get("flink_type"), _spark_cast(n))
         if isinstance(n, exp.TimestampDiff):
             unit, start, end = n.this, n.expression, n.args.get("unit")
             call = exp.Anonymous(this="TIMESTAMPDIFF", expressions=[exp.var(unit.name.upper()), start, end])
@@ -180,10 +182,10 @@ def to_spark(node, ctx=None):
                                                                       exp.Literal.string("HH:mm:ss")])
             return exp.CurrentTimestamp()
         if isinstance(n, exp.Floor) and n.args.get("to") is not None:
-            return exp.Anonymous(this="DATE_TRUNC", expressions=[exp.Literal.string(n.args["to"].name.upper()), n.this])
+            return flink_trunc(n.args["to"].name.upper(), n.this)
         if isinstance(n, exp.Ceil) and n.args.get("to") is not None:
             unit = n.args["to"].name.upper()
-            trunc = exp.Anonymous(this="DATE_TRUNC", expressions=[exp.Literal.string(unit), n.this])
+            trunc = flink_trunc(unit, n.this)
             return exp.If(this=exp.EQ(this=trunc.copy(), expression=n.this.copy()), true=trunc.copy(),
                           false=exp.Add(this=trunc, expression=exp.Interval(this=exp.Literal.string("1"),
                                                                             unit=exp.var(unit))))

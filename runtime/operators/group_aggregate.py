@@ -220,7 +220,10 @@ def aggregate_expression(c):
         e = F.last(arg(), ignorenulls=True)
     elif f == "LISTAGG":
         sep = c.options[0] if c.options else ","
-        e = F.concat_ws(sep, F.collect_list(arg()))
+        values = F.collect_list(arg())
+        if c.distinct:
+            values = F.array_distinct(values)       # each value at its first arrival
+        e = F.when(F.size(values) > 0, F.concat_ws(sep, values))   # NULL when every value is NULL, as Flink
     elif f == "BOOL_AND":
         e = F.bool_and(arg())
     elif f == "BOOL_OR":

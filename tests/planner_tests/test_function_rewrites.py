@@ -30,8 +30,16 @@ def spark_sql(flink_expr):
     ("SPLIT_INDEX(s, ',', i)",
      "CASE WHEN i >= 0 THEN TRY_ELEMENT_AT(SPLIT(s, CONCAT('\\\\Q', ',', '\\\\E')), i + 1) ELSE NULL END"),
     ("SHA256(s)", "SHA2(s, 256)"),
-    ("CONVERT_TZ(s, 'UTC', 'Asia/Tokyo')",
-     "DATE_FORMAT(CONVERT_TIMEZONE('UTC', 'Asia/Tokyo', TO_TIMESTAMP(s)), 'yyyy-MM-dd HH:mm:ss')"),
+    # (a time that happens twice in the first zone: the later instant, as Flink's java.util parse takes it)
+    ("CONVERT_TZ(s, 'Europe/Berlin', 'Asia/Tokyo')",
+     "DATE_FORMAT(FROM_UTC_TIMESTAMP(CAST(TRANSFORM(ARRAY(CAST(s AS TIMESTAMP)), t -> TRANSFORM(ARRAY("
+     "TO_UTC_TIMESTAMP(CAST(t AS TIMESTAMP), 'Europe/Berlin')), u -> TRANSFORM(ARRAY(t - (FROM_UTC_TIMESTAMP(CAST("
+     "u + INTERVAL '3' HOURS AS TIMESTAMP), 'Europe/Berlin') - (u + INTERVAL '3' HOURS))), c -> IF(c > u AND "
+     "FROM_UTC_TIMESTAMP(CAST(c AS TIMESTAMP), 'Europe/Berlin') = t, c, u))[0])[0])[0] AS TIMESTAMP), 'Asia/Tokyo'), "
+     "'yyyy-MM-dd HH:mm:ss')"),
+    ("REGEXP_REPLACE(s, '(a)', '$1')",
+     "REGEXP_REPLACE(s, '(a)', REPLACE(REPLACE('$1', '\\\\', '\\\\\\\\'), '$', '\\\\$'))"),
+    ("EXTRACT(MILLISECOND FROM ts)", "CAST(FLOOR(DATE_PART('SECOND', ts) * 1000) % 1000 AS BIGINT)"),
 ])
 def test_rewrites(flink, spark):
     assert spark_sql(flink) == spark

@@ -140,7 +140,11 @@ REWRITES = {
     "MAP_KEYS": ((1, 1), lambda a: _template("MAP_KEYS(__a0)", *a)),
     "MAP_VALUES": ((1, 1), lambda a: _template("MAP_VALUES(__a0)", *a)),
     "MAP_ENTRIES": ((1, 1), lambda a: _template("MAP_ENTRIES(__a0)", *a)),
-    "MAP_FROM_ARRAYS": ((2, 2), lambda a: _template("MAP_FROM_ARRAYS(__a0, __a1)", *a)),
+    # arrays of two lengths fail as Flink's do, in its words (Spark's named its MapData)
+    "MAP_FROM_ARRAYS": ((2, 2), lambda a: _template(
+        "CASE WHEN SIZE(__a0) <> SIZE(__a1) THEN RAISE_ERROR(CONCAT('Invalid function MAP_FROM_ARRAYS call: the "
+        "length of the keys array ', SIZE(__a0), ' is not equal to the length of the values array ', SIZE(__a1))) "
+        "ELSE MAP_FROM_ARRAYS(__a0, __a1) END", *a)),
     "MAP_UNION": ((1, None), _map_union),
 }
 
@@ -307,11 +311,14 @@ def _map_union(types, args):
         _need("MAP_UNION", x, ("MAP",), "MAP arguments")
     if any(x is None or x.name != "MAP" for x in types):
         return None
-    first = types[0]
-    if any(x.text(False) != first.text(False) for x in types[1:]):
+    from ..inference import least_restrictive        # Flink's common map type: MAP<STRING, INT> and MAP['k', 1]
+    from ..types import FlinkType
+    key = least_restrictive([x.children[0] for x in types])
+    value = least_restrictive([x.children[1] for x in types])
+    if key is None or value is None:
         raise SqlError("Invalid function call: MAP_UNION takes maps of one type, not %s"
                        % ", ".join(x.text() for x in types))
-    return _nullable(first, _any_null(types))
+    return FlinkType("MAP", (), [key, value], nullable=_any_null(types))
 
 
 def _cardinality(types, args):

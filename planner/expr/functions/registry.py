@@ -39,9 +39,10 @@ def _lit(v):
 
 
 def _to_timestamp(args):
+    """Flink's TO_TIMESTAMP is NULL for a text its pattern does not read (Spark's fails under ANSI)."""
     if len(args) == 1:
-        return _call("TO_TIMESTAMP", args[0], _lit("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]"))
-    return _call("TO_TIMESTAMP", *args)
+        return _call("TRY_TO_TIMESTAMP", args[0], _lit("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]"))
+    return _call("TRY_TO_TIMESTAMP", *args)
 
 
 def _split_index(args):
@@ -73,6 +74,21 @@ def _json_value(args):
 
 def _from_unixtime(args):
     return _call("FROM_UNIXTIME", *args)
+
+
+# Flink's CONVERT_TZ (DateTimeUtils.convertTz) takes and returns 'yyyy-MM-dd HH:mm:ss' text, read in the first
+# zone by a java.util SimpleDateFormat: a wall-clock time that happens twice (a DST change back) is the later of
+# the two instants (standard time), where Spark's zone conversions take the earlier. The later one is the time
+# less the offset an instant 3 hours on has, when that instant reads back as the same wall-clock time.
+_CONVERT_TZ = (
+    "DATE_FORMAT(FROM_UTC_TIMESTAMP(TRANSFORM(ARRAY(TO_TIMESTAMP({0})), t -> "
+    "TRANSFORM(ARRAY(TO_UTC_TIMESTAMP(t, {1})), u -> "
+    "TRANSFORM(ARRAY(t - (FROM_UTC_TIMESTAMP(u + INTERVAL 3 HOURS, {1}) - (u + INTERVAL 3 HOURS))), c -> "
+    "IF(c > u AND FROM_UTC_TIMESTAMP(c, {1}) = t, c, u))[0])[0])[0], {2}), 'yyyy-MM-dd HH:mm:ss')")
+
+
+def _convert_tz(args):
+    return spark_template(_CONVERT_TZ, args)
 
 
 def _now(args):
@@ -142,7 +158,8 @@ FLINK_FUNCTIONS = {
     "DATE_FORMAT": FunctionMapping("temporal", rewrite=_date_format),
     "TO_TIMESTAMP_LTZ": FunctionMapping("temporal", args=(1, 3)),      # written by bind/time_zones.py
     "TO_TIMESTAMP": FunctionMapping("temporal", rewrite=_to_timestamp),
-    "TO_DATE": FunctionMapping("temporal"),
+    # Flink's TO_DATE is NULL for a text its pattern does not read (Spark's fails under ANSI)
+    "TO_DATE": FunctionMapping("temporal", spark="TRY_TO_DATE"),
     "TIMESTAMPADD": FunctionMapping("temporal", args=(3, 3), rewrite=_timestampadd),
     "TIMESTAMPDIFF": FunctionMapping("temporal"),
     "UNIX_TIMESTAMP": FunctionMapping("temporal", rewrite=_unix_timestamp),
@@ -155,10 +172,7 @@ FLINK_FUNCTIONS = {
     "WEEK": FunctionMapping("temporal", spark="WEEKOFYEAR"), "DAYOFYEAR": FunctionMapping("temporal"),
     "DAYOFMONTH": FunctionMapping("temporal"), "DAYOFWEEK": FunctionMapping("temporal"),
     "HOUR": FunctionMapping("temporal"), "MINUTE": FunctionMapping("temporal"), "SECOND": FunctionMapping("temporal"),
-    # Flink's CONVERT_TZ takes and returns 'yyyy-MM-dd HH:mm:ss' text
-    "EXTRACT": FunctionMapping("temporal"), "CONVERT_TZ": FunctionMapping("temporal", args=(3, 3), rewrite=lambda a: _call(
-        "DATE_FORMAT", _call("CONVERT_TIMEZONE", a[1], a[2], _call("TO_TIMESTAMP", a[0])),
-        _lit("yyyy-MM-dd HH:mm:ss"))),
+    "EXTRACT": FunctionMapping("temporal"), "CONVERT_TZ": FunctionMapping("temporal", args=(3, 3), rewrite=_convert_tz),
     # collections
     "CARDINALITY": FunctionMapping("collection", spark="SIZE"),
     "ELEMENT": FunctionMapping("collection", args=(1, 1), rewrite=_element),
@@ -333,7 +347,37 @@ def _parsed_str_to_map(node):
     return spark_template(_STR_TO_MAP_IN_HASH_MAP_ORDER, [pairs])
 
 
+def _parsed_regexp_replace(node):
+    """Flink's REGEXP_REPLACE puts the replacement in as written (Java's Matcher.quoteReplacement): '$1' and '\1'
+    are text, not groups, where Spark's reads them as groups."""
+    return spark_template(r"REGEXP_REPLACE({0}, {1}, REPLACE(REPLACE({2}, '\\', '\\\\'), '$', '\\$'))",
+                          [node.this.copy(), node.expression.copy(), node.args["replacement"].copy()])
+
+
+# EXTRACT's units Spark's EXTRACT lacks (or names otherwise), as Calcite computes them: MILLISECOND and smaller
+# are the second's fraction only (10:00:03.250 has 250 milliseconds), CENTURY and MILLENNIUM count from year 1,
+# EPOCH is the seconds since 1970-01-01 00:00:00 of the wall-clock time
+_EXTRACT_UNITS = {
+    "MILLISECOND": "CAST(FLOOR(DATE_PART('SECOND', {0}) * 1000) % 1000 AS BIGINT)",
+    "MICROSECOND": "CAST(FLOOR(DATE_PART('SECOND', {0}) * 1000000) % 1000000 AS BIGINT)",
+    "NANOSECOND": "CAST(FLOOR(DATE_PART('SECOND', {0}) * 1000000) % 1000000 AS BIGINT) * 1000",
+    "DECADE": "CAST(FLOOR(YEAR({0}) / 10) AS BIGINT)",
+    "CENTURY": "CAST(IF(YEAR({0}) > 0, (YEAR({0}) + 99) DIV 100, (YEAR({0}) - 99) DIV 100) AS BIGINT)",
+    "MILLENNIUM": "CAST(IF(YEAR({0}) > 0, (YEAR({0}) + 999) DIV 1000, (YEAR({0}) - 999) DIV 1000) AS BIGINT)",
+    "EPOCH": "UNIX_SECONDS(CAST({0} AS TIMESTAMP))",
+    "ISODOW": "CAST(EXTRACT(DAYOFWEEK_ISO FROM {0}) AS BIGINT)",
+    "ISOYEAR": "CAST(EXTRACT(YEAROFWEEK FROM {0}) AS BIGINT)",
+}
+
+
+def _parsed_extract(node):
+    text = _EXTRACT_UNITS.get(node.this.name.upper())
+    return spark_template(text, [node.expression.copy()]) if text is not None else node
+
+
 _PARSED = {
+    exp.Extract: _parsed_extract,
+    exp.RegexpReplace: _parsed_regexp_replace,
     exp.Greatest: lambda n: _parsed_greatest(n, "GREATEST"),
     exp.Least: lambda n: _parsed_greatest(n, "LEAST"),
     exp.RegexpExtract: _parsed_regexp_extract,
