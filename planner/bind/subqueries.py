@@ -353,7 +353,11 @@ def _scalars(sb, node, scope, tree, in_where=False):
                  and not any(isinstance(p, exp.Subquery) or is_predicate(p)   # one may re-parent its insides)
                              for p in _ancestors(n, tree)) and not is_predicate(n.parent)]
     for sub in outermost:
-        node, scope, field = _scalar_join(sb, node, scope, sub)
+        from .nested_outer_subqueries import hoist_nested      # its own subqueries naming this block only: first
+        node, wider, query = hoist_nested(sb, node, scope, sub.this)
+        sub.set("this", query)
+        node, _, field = _scalar_join(sb, node, wider, sub)
+        scope = _rescoped(scope, node)
         ref = exp.Column(this=exp.to_identifier(field.name, quoted=True))
         ref.meta["field"] = field
         ref.meta["position"] = ctx.pos(sub)
