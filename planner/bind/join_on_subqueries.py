@@ -6,8 +6,9 @@
   the join, `LEFT JOIN (SELECT * FROM items i WHERE i.c > (..)) AS i ON o.id = i.oid` (the same rows: a right
   row that fails it meets no left row);
 
-other places are refused in words (a conjunct naming the left side of a LEFT JOIN, RIGHT and FULL joins, an
-inner join followed by a RIGHT or FULL join, which would filter out the rows that join keeps)."""
+IN and EXISTS there are refused in words (Flink 2.3's planner fails on them with a NullPointerException), and so
+are other places (a conjunct naming the left side of a LEFT JOIN, RIGHT and FULL joins, an inner join followed
+by a RIGHT or FULL join, which would filter out the rows that join keeps)."""
 
 from sqlglot import exp
 
@@ -27,6 +28,10 @@ def on_conditions_moved(sel, ctx):
         on = j.args.get("on")
         if not has_subquery(on):
             continue
+        predicate = next((x for x in on.walk() if is_predicate(x)), None)
+        if predicate is not None:
+            raise UnsupportedError("IN or EXISTS with a subquery in a join's ON is not supported (Flink 2.3 fails "
+                                   "to plan it too)", *ctx.pos(predicate), hint="move it to the WHERE")
         parts = conjuncts(on)
         kept = [c for c in parts if not has_subquery(c)]
         with_subqueries = [c for c in parts if has_subquery(c)]

@@ -76,8 +76,9 @@ def _computed_replaced(sb, tree, scope, replace, computed):
     """`tree` with the subtrees outside its subqueries that the aggregate computes replaced by columns `$hN`
     (added to `computed`); a column left over that the FROM has is not grouped: an error."""
     ctx = sb.ctx
-    for n in _outside_subqueries(tree):
-        if has_subquery(n) or n is tree and isinstance(n, exp.Column) or not _still_in(n, tree):
+    inside = [n for sub in _outermost_subqueries(tree) for n in _outer_only(sub, scope)]
+    for n in _outside_subqueries(tree) + inside:
+        if has_subquery(n) or isinstance(n, exp.Column) and (n is tree or n in inside) or not _still_in(n, tree):
             continue
         try:
             r = ExpressionBinder(ctx, scope, allow_calls=True).resolve(n)
@@ -105,9 +106,37 @@ def _computed_replaced(sb, tree, scope, replace, computed):
     return tree
 
 
+def _outermost_subqueries(tree):
+    return [n for n in tree.walk() if isinstance(n, exp.Select) and not any(
+        isinstance(p, exp.Select) for p in _parents(n, tree))]
+
+
+def _parents(n, root):
+    while n is not root and n.parent is not None:
+        n = n.parent
+        yield n
+
+
+def _outer_only(sub, scope):
+    """The subtrees of subquery `sub`, outermost first, whose columns all name a table of the outer block that the
+    subquery does not name itself (`UPPER(o.cust)`: a grouped expression of the outer block, read as its column)."""
+    own = {t.alias_or_name for t in sub.find_all(exp.Table, exp.Subquery)} - {None, ""}
+    outer = set(scope.qualifiers) - own
+    out = []
+    for n in sub.walk():
+        cols = list(n.find_all(exp.Column)) if not isinstance(n, exp.Select) else []
+        if cols and all(c.table in outer for c in cols) and not any(isinstance(x, exp.Select) for x in n.walk()):
+            out.append(n)
+    return out
+
+
 def _not_grouped(error, scope):
     """A subquery's column of the outer block that is there but not grouped (`Column 'amount' not found in table
-    'o'`, the aggregate's row having no such column): Flink's words for it, at the column."""
+    'o'`, or `Table 'o' not found`: the aggregate's row has no such column): Flink's words for it, at the column."""
+    m = re.match(r"Table '([^']*)' not found$", error.message)
+    if m is not None and m.group(1) in scope.qualifiers:        # (none of its columns is grouped)
+        return SqlError("A column of table '%s' is not being grouped" % m.group(1), error.line, error.column,
+                        hint="add it to GROUP BY or aggregate it")
     m = re.match(r"Column '([^']*)' not found in (?:table '([^']*)'|any table)$", error.message)
     if m is None:
         return None
