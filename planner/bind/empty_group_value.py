@@ -6,7 +6,6 @@ subquery's select item evaluated over the empty group, as Calcite's decorrelator
 
 from sqlglot import exp
 
-from ..errors import UnsupportedError
 from .expressions import ExpressionBinder, field_ref, is_aggregate_call
 
 # what can make an expression over aggregates other than NULL when its aggregates are NULL (over no rows)
@@ -39,15 +38,23 @@ class EmptyGroupValue:
 
 def empty_group_value(sb, query):
     """The EmptyGroupValue of the aggregating subquery `query`, or None where its value over no rows is NULL or a
-    plain COUNT's 0."""
+    plain COUNT's 0. With HAVING, the value is NULL where HAVING does not hold (on the group or, without inner rows,
+    on the empty group): its calls are the EmptyGroupValue's too, the subquery's HAVING checked over the join."""
     item = query.expressions[0] if len(query.expressions) == 1 else None     # (else: not one column, said later)
     item = item.this if isinstance(item, exp.Alias) else item
-    if item is None or is_aggregate_call(item) or not _not_null_strict(item):
+    having = query.args.get("having")
+    if item is None or not _not_null_strict(item) or is_aggregate_call(item) and having is None:
         return None
-    if query.args.get("having") is not None:
-        raise UnsupportedError("A correlated scalar subquery with HAVING whose value is not NULL over no rows is "
-                               "not supported yet", *sb.ctx.start(item))
-    template, calls = item.copy(), []
+    calls = []
+    template = _split(sb, item, calls)
+    if having is not None:      # its one group kept or not: over the join, where no inner row is the empty group
+        template = exp.Case(ifs=[exp.If(this=_split(sb, having.this, calls), true=template)])
+    return EmptyGroupValue(template, calls)
+
+
+def _split(sb, tree, calls):
+    """`tree` (a copy) with its aggregate calls replaced by columns `$aN`, added to `calls`."""
+    template = tree.copy()
     for call in [n for n in template.walk() if is_aggregate_call(n) and not _under_call(n, template)]:
         name = sb.ctx.fresh("$a")
         calls.append((name, call.copy()))
@@ -57,7 +64,7 @@ def empty_group_value(sb, query):
             template = col
         else:
             call.replace(col)
-    return EmptyGroupValue(template, calls)
+    return template
 
 
 def _not_null_strict(item):

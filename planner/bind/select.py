@@ -67,6 +67,8 @@ class SelectBinder:
         sel, ctx = self.select, self.ctx
         python_aggregates.mark_aggregates(sel, ctx)     # calls of Python aggregate functions are aggregate calls
         self._expand_named_windows()
+        from .join_on_subqueries import on_conditions_moved      # a join's ON with a subquery: to WHERE, or below
+        sel = self.select = on_conditions_moved(sel, ctx)
         node, scope = bind_from(self.binder, sel)
         if node is None:
             node, scope = Values([[]], [], position=self.pos(sel)), Scope([])
@@ -88,11 +90,19 @@ class SelectBinder:
             node, scope, replace = group_windows.bind_group_window(self, node, scope, group, items)
         elif aggregated:
             node, replace = self._aggregate(node, scope, group, items)
+        from .subqueries import has_subquery
         if having is not None:
             if not aggregated:
                 raise SqlError("HAVING needs GROUP BY or an aggregate", *self.pos(having))
-            cond = self._post(having.this, scope, replace, aggregated)
-            node = Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], cond, position=self.pos(having))
+            if has_subquery(having.this):       # joined to the aggregate's rows, then filtered
+                from .subqueries_over_aggregate import bind_having
+                node = bind_having(self, node, scope, having.this, replace)
+            else:
+                cond = self._post(having.this, scope, replace, aggregated)
+                node = Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], cond, position=self.pos(having))
+        if aggregated and any(has_subquery(e) for e, _ in items):     # joined to the aggregate's rows
+            from .subqueries_over_aggregate import bind_items
+            node, items = bind_items(self, node, scope, items, replace)
         windows = [w for e, _ in items for w in _windows(e)]
         if windows:
             node, replace = self._over(node, scope, windows, replace, aggregated)
@@ -547,6 +557,8 @@ def _aggregate_calls(e):
         if is_aggregate_call(n):
             out.append(n)
             return
+        if isinstance(n, (exp.Subquery, exp.Select)):     # a subquery's calls are its own
+            return
         for child in n.iter_expressions():
             visit(child)
     if isinstance(e, exp.Expression):
@@ -605,7 +617,7 @@ def swap_computed(tree, computed, aggregated, position):
     if f is not None:
         return field_ref(f, (), tree.meta.get("position"))
     if isinstance(tree, exp.Column) and "field" in tree.meta:
-        if aggregated:
+        if aggregated and not tree.meta.get("over_aggregate"):    # (over_aggregate: a field of the aggregate's row)
             raise SqlError("Expression '%s' is not being grouped" % tree.meta["field"].name,
                            *tree.meta.get("position", position), hint="add it to GROUP BY or aggregate it")
         return tree

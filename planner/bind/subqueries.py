@@ -14,6 +14,7 @@ select list. IN and EXISTS elsewhere (under OR, in the select list) are counted 
 is a UNION) is refused."""
 
 import re
+import functools
 
 from sqlglot import exp
 
@@ -28,6 +29,7 @@ from ..expr.conditions import conjuncts, field_equality
 from .expressions import ExpressionBinder, column_parts
 from .subquery_counts import as_counts
 from .empty_group_value import empty_group_value
+from .derived_correlation import hoisted
 from ..expr.translate import finish
 from .scope import Scope, ScopeEntry
 
@@ -48,9 +50,12 @@ def bind_subqueries(sb, node, scope):
     subqueries' fields. -> (node, scope, select) or None when the block has no subquery in those places."""
     sel = sb.select
     where = sel.args.get("where")
-    if not has_subquery(where.this if where is not None else None) and \
-            not any(has_subquery(e) for e in sel.expressions):
-        return None
+    aggregating = sel.args.get("group") is not None or sel.args.get("having") is not None or _aggregates(sel)
+    order = sel.args.get("order")
+    in_order = not aggregating and order is not None and any(has_subquery(o.this) for o in order.expressions)
+    in_items = not aggregating and any(has_subquery(e) for e in sel.expressions)
+    if not has_subquery(where.this if where is not None else None) and not in_items and not in_order:
+        return None             # (a query that aggregates joins its select list's subqueries to its aggregate)
     ctx = sb.ctx
     sel = sel.copy()
     if where is not None:
@@ -78,16 +83,17 @@ def bind_subqueries(sb, node, scope):
         sel.set("where", None)
     items = []
     for i, e in enumerate(sel.expressions):
-        if has_subquery(e):
-            if sel.args.get("group") is not None or _aggregates(sel):
-                raise UnsupportedError("A subquery in the select list of a query that aggregates is not supported "
-                                       "yet", *ctx.pos(e))
+        if in_items and has_subquery(e):
             unaliased = isinstance(e, exp.Subquery)
             node, scope, e = _scalars(sb, node, scope, e)
             if unaliased:
                 e = exp.alias_(e, "EXPR$%d" % i, quoted=True)
         items.append(e)
     sel.set("expressions", items)
+    for o in sel.args["order"].expressions if in_order else []:      # sorted on the subquery's field
+        if has_subquery(o.this):
+            node, scope, e = _scalars(sb, node, scope, o.this)
+            o.set("this", e)
     return node, scope, sel
 
 
@@ -112,12 +118,33 @@ def _and(parts):
     return tree
 
 
+def _enclosing(bind):
+    """`bind(sb, node, scope, ..)` of a subquery, with `scope` (its block's) an enclosing scope meanwhile."""
+    @functools.wraps(bind)
+    def binding(sb, node, scope, *args):
+        scopes = enclosing_scopes(sb.ctx)
+        scopes.append(scope)
+        try:
+            return bind(sb, node, scope, *args)
+        finally:
+            scopes.pop()
+    return binding
+
+
+def enclosing_scopes(ctx):
+    """The scopes of the blocks whose subqueries are being bound, outermost first (kept on the binding's context)."""
+    if not hasattr(ctx, "subquery_scopes"):
+        ctx.subquery_scopes = []
+    return ctx.subquery_scopes
+
+
 # ---------------------------------------------------------------------- IN / EXISTS
+@_enclosing
 def _semi_join(sb, node, scope, pred, negated):
     ctx = sb.ctx
     query = pred.this if isinstance(pred, exp.Exists) else pred.args["query"]
     query = query.this if isinstance(query, exp.Subquery) else query
-    query, pulled = _decorrelate(sb, query, scope)
+    query, pulled = _decorrelate(sb, hoisted(sb, query, scope), scope)
     right, _ = sb.binder.bind_query(query)
     conditions = []                     # condition trees over the joined scope
     null_aware = []                     # NOT IN: (left ast, right field) pairs compared null-aware
@@ -260,6 +287,23 @@ def bind_inner(sb, query, outer):
                                hint="move the condition naming '%s' to the subquery's WHERE" % m.group(1))
 
 
+def _refuse_farther_out(col, parts, inner, ctx):
+    """A column of a subquery that only a block two or more levels out has: refused in words."""
+    try:
+        inner.resolve(parts, (None, None))
+        return
+    except SqlError:
+        pass
+    for scope in enclosing_scopes(ctx)[:-1]:
+        try:
+            scope.resolve(parts, (None, None))
+        except SqlError:
+            continue
+        raise UnsupportedError("The subquery refers to '%s' of a query two or more levels out: not supported"
+                               % ".".join(parts), *ctx.pos(col),
+                               hint="correlate a subquery with the query right around it only")
+
+
 def _columns(tree):
     """The column references of `tree`, not those of a subquery nested in it."""
     out = []
@@ -291,6 +335,7 @@ def _side(col, inner, outer, ctx):
         outer.resolve(parts, (None, None))
         return "outer"
     except SqlError:
+        _refuse_farther_out(col, parts, inner, ctx)
         if len(parts) >= 2 and parts[0] in outer.qualifiers and parts[0] not in inner.qualifiers:
             outer.resolve(parts, ctx.pos(col))
         if len(parts) >= 2 and parts[0] not in inner.qualifiers + outer.qualifiers:   # (hint: both's tables)
@@ -304,12 +349,15 @@ def _scalars(sb, node, scope, tree, in_where=False):
     IN and EXISTS in `tree` are counted first (`as_counts`: scalar subqueries that COUNT)."""
     ctx = sb.ctx
     tree = as_counts(tree.copy(), scope, in_where, sb)
-    for sub in [n for n in tree.walk() if isinstance(n, exp.Subquery)]:
-        if any(isinstance(p, exp.Subquery) for p in _ancestors(sub, tree)):
-            continue
-        if any(is_predicate(p) for p in _ancestors(sub, tree)) or is_predicate(sub.parent):
-            continue
-        node, scope, field = _scalar_join(sb, node, scope, sub)
+    outermost = [n for n in tree.walk() if isinstance(n, exp.Subquery)     # (found before joining any: binding
+                 and not any(isinstance(p, exp.Subquery) or is_predicate(p)   # one may re-parent its insides)
+                             for p in _ancestors(n, tree)) and not is_predicate(n.parent)]
+    for sub in outermost:
+        from .nested_outer_subqueries import hoist_nested      # its own subqueries naming this block only: first
+        node, wider, query = hoist_nested(sb, node, scope, sub.this)
+        sub.set("this", query)
+        node, _, field = _scalar_join(sb, node, wider, sub)
+        scope = _rescoped(scope, node)
         ref = exp.Column(this=exp.to_identifier(field.name, quoted=True))
         ref.meta["field"] = field
         ref.meta["position"] = ctx.pos(sub)
@@ -329,12 +377,13 @@ def _ancestors(n, root):
         p = p.parent
 
 
+@_enclosing
 def _scalar_join(sb, node, scope, sub):
     ctx = sb.ctx
     query = sub.this
     line, column = ctx.pos(sub)
     message = "A scalar subquery returned more than one row (at line %s, column %s)" % (line, column)
-    query, pulled, empty = _decorrelate_scalar(sb, query, scope)
+    query, pulled, empty = _decorrelate_scalar(sb, hoisted(sb, query, scope), scope)
     values = len(empty.calls) if empty is not None else 1      # the value, or the calls a value reads
     if isinstance(pulled, ByOuterValues):
         from .scalar_by_outer_values import join_by_outer_values
@@ -457,6 +506,7 @@ def _decorrelate_scalar(sb, query, outer):
     if empty is not None:                       # its aggregate calls, the value computed over the join
         query = query.copy()
         query.set("expressions", empty.select_items())
+        query.set("having", None)
     if by_values or not _aggregates(query):     # a non-equality, or no aggregate: per distinct outer value
         return query, ByOuterValues(kept, correlated, _aggregates(query), is_count), empty
     query = query.copy()

@@ -30,6 +30,11 @@ def as_counts(tree, outer, in_where, sb):
         if any(isinstance(p, (exp.Subquery, exp.Exists)) or _is_predicate(p) for p in _above(pred, tree)):
             continue                          # inside another subquery: that one's binding rewrites it
         decides_alone = in_where and all(isinstance(p, (exp.And, exp.Or, exp.Paren)) for p in _above(pred, tree))
+        from .derived_correlation import hoisted      # a derived table's correlation moved to the query's WHERE
+        q = _query(pred)
+        moved = hoisted(sb, q, outer)
+        if moved is not q:
+            q.replace(moved)
         if not _plain(_query(pred)):
             _refuse_correlated(_query(pred), outer, sb)
         counted = _exists(pred) if isinstance(pred, exp.Exists) else _in(pred, outer, decides_alone, sb)
