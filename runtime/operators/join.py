@@ -9,7 +9,7 @@ without a matching partner is padded with NULLs."""
 
 from collections import Counter
 
-from .keyed_state import KeyedChangelogProcessor, add, weight
+from .keyed_state import KeyedChangelogProcessor, add, freeze, multiset_diff, thaw, weight
 
 
 class SidesState:
@@ -25,11 +25,12 @@ class TwoSidedProcessor(KeyedChangelogProcessor):
     """A key's state is the multisets of both sides' rows (`__side` 0 left, 1 right, each side's fields packed
     in `left_columns` / `right_columns`); `result` pairs them."""
 
-    def __init__(self, left_columns, right_columns, ttl_ms=0, condition=None):
+    def __init__(self, left_columns, right_columns, ttl_ms=0, condition=None, frozen=False):
         self.left_columns = left_columns      # names of the packed left columns in the input rows
         self.right_columns = right_columns
         self.ttl_ms = ttl_ms
         self.condition = condition            # RowCondition over a joined row, or None
+        self.frozen = frozen                  # rows hold ARRAY, MAP or ROW values: kept frozen (keyed_state.freeze)
 
     def empty(self):
         return SidesState()
@@ -41,19 +42,27 @@ class TwoSidedProcessor(KeyedChangelogProcessor):
         for r in rows:
             w = weight(r["__op"])
             self.note(state, r)
-            if r["__side"] == 0:
-                add(state.left, tuple(r[c] for c in self.left_columns), w)
-            else:
-                add(state.right, tuple(r[c] for c in self.right_columns), w)
+            row = tuple(r[c] for c in (self.left_columns if r["__side"] == 0 else self.right_columns))
+            if self.frozen:
+                row = freeze(row)
+            add(state.left if r["__side"] == 0 else state.right, row, w)
         return state
+
+    def matches(self, joined):
+        """Whether the condition holds for a joined row (of the state's values)."""
+        return self.condition(thaw(joined) if self.frozen else joined)
+
+    def emit(self, old, new):
+        changes = multiset_diff(old, new)
+        return [(op, thaw(row)) for op, row in changes] if self.frozen else changes
 
     def note(self, state, row):
         """What a processor keeps of an input row besides its side's multiset (nothing here)."""
 
 
 class JoinProcessor(TwoSidedProcessor):
-    def __init__(self, kind, left_columns, right_columns, ttl_ms=0, condition=None):
-        super().__init__(left_columns, right_columns, ttl_ms, condition)
+    def __init__(self, kind, left_columns, right_columns, ttl_ms=0, condition=None, frozen=False):
+        super().__init__(left_columns, right_columns, ttl_ms, condition, frozen)
         self.kind = kind
 
     def result(self, state):
@@ -61,10 +70,10 @@ class JoinProcessor(TwoSidedProcessor):
         right = [row for row, c in state.right.items() for _ in range(max(c, 0))]
         out = []
         paired_left, paired_right = set(), set()
-        cond = self.condition
+        cond = self.condition is not None
         for i, a in enumerate(left):
             for j, b in enumerate(right):
-                if cond is None or cond(a + b):
+                if not cond or self.matches(a + b):
                     out.append(a + b)
                     paired_left.add(i)
                     paired_right.add(j)
@@ -88,6 +97,7 @@ from .group_aggregate import is_negative_zero  # noqa: E402
 from ..translate import Stream, conform, q, translates  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
 from .row_condition import RowCondition  # noqa: E402
+from ..map_columns import has_map  # noqa: E402
 from ..physical.nodes import SPARK_JOIN  # noqa: E402
 
 
@@ -173,7 +183,7 @@ def _processor_join(node, left, right, ctx, condition=None):
             if i in floating and not ctx.streaming:        # (a NaN in batch: Java's ==)
                 matches_nothing = matches_nothing | F.isnan(F.col(q(k)))
             null_key = matches_nothing if null_key is None else null_key | matches_nothing
-        hashable = [F.col(q(c)) for c in s_cols[side] if not isinstance((ltypes, rtypes)[side][c], st.MapType)]
+        hashable = [F.col(q(c)) for c in s_cols[side] if not has_map((ltypes, rtypes)[side][c])]
         alone = F.when(null_key, F.xxhash64(F.lit(side), *hashable)) \
             if null_key is not None else F.lit(None).cast("long")
         return df.select(*cols, alone.alias("__jn"), F.lit(side).cast("tinyint").alias("__side"), op.alias("__op"),
@@ -183,9 +193,16 @@ def _processor_join(node, left, right, ctx, condition=None):
     both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
     out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names[:len(lcols)], lcols)]
     out_fields += [st.StructField(n, rtypes[c], True) for n, c in zip(node.field_names[len(lcols):], rcols)]
-    processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms, condition)
+    processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms, condition,
+                              holds_collections(list(ltypes.values()) + list(rtypes.values())))
     keys += signs
     return run_keyed(both, keys + ["__jn"] if keys else keys, processor, out_fields, ctx)
+
+
+def holds_collections(types):
+    """Whether values of these Spark types include ARRAY, MAP (MULTISET) or ROW values, which a processor keeps
+    frozen (Python's lists and dicts are no dict keys)."""
+    return any(isinstance(t, (st.ArrayType, st.MapType, st.StructType)) for t in types)
 
 
 def packed_sides(side, columns, types, packed):

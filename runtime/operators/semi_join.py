@@ -10,8 +10,8 @@ from .join import TwoSidedProcessor
 
 
 class SemiJoinProcessor(TwoSidedProcessor):
-    def __init__(self, anti, left_columns, right_columns, ttl_ms=0, condition=None):
-        super().__init__(left_columns, right_columns, ttl_ms, condition)
+    def __init__(self, anti, left_columns, right_columns, ttl_ms=0, condition=None, frozen=False):
+        super().__init__(left_columns, right_columns, ttl_ms, condition, frozen)
         self.anti = anti
 
     def note(self, state, row):
@@ -27,7 +27,7 @@ class SemiJoinProcessor(TwoSidedProcessor):
             if cond is None:
                 matched = bool(rights)
             else:
-                matched = any(cond(row + r) for r in rights)
+                matched = any(self.matches(row + r) for r in rights)
             if matched != self.anti:
                 out.extend([row] * c)
         return out
@@ -43,7 +43,7 @@ from planner.expr.functions.math import join_condition_sql  # noqa: E402
 
 from ..translate import Stream, conform, q, translates  # noqa: E402
 from .group_aggregate import is_negative_zero, sign_keys  # noqa: E402
-from .join import packed_sides  # noqa: E402
+from .join import holds_collections, packed_sides  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
 from .row_condition import RowCondition  # noqa: E402
 
@@ -101,7 +101,8 @@ def translate_semi_join(node, inputs, ctx):
 
     both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
     out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names, lcols)]
-    processor = SemiJoinProcessor(node.anti, lpack, rpack, ctx.ttl_ms, condition)
+    processor = SemiJoinProcessor(node.anti, lpack, rpack, ctx.ttl_ms, condition,
+                                  holds_collections(list(ltypes.values()) + list(rtypes.values())))
     out = run_keyed(both, keys + [n for _, n in signs], processor, out_fields, ctx)
     return Stream(conform(out, node.fields), changelog=True)
 
