@@ -8,6 +8,7 @@ is filtered by Spark; an outer join tests it while pairing (runtime/operators/ro
 without a matching partner is padded with NULLs."""
 
 from collections import Counter
+from typing import NamedTuple
 
 from .keyed_state import KeyedChangelogProcessor, add, freeze, multiset_diff, thaw, weight
 
@@ -77,13 +78,19 @@ class JoinProcessor(TwoSidedProcessor):
                     out.append(a + b)
                     paired_left.add(i)
                     paired_right.add(j)
-        null_right = (None,) * len(self.right_columns)
-        null_left = (None,) * len(self.left_columns)
-        if self.kind in ("LEFT", "FULL"):
-            out.extend(a + null_right for i, a in enumerate(left) if i not in paired_left)
-        if self.kind in ("RIGHT", "FULL"):
-            out.extend(null_left + b for j, b in enumerate(right) if j not in paired_right)
-        return out
+        return out + outer_rows(self.kind, left, right, lambda i, a: i in paired_left, lambda j, b: j in paired_right,
+                                len(self.left_columns), len(self.right_columns))
+
+
+def outer_rows(kind, left, right, left_paired, right_paired, left_width, right_width):
+    """The rows of an outer join `kind` that are padded with NULLs: each row of `left` (`right`: lists of a key's
+    rows) for which `left_paired(i, row)` (`right_paired`) is false."""
+    out = []
+    if kind in ("LEFT", "FULL"):
+        out.extend(a + (None,) * right_width for i, a in enumerate(left) if not left_paired(i, a))
+    if kind in ("RIGHT", "FULL"):
+        out.extend((None,) * left_width + b for j, b in enumerate(right) if not right_paired(j, b))
+    return out
 
 
 # ---------------------------------------------------------------------- the translator
@@ -113,6 +120,9 @@ def translate_join(node, inputs, ctx):
     if ctx.chosen(node).choice == SPARK_JOIN:
         return native_join(node, left, right, ctx)
     paired = node.condition is not None and node.kind != "INNER"
+    from .join_tested_by_spark import calls_java_math, join_tested_by_spark
+    if paired and calls_java_math(node):
+        return Stream(conform(join_tested_by_spark(node, left, right, ctx), node.fields), changelog=True)
     condition = RowCondition(node.condition, node.field_names).check(node.position) if paired else None
     out = _processor_join(node, left, right, ctx, condition)
     if node.condition is not None and not paired:
@@ -125,8 +135,9 @@ def native_join(node, left, right, ctx, extra=()):
     l_df = left.df.select(*_renamed(node, 0, left), F.col("__seq"))
     r_df = right.df.select(*_renamed(node, 1, right))
     conditions = ([node.condition.sql] if node.condition is not None else []) + list(extra)
+    static = not l_df.isStreaming and not r_df.isStreaming     # (an outer join's pairs tested after: below)
     spark = join_condition_sql(" AND ".join("(%s)" % c for c in conditions), l_df.columns, r_df.columns,
-                               inner=node.kind == "INNER") if conditions else None
+                               inner=node.kind == "INNER" or static) if conditions else None
     if spark is not None:           # java.lang.Math's functions below the join, or over the joined rows
         l_df = l_df.select("*", *[F.expr(e).alias(n) for n, e in spark.left])
         r_df = r_df.select("*", *[F.expr(e).alias(n) for n, e in spark.right])
@@ -140,12 +151,32 @@ def native_join(node, left, right, ctx, extra=()):
     if spark is not None and spark.sql is not None:
         cond = F.expr(spark.sql) if cond is None else cond & F.expr(spark.sql)
     how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
-    joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)
-    if spark is not None and spark.after is not None:
-        joined = joined.filter(F.expr(spark.after))
+    if spark is not None and spark.after is not None and node.kind != "INNER":
+        joined = _outer_tested_after(node.kind, l_df, r_df, cond, spark.after)
+    else:
+        joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)
+        if spark is not None and spark.after is not None:
+            joined = joined.filter(F.expr(spark.after))
     out = joined.select(*[F.col(q(n)) for n in node.field_names], F.col("__seq"),
                         F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))
+
+
+def _outer_tested_after(kind, l_df, r_df, cond, after):
+    """An outer join (of static inputs) whose condition `after` calls java.lang.Math over both sides (Spark refuses
+    reflection in a join condition): the pairs that `cond` joins, filtered by `after`, then each row of the outer
+    side(s) in none of them, padded with NULLs (rows told apart by an id of their own)."""
+    l_df = l_df.withColumn("__lid", F.monotonically_increasing_id())
+    r_df = r_df.withColumn("__rid", F.monotonically_increasing_id())
+    pairs = (l_df.join(r_df, on=cond, how="inner") if cond is not None else l_df.crossJoin(r_df)).filter(F.expr(after))
+    out = pairs
+    if kind in ("LEFT", "FULL"):
+        alone = l_df.join(pairs.select("__lid"), on="__lid", how="left_anti")
+        out = out.unionByName(alone, allowMissingColumns=True)
+    if kind in ("RIGHT", "FULL"):
+        alone = r_df.join(pairs.select("__rid"), on="__rid", how="left_anti")
+        out = out.unionByName(alone, allowMissingColumns=True)
+    return out
 
 
 def _floating_keys_match(lk, rk, streaming):
@@ -160,6 +191,22 @@ def _floating_keys_match(lk, rk, streaming):
 def _processor_join(node, left, right, ctx, condition=None):
     """Both inputs as one keyed stream (`__side` 0/1, every field of both sides packed in), joined by
     JoinProcessor per join key (`condition`: tested while pairing)."""
+    sides = both_sides(node, left, right, ctx)
+    processor = JoinProcessor(node.kind, sides.left_packed, sides.right_packed, ctx.ttl_ms, condition, sides.frozen)
+    return run_keyed(sides.df, sides.keys, processor, sides.fields, ctx)
+
+
+class BothSides(NamedTuple):
+    df: object              # both inputs' rows as one stream: keys, packed fields, __jn, __side, __op, __seq
+    keys: list              # the columns the stream is keyed by
+    left_packed: list       # the packed names of the left fields, then of the right ones
+    right_packed: list
+    fields: list            # the joined row's StructFields (named as the join's output)
+    frozen: bool            # rows hold ARRAY, MAP or ROW values (holds_collections)
+
+
+def both_sides(node, left, right, ctx):
+    """`node`'s inputs as one stream keyed by the join key, for a processor that pairs them."""
     lcols, rcols = node.left.field_names, node.right.field_names
     ltypes = {f.name: f.dataType for f in left.df.schema.fields}
     rtypes = {f.name: f.dataType for f in right.df.schema.fields}
@@ -193,10 +240,9 @@ def _processor_join(node, left, right, ctx, condition=None):
     both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
     out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names[:len(lcols)], lcols)]
     out_fields += [st.StructField(n, rtypes[c], True) for n, c in zip(node.field_names[len(lcols):], rcols)]
-    processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms, condition,
-                              holds_collections(list(ltypes.values()) + list(rtypes.values())))
     keys += signs
-    return run_keyed(both, keys + ["__jn"] if keys else keys, processor, out_fields, ctx)
+    frozen = holds_collections(list(ltypes.values()) + list(rtypes.values()))
+    return BothSides(both, keys + ["__jn"] if keys else keys, lpack, rpack, out_fields, frozen)
 
 
 def holds_collections(types):
