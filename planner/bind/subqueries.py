@@ -410,7 +410,8 @@ def _scalar_join(sb, node, scope, sub):
             keys.append(e.field)
     if computed:
         node = Calc(node, [(Expr.of_field(x), x.name) for x in node.fields] + computed, position=ctx.pos(sub))
-    join = Join(node, right, "LEFT", keys, [f.name for f in right.fields[values:]], position=ctx.pos(sub))
+    kind = "INNER" if sub.meta.get("inner_join") and not pulled else "LEFT"    # (subquery_counts.py)
+    join = Join(node, right, kind, keys, [f.name for f in right.fields[values:]], position=ctx.pos(sub))
     if not join.left_keys:
         join.condition = finish(exp.true(), ctx)
     fields = [join.field(join.output_name(1, f.name)) for f in right.fields[:values]]

@@ -3,6 +3,8 @@ as scalar subqueries that count, which subqueries.py joins as it joins any scala
 correlated ones grouped by their keys). Flink plans these as mark joins; the values are the same:
 
 - `EXISTS (q)` is `COALESCE((SELECT COUNT(*) FROM .. WHERE ..), 0) > 0`: TRUE or FALSE, never NULL;
+- in streaming mode an uncorrelated IN's count of all rows is an INNER join, as Flink's plan joins it (a
+  streaming aggregate over no rows emits nothing: over an empty subquery the query gives no row at all);
 - `x IN (SELECT y FROM .. WHERE ..)` is SQL's three-valued IN: TRUE when a row has `y = x`; else FALSE when
   the subquery has no row; else NULL when `x` is NULL or a `y` is NULL; else FALSE. A correlated one is NULL
   for a NULL `x` even when the subquery has no row for its outer row, as Flink 2.3 gives (Calcite's plan
@@ -129,7 +131,13 @@ def _in(pred, outer, decides_alone, sb):
         match = _wrapped(q, exp.EQ(this=_value(), expression=x.copy()))
         every = _wrapped(q)
         nulls = _wrapped(q, exp.Is(this=_value(), expression=exp.Null()))
-    if decides_alone:
+    counts_joined = not correlated and not sb.ctx.batch
+    if counts_joined:
+        # Flink's streaming plan inner-joins an uncorrelated IN's counts (Calcite's COUNT(*), COUNT(y) of the
+        # subquery, no GROUP BY), even where the first count would decide alone: a streaming aggregate over no
+        # rows emits nothing, so an empty subquery leaves no outer row at all (batch's emits its row)
+        every.this.meta["inner_join"] = True
+    if decides_alone and not counts_joined:
         return exp.Paren(this=_positive(match))
     unknown = exp.Cast(this=exp.Null(), to=exp.DataType.build("BOOLEAN"))
     empty = exp.If(this=exp.EQ(this=every, expression=exp.Literal.number(0)), true=exp.false())

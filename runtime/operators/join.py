@@ -8,8 +8,9 @@ is filtered by Spark; an outer join tests it while pairing (runtime/operators/ro
 without a matching partner is padded with NULLs."""
 
 from collections import Counter
+from typing import NamedTuple
 
-from .keyed_state import KeyedChangelogProcessor, add, weight
+from .keyed_state import KeyedChangelogProcessor, add, freeze, multiset_diff, thaw, weight
 
 
 class SidesState:
@@ -25,11 +26,12 @@ class TwoSidedProcessor(KeyedChangelogProcessor):
     """A key's state is the multisets of both sides' rows (`__side` 0 left, 1 right, each side's fields packed
     in `left_columns` / `right_columns`); `result` pairs them."""
 
-    def __init__(self, left_columns, right_columns, ttl_ms=0, condition=None):
+    def __init__(self, left_columns, right_columns, ttl_ms=0, condition=None, frozen=False):
         self.left_columns = left_columns      # names of the packed left columns in the input rows
         self.right_columns = right_columns
         self.ttl_ms = ttl_ms
         self.condition = condition            # RowCondition over a joined row, or None
+        self.frozen = frozen                  # rows hold ARRAY, MAP or ROW values: kept frozen (keyed_state.freeze)
 
     def empty(self):
         return SidesState()
@@ -41,19 +43,27 @@ class TwoSidedProcessor(KeyedChangelogProcessor):
         for r in rows:
             w = weight(r["__op"])
             self.note(state, r)
-            if r["__side"] == 0:
-                add(state.left, tuple(r[c] for c in self.left_columns), w)
-            else:
-                add(state.right, tuple(r[c] for c in self.right_columns), w)
+            row = tuple(r[c] for c in (self.left_columns if r["__side"] == 0 else self.right_columns))
+            if self.frozen:
+                row = freeze(row)
+            add(state.left if r["__side"] == 0 else state.right, row, w)
         return state
+
+    def matches(self, joined):
+        """Whether the condition holds for a joined row (of the state's values)."""
+        return self.condition(thaw(joined) if self.frozen else joined)
+
+    def emit(self, old, new):
+        changes = multiset_diff(old, new)
+        return [(op, thaw(row)) for op, row in changes] if self.frozen else changes
 
     def note(self, state, row):
         """What a processor keeps of an input row besides its side's multiset (nothing here)."""
 
 
 class JoinProcessor(TwoSidedProcessor):
-    def __init__(self, kind, left_columns, right_columns, ttl_ms=0, condition=None):
-        super().__init__(left_columns, right_columns, ttl_ms, condition)
+    def __init__(self, kind, left_columns, right_columns, ttl_ms=0, condition=None, frozen=False):
+        super().__init__(left_columns, right_columns, ttl_ms, condition, frozen)
         self.kind = kind
 
     def result(self, state):
@@ -61,20 +71,26 @@ class JoinProcessor(TwoSidedProcessor):
         right = [row for row, c in state.right.items() for _ in range(max(c, 0))]
         out = []
         paired_left, paired_right = set(), set()
-        cond = self.condition
+        cond = self.condition is not None
         for i, a in enumerate(left):
             for j, b in enumerate(right):
-                if cond is None or cond(a + b):
+                if not cond or self.matches(a + b):
                     out.append(a + b)
                     paired_left.add(i)
                     paired_right.add(j)
-        null_right = (None,) * len(self.right_columns)
-        null_left = (None,) * len(self.left_columns)
-        if self.kind in ("LEFT", "FULL"):
-            out.extend(a + null_right for i, a in enumerate(left) if i not in paired_left)
-        if self.kind in ("RIGHT", "FULL"):
-            out.extend(null_left + b for j, b in enumerate(right) if j not in paired_right)
-        return out
+        return out + outer_rows(self.kind, left, right, lambda i, a: i in paired_left, lambda j, b: j in paired_right,
+                                len(self.left_columns), len(self.right_columns))
+
+
+def outer_rows(kind, left, right, left_paired, right_paired, left_width, right_width):
+    """The rows of an outer join `kind` that are padded with NULLs: each row of `left` (`right`: lists of a key's
+    rows) for which `left_paired(i, row)` (`right_paired`) is false."""
+    out = []
+    if kind in ("LEFT", "FULL"):
+        out.extend(a + (None,) * right_width for i, a in enumerate(left) if not left_paired(i, a))
+    if kind in ("RIGHT", "FULL"):
+        out.extend((None,) * left_width + b for j, b in enumerate(right) if not right_paired(j, b))
+    return out
 
 
 # ---------------------------------------------------------------------- the translator
@@ -88,6 +104,7 @@ from .group_aggregate import is_negative_zero  # noqa: E402
 from ..translate import Stream, conform, q, translates  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
 from .row_condition import RowCondition  # noqa: E402
+from ..map_columns import has_map  # noqa: E402
 from ..physical.nodes import SPARK_JOIN  # noqa: E402
 
 
@@ -103,6 +120,9 @@ def translate_join(node, inputs, ctx):
     if ctx.chosen(node).choice == SPARK_JOIN:
         return native_join(node, left, right, ctx)
     paired = node.condition is not None and node.kind != "INNER"
+    from .join_tested_by_spark import calls_java_math, join_tested_by_spark
+    if paired and calls_java_math(node):
+        return Stream(conform(join_tested_by_spark(node, left, right, ctx), node.fields), changelog=True)
     condition = RowCondition(node.condition, node.field_names).check(node.position) if paired else None
     out = _processor_join(node, left, right, ctx, condition)
     if node.condition is not None and not paired:
@@ -115,8 +135,9 @@ def native_join(node, left, right, ctx, extra=()):
     l_df = left.df.select(*_renamed(node, 0, left), F.col("__seq"))
     r_df = right.df.select(*_renamed(node, 1, right))
     conditions = ([node.condition.sql] if node.condition is not None else []) + list(extra)
+    static = not l_df.isStreaming and not r_df.isStreaming     # (an outer join's pairs tested after: below)
     spark = join_condition_sql(" AND ".join("(%s)" % c for c in conditions), l_df.columns, r_df.columns,
-                               inner=node.kind == "INNER") if conditions else None
+                               inner=node.kind == "INNER" or static) if conditions else None
     if spark is not None:           # java.lang.Math's functions below the join, or over the joined rows
         l_df = l_df.select("*", *[F.expr(e).alias(n) for n, e in spark.left])
         r_df = r_df.select("*", *[F.expr(e).alias(n) for n, e in spark.right])
@@ -130,12 +151,32 @@ def native_join(node, left, right, ctx, extra=()):
     if spark is not None and spark.sql is not None:
         cond = F.expr(spark.sql) if cond is None else cond & F.expr(spark.sql)
     how = {"INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full"}[node.kind]
-    joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)
-    if spark is not None and spark.after is not None:
-        joined = joined.filter(F.expr(spark.after))
+    if spark is not None and spark.after is not None and node.kind != "INNER":
+        joined = _outer_tested_after(node.kind, l_df, r_df, cond, spark.after)
+    else:
+        joined = l_df.join(r_df, on=cond, how=how) if cond is not None else l_df.crossJoin(r_df)
+        if spark is not None and spark.after is not None:
+            joined = joined.filter(F.expr(spark.after))
     out = joined.select(*[F.col(q(n)) for n in node.field_names], F.col("__seq"),
                         F.lit(None).cast("timestamp").alias("__wm"))
     return Stream(conform(out, node.fields))
+
+
+def _outer_tested_after(kind, l_df, r_df, cond, after):
+    """An outer join (of static inputs) whose condition `after` calls java.lang.Math over both sides (Spark refuses
+    reflection in a join condition): the pairs that `cond` joins, filtered by `after`, then each row of the outer
+    side(s) in none of them, padded with NULLs (rows told apart by an id of their own)."""
+    l_df = l_df.withColumn("__lid", F.monotonically_increasing_id())
+    r_df = r_df.withColumn("__rid", F.monotonically_increasing_id())
+    pairs = (l_df.join(r_df, on=cond, how="inner") if cond is not None else l_df.crossJoin(r_df)).filter(F.expr(after))
+    out = pairs
+    if kind in ("LEFT", "FULL"):
+        alone = l_df.join(pairs.select("__lid"), on="__lid", how="left_anti")
+        out = out.unionByName(alone, allowMissingColumns=True)
+    if kind in ("RIGHT", "FULL"):
+        alone = r_df.join(pairs.select("__rid"), on="__rid", how="left_anti")
+        out = out.unionByName(alone, allowMissingColumns=True)
+    return out
 
 
 def _floating_keys_match(lk, rk, streaming):
@@ -150,6 +191,22 @@ def _floating_keys_match(lk, rk, streaming):
 def _processor_join(node, left, right, ctx, condition=None):
     """Both inputs as one keyed stream (`__side` 0/1, every field of both sides packed in), joined by
     JoinProcessor per join key (`condition`: tested while pairing)."""
+    sides = both_sides(node, left, right, ctx)
+    processor = JoinProcessor(node.kind, sides.left_packed, sides.right_packed, ctx.ttl_ms, condition, sides.frozen)
+    return run_keyed(sides.df, sides.keys, processor, sides.fields, ctx)
+
+
+class BothSides(NamedTuple):
+    df: object              # both inputs' rows as one stream: keys, packed fields, __jn, __side, __op, __seq
+    keys: list              # the columns the stream is keyed by
+    left_packed: list       # the packed names of the left fields, then of the right ones
+    right_packed: list
+    fields: list            # the joined row's StructFields (named as the join's output)
+    frozen: bool            # rows hold ARRAY, MAP or ROW values (holds_collections)
+
+
+def both_sides(node, left, right, ctx):
+    """`node`'s inputs as one stream keyed by the join key, for a processor that pairs them."""
     lcols, rcols = node.left.field_names, node.right.field_names
     ltypes = {f.name: f.dataType for f in left.df.schema.fields}
     rtypes = {f.name: f.dataType for f in right.df.schema.fields}
@@ -173,7 +230,7 @@ def _processor_join(node, left, right, ctx, condition=None):
             if i in floating and not ctx.streaming:        # (a NaN in batch: Java's ==)
                 matches_nothing = matches_nothing | F.isnan(F.col(q(k)))
             null_key = matches_nothing if null_key is None else null_key | matches_nothing
-        hashable = [F.col(q(c)) for c in s_cols[side] if not isinstance((ltypes, rtypes)[side][c], st.MapType)]
+        hashable = [F.col(q(c)) for c in s_cols[side] if not has_map((ltypes, rtypes)[side][c])]
         alone = F.when(null_key, F.xxhash64(F.lit(side), *hashable)) \
             if null_key is not None else F.lit(None).cast("long")
         return df.select(*cols, alone.alias("__jn"), F.lit(side).cast("tinyint").alias("__side"), op.alias("__op"),
@@ -183,9 +240,15 @@ def _processor_join(node, left, right, ctx, condition=None):
     both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
     out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names[:len(lcols)], lcols)]
     out_fields += [st.StructField(n, rtypes[c], True) for n, c in zip(node.field_names[len(lcols):], rcols)]
-    processor = JoinProcessor(node.kind, lpack, rpack, ctx.ttl_ms, condition)
     keys += signs
-    return run_keyed(both, keys + ["__jn"] if keys else keys, processor, out_fields, ctx)
+    frozen = holds_collections(list(ltypes.values()) + list(rtypes.values()))
+    return BothSides(both, keys + ["__jn"] if keys else keys, lpack, rpack, out_fields, frozen)
+
+
+def holds_collections(types):
+    """Whether values of these Spark types include ARRAY, MAP (MULTISET) or ROW values, which a processor keeps
+    frozen (Python's lists and dicts are no dict keys)."""
+    return any(isinstance(t, (st.ArrayType, st.MapType, st.StructType)) for t in types)
 
 
 def packed_sides(side, columns, types, packed):

@@ -10,8 +10,8 @@ from .join import TwoSidedProcessor
 
 
 class SemiJoinProcessor(TwoSidedProcessor):
-    def __init__(self, anti, left_columns, right_columns, ttl_ms=0, condition=None):
-        super().__init__(left_columns, right_columns, ttl_ms, condition)
+    def __init__(self, anti, left_columns, right_columns, ttl_ms=0, condition=None, frozen=False):
+        super().__init__(left_columns, right_columns, ttl_ms, condition, frozen)
         self.anti = anti
 
     def note(self, state, row):
@@ -27,7 +27,7 @@ class SemiJoinProcessor(TwoSidedProcessor):
             if cond is None:
                 matched = bool(rights)
             else:
-                matched = any(cond(row + r) for r in rights)
+                matched = any(self.matches(row + r) for r in rights)
             if matched != self.anti:
                 out.extend([row] * c)
         return out
@@ -43,7 +43,8 @@ from planner.expr.functions.math import join_condition_sql  # noqa: E402
 
 from ..translate import Stream, conform, q, translates  # noqa: E402
 from .group_aggregate import is_negative_zero, sign_keys  # noqa: E402
-from .join import packed_sides  # noqa: E402
+from .join import holds_collections, packed_sides  # noqa: E402
+from .join_tested_by_spark import TestedSemiProcessor, calls_java_math, tested_by_spark  # noqa: E402
 from .keyed_state import run_keyed  # noqa: E402
 from .row_condition import RowCondition  # noqa: E402
 
@@ -74,8 +75,10 @@ def translate_semi_join(node, inputs, ctx):
     if not left.df.isStreaming:
         raise UnsupportedError("A semi or anti join of constant rows (VALUES) with a streaming subquery is not "
                                "supported yet", *node.position)
+    # java.lang.Math: the pairs tested by Spark (join_tested_by_spark.py); else tested while paired
+    tested = calls_java_math(node)
     condition = RowCondition(node.condition, node.joined_names).check(node.position) \
-        if node.condition is not None else None
+        if node.condition is not None and not tested else None
     lcols, rcols = node.left.field_names, node.right.field_names
     ltypes = {f.name: f.dataType for f in left.df.schema.fields}
     rtypes = {f.name: f.dataType for f in right.df.schema.fields}
@@ -101,7 +104,15 @@ def translate_semi_join(node, inputs, ctx):
 
     both = pack(left, 0, node.left_keys).unionByName(pack(right, 1, node.right_keys))
     out_fields = [st.StructField(n, ltypes[c], True) for n, c in zip(node.field_names, lcols)]
-    processor = SemiJoinProcessor(node.anti, lpack, rpack, ctx.ttl_ms, condition)
+    frozen = holds_collections(list(ltypes.values()) + list(rtypes.values()))
+    if tested:
+        pair_fields = [st.StructField(n, t[c], True) for n, t, c in zip(
+            node.joined_names, [ltypes] * len(lcols) + [rtypes] * len(rcols), lcols + rcols)]
+        processor = TestedSemiProcessor(node.anti, lpack, rpack, ctx.ttl_ms, frozen)
+        out = tested_by_spark(both, keys + [n for _, n in signs], lpack + rpack, pair_fields, node.condition.sql,
+                              processor, out_fields, ctx, frozen, null_keys=True)
+        return Stream(conform(out, node.fields), changelog=True)
+    processor = SemiJoinProcessor(node.anti, lpack, rpack, ctx.ttl_ms, condition, frozen)
     out = run_keyed(both, keys + [n for _, n in signs], processor, out_fields, ctx)
     return Stream(conform(out, node.fields), changelog=True)
 
@@ -112,7 +123,7 @@ def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
     hidden = [F.col(h) for h in left.hidden()]
     l_df = left.df.select(*[F.col(q(c)) for c in node.left.field_names], *hidden)
     r_df = right.df.select(*[F.col(q(c)).alias(node.joined_name(1, c)) for c in node.right.field_names])
-    spark = join_condition_sql(node.condition.sql, l_df.columns, r_df.columns) \
+    spark = join_condition_sql(node.condition.sql, l_df.columns, r_df.columns, inner=not l_df.isStreaming) \
         if node.condition is not None else None
     if spark is not None:           # java.lang.Math's functions below the join
         l_df = l_df.select("*", *[F.expr(e).alias(n) for n, e in spark.left])
@@ -131,9 +142,16 @@ def _batch(node, left, right, left_keys=None, right_keys=None, null_safe=None):
     if spark is not None and spark.sql is not None:
         c = F.expr(spark.sql)
         cond = c if cond is None else cond & c
-    if cond is None:
-        cond = F.lit(True)
-    out = l_df.join(r_df, on=cond, how="left_anti" if node.anti else "left_semi")
+    how = "left_anti" if node.anti else "left_semi"
+    if spark is not None and spark.after is not None:
+        # java.lang.Math over both sides (Spark refuses reflection in a join condition): the pairs `cond` joins,
+        # filtered by it, then the left rows in some / none of them (told apart by an id of their own)
+        l_df = l_df.withColumn("__lid", F.monotonically_increasing_id())
+        pairs = (l_df.join(r_df, on=cond, how="inner") if cond is not None else l_df.crossJoin(r_df)) \
+            .filter(F.expr(spark.after))
+        out = l_df.join(pairs.select("__lid"), on="__lid", how=how)
+    else:
+        out = l_df.join(r_df, on=cond if cond is not None else F.lit(True), how=how)
     out = out.select(*[F.col(q(c)).alias(n) for c, n in zip(node.left.field_names, node.field_names)],
                      *[F.col(h) for h in left.hidden()])
     return Stream(conform(out, node.fields), changelog=left.changelog)
