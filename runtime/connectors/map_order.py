@@ -13,7 +13,9 @@ a simulation of java.util.HashMap: a list of 9 keys doubles a table of fewer tha
 (a red-black tree by hash, its root first, a later key linked after its tree parent), split on resize, a half of 6
 keys or fewer a list again (tests/test_map_order_java.py checks it against a real HashMap of BinaryStringData)."""
 
+import calendar
 import datetime
+import decimal
 import struct
 
 import numpy as np
@@ -386,26 +388,67 @@ def _float_hash(v):
     return 0x7FC00000 if v != v else struct.unpack(">I", struct.pack(">f", v))[0]   # Float.floatToIntBits
 
 
+def _big_integer_hash(u):
+    """java.math.BigInteger.hashCode of the integer u: 31 * h + each 32-bit word of |u| from the top, signed."""
+    m, h, words = abs(u), 0, []
+    while m:
+        words.append(m & 0xFFFFFFFF)
+        m >>= 32
+    for w in reversed(words):
+        h = (31 * h + w) & 0xFFFFFFFF
+    return -h if u < 0 else h
+
+
+def _decimal_hash(v, scale):
+    """DecimalData.hashCode: its BigDecimal's, 31 * the unscaled value's BigInteger hash + the type's scale."""
+    unscaled = int(decimal.Decimal(v).scaleb(scale).to_integral_value())
+    return (31 * _big_integer_hash(unscaled) + scale) & 0xFFFFFFFF
+
+
+def _time_hash(v):
+    """A TIME is an Integer of milliseconds of the day in Flink (dynsql holds 'HH:MM:SS[.fff]' or a time)."""
+    if isinstance(v, str):
+        v = datetime.time.fromisoformat(v)
+    return ((v.hour * 60 + v.minute) * 60 + v.second) * 1000 + v.microsecond // 1000
+
+
+def _timestamp_hash(v):
+    """TimestampData.hashCode: 31 * (int) (millis ^ (millis >>> 32)) + nanos of the millisecond (a TIMESTAMP's
+    wall clock and a TIMESTAMP_LTZ's instant, both as UTC)."""
+    micros = calendar.timegm(v.utctimetuple()) * 1_000_000 + v.microsecond
+    millis, nanos = micros // 1000, micros % 1000 * 1000
+    return (31 * _long_hash(millis) + nanos) & 0xFFFFFFFF
+
+
 _HASH_CODES = {
     "BOOLEAN": lambda v: 1231 if v else 1237,
     "TINYINT": _int_hash, "SMALLINT": _int_hash, "INT": _int_hash, "INTEGER": _int_hash,
     "DATE": lambda v: _int_hash((v - _EPOCH).days),      # Flink holds a DATE as an Integer of days
     "BIGINT": _long_hash, "DOUBLE": _double_hash, "FLOAT": _float_hash,
+    "TIME": _time_hash, "TIMESTAMP": _timestamp_hash, "TIMESTAMP_LTZ": _timestamp_hash,
 }
 _EPOCH = datetime.date(1970, 1, 1)
 
 
-def java_hash_map_order(values, type_name):
-    """Distinct `values` of Flink type `type_name`, in the order they were first put, in the order a
-    java.util.HashMap of them iterates (strings by BinaryStringData's hash, numbers, BOOLEAN and DATE by their
-    boxed Java object's); as they are for a type whose Java hashCode is not followed here (DECIMAL, TIME,
-    TIMESTAMP, BYTES, collections, ROW)."""
+def _scale(decimal_type):
+    return decimal_type.params[1] if len(decimal_type.params) > 1 else 0
+
+
+def java_hash_map_order(values, flink_type):
+    """Distinct `values` of FlinkType `flink_type`, in the order they were first put, in the order a
+    java.util.HashMap of Flink's internal objects for them iterates (strings by BinaryStringData's hash, DECIMAL
+    by DecimalData's, TIME, TIMESTAMP and TIMESTAMP_LTZ by their Integer's and TimestampData's, numbers, BOOLEAN
+    and DATE by their boxed Java object's); as they are for a type whose Java hashCode is not followed here
+    (BYTES, ARRAY, MAP, ROW: README)."""
+    type_name = flink_type.name if flink_type is not None else None
     if len(values) < 2:
         return list(values)
     if type_name in ("CHAR", "VARCHAR", "STRING"):
         hashes = string_hashes(pa.array(values, type=pa.string()))
+    elif type_name == "DECIMAL":
+        hashes = np.array([_decimal_hash(v, _scale(flink_type)) for v in values], dtype=np.uint32)
     elif type_name in _HASH_CODES:
-        hashes = np.array([_HASH_CODES[type_name](v) for v in values], dtype=np.uint32)
+        hashes = np.array([_HASH_CODES[type_name](v) & 0xFFFFFFFF for v in values], dtype=np.uint32)
     else:
         return list(values)
     return [values[i] for i in hash_map_permutation(np.array([0, len(values)]), hashes)]
