@@ -1,4 +1,6 @@
-"""The order of a map's entries as Flink's java.util.HashMap gives it, for the maps the JSON formats read: Flink's
+"""The order of a map's entries as Flink's java.util.HashMap gives it: for the maps the JSON formats read, for
+STR_TO_MAP's map and for COLLECT's MULTISET (its streaming accumulator, and its batch aggregate where a group's
+elements crowd a slot: the Python kernels of `register_udfs`). Flink's
 json reader (JsonParserToRowDataConverters.createMapConverter) puts each key (a BinaryStringData: the JSON format
 allows string keys only) into a `new HashMap<>()`, so a map's entries iterate in the hash table's order, which
 every consumer shows (the printed row, MAP_KEYS, MAP_VALUES, MAP_ENTRIES, UNNEST, CAST to STRING).
@@ -98,13 +100,82 @@ def hash_map_permutation(offsets, hashes):
     return order
 
 
-def _simulated(spread):
-    """Java HashMap's iteration order of keys put in this order whose spread hashes are `spread`: the keys put
-    one by one into a simulated HashMap (_JavaHashMap)."""
-    table = _JavaHashMap()
+def _simulated(spread, capacity=16, order_keys=None):
+    """Java HashMap's iteration order of keys put in this order whose spread hashes are `spread`, into a table
+    of `capacity` slots: the keys put one by one into a simulated HashMap (_JavaHashMap; `order_keys`: the keys'
+    compareTo order for equal hashes, where the keys are Comparable)."""
+    table = _JavaHashMap(capacity, order_keys)
     for i, s in enumerate(spread.tolist()):
         table.put(i, s - (1 << 32) if s >= 1 << 31 else s)     # Java compares the hashes as signed ints
     return table.order()
+
+
+def java_hash_map_order_of(hashes, capacity=16, order_keys=None):
+    """The iteration order (indexes into `hashes`) of distinct keys put in this order into a java.util.HashMap
+    whose table starts with `capacity` slots (a power of two: `new HashMap<>()` 16, STR_TO_MAP's
+    newHashMapWithExpectedSize(n) tableSizeFor(n / 0.75)), whose Java hashCodes are `hashes` (ints): by slot of
+    the table the puts grew it to, in put order within a slot, or, where 9 keys or more share a slot of the
+    first table (the only keys whose slot's list can reach 9), as the simulated HashMap orders them (tree bins
+    and all). The one implementation of the order for the JSON formats' maps, COLLECT in either mode and
+    STR_TO_MAP (`dynsql_java_hash_map_order`). `order_keys`: for Comparable keys (java.lang.String), values that
+    sort as their compareTo does, which orders keys of equal hashes in a tree bin."""
+    h = np.asarray(hashes, dtype=np.int64).astype(np.uint32)
+    spread = (h ^ (h >> np.uint32(16))).astype(np.int64)
+    if len(h) >= 9 and np.bincount(spread & (capacity - 1)).max() >= 9:
+        return _simulated(spread, capacity, order_keys)
+    size = capacity
+    while 4 * len(h) > 3 * size:
+        size *= 2
+    return np.argsort(spread & (size - 1), kind="stable").tolist()
+
+
+def java_string_hash(s):
+    """java.lang.String.hashCode: 31 * h + each UTF-16 unit, as an int in [0, 2^32)."""
+    units = s.encode("utf-16-be")
+    h = 0
+    for i in range(0, len(units), 2):
+        h = (31 * h + (units[i] << 8 | units[i + 1])) & 0xFFFFFFFF
+    return h
+
+
+def str_to_map_entries(pairs):
+    """Flink's STR_TO_MAP map from its (key, value) pieces in order: CollectionUtil.newHashMapWithExpectedSize(
+    pieces), a table of tableSizeFor(pieces <= 2 ? pieces + 1 : ceil(pieces / 0.75)) slots, keys by
+    String.hashCode; a key put twice keeps its first place and takes its last value. The (key, value) entries
+    in the HashMap's order."""
+    n = len(pairs)
+    wanted = n + 1 if n <= 2 else -(-4 * n // 3)
+    capacity = 1 << (wanted - 1).bit_length()
+    values = {}
+    for k, v in pairs:
+        values[k] = v
+    keys = list(values)
+    order = java_hash_map_order_of([java_string_hash(k) for k in keys], capacity,
+                                   [k.encode("utf-16-be") for k in keys])     # String.compareTo: by UTF-16 unit
+    return [(keys[i], values[keys[i]]) for i in order]
+
+
+def register_udfs(spark):
+    """The Python kernels of the maps Spark builds, on `spark`: `dynsql_java_hash_map_order(hashes ARRAY<BIGINT>,
+    capacity INT) -> ARRAY<INT>`, the order (0-based indexes) of java_hash_map_order_of (batch COLLECT, for a
+    group whose elements crowd a slot; a NULL array gives NULL), and `dynsql_str_to_map_entries(pieces
+    ARRAY<STRUCT<k, v>>) -> ARRAY<STRUCT<k, v>>`, STR_TO_MAP's entries (str_to_map_entries)."""
+    import pandas as pd
+    from pyspark.sql.functions import pandas_udf
+
+    @pandas_udf("array<int>")
+    def dynsql_java_hash_map_order(hashes, capacity):
+        return pd.Series([None if h is None else java_hash_map_order_of(h, int(c))
+                          for h, c in zip(hashes, capacity)], dtype=object)
+
+    @pandas_udf("array<struct<k: string, v: string>>")
+    def dynsql_str_to_map_entries(pieces):
+        return pd.Series([None if p is None else
+                          [{"k": k, "v": v} for k, v in str_to_map_entries([(e["k"], e["v"]) for e in p])]
+                          for p in pieces], dtype=object)
+
+    spark.udf.register("dynsql_java_hash_map_order", dynsql_java_hash_map_order)
+    spark.udf.register("dynsql_str_to_map_entries", dynsql_str_to_map_entries)
 
 
 class _Node:
@@ -123,11 +194,21 @@ class _JavaHashMap:
     moved to the front of the slot's `next` list and a later key linked right after its tree parent
     (putTreeVal); a resize splits a tree into two `next`-ordered halves, a half of 6 keys or fewer becoming a
     list again, a half of more re-treeified when the other half is not empty. Keys with equal hashes are
-    ordered by System.identityHashCode in Java (BinaryStringData is not `class C implements Comparable<C>`), an
-    order no one can foretell: here the later key goes left."""
+    ordered by compareTo where the keys are `class C implements Comparable<C>` (a java.lang.String: `order_keys`),
+    else by System.identityHashCode in Java (BinaryStringData is not), an order no one can foretell: here the
+    later key goes left."""
 
-    def __init__(self):
-        self.tab, self.size, self.threshold = [None] * 16, 0, 12
+    def __init__(self, capacity=16, order_keys=None):
+        self.tab, self.size, self.threshold = [None] * capacity, 0, capacity * 3 // 4
+        self.order_keys = order_keys
+
+    def _dir(self, p, place, h):
+        """TreeNode's direction from tree node p for a key (its place, its hash): -1 left, 1 right."""
+        if p.hash != h:
+            return -1 if p.hash > h else 1
+        if self.order_keys is not None and self.order_keys[place] > self.order_keys[p.place]:
+            return 1
+        return -1
 
     def order(self):
         out = []
@@ -203,7 +284,7 @@ class _JavaHashMap:
             else:
                 p = root
                 while True:
-                    d = -1 if p.hash > x.hash else 1 if p.hash < x.hash else -1
+                    d = self._dir(p, x.place, x.hash)
                     xp, p = p, (p.left if d <= 0 else p.right)
                     if p is None:
                         x.parent = xp
@@ -222,7 +303,7 @@ class _JavaHashMap:
             root = root.parent
         p = root
         while True:
-            d = -1 if p.hash > h else 1 if p.hash < h else -1
+            d = self._dir(p, place, h)
             xp, p = p, (p.left if d <= 0 else p.right)
             if p is None:
                 xpn = xp.next

@@ -125,9 +125,10 @@ def _collect(c, arg):
     (its first arrival, its count), then the elements in HashMap order: by slot, (h ^ (h >>> 16)) & (slots - 1)
     in a table of 16 slots doubled while elements > 0.75 * slots, then by first arrival (n log n, no HashMap).
     A DOUBLE or FLOAT is sorted and told apart by its Java bits (Double.equals: -0.0 is not 0.0, NaN is NaN; Spark
-    compares them the other way) and hashed as Double/Float.hashCode. Not followed here: a slot of 9 elements or
-    more (the streaming accumulator follows Java's resizes and tree bins), and the hash of BYTES, ROW, ARRAY and
-    long DECIMAL elements (`_java_hash_code`; arrival order within the table: README)."""
+    compares them the other way) and hashed as Double/Float.hashCode. A group with 9 elements or more in one slot
+    of 16 is ordered by the streaming accumulator's HashMap simulation (resizes and tree bins:
+    `_with_crowded_slots`). Not followed here: the hash of BYTES, ROW, ARRAY and long DECIMAL elements
+    (`_java_hash_code`; arrival order within the table: README)."""
     elem_type = c.type.children[0] if c.type is not None and c.type.children else None
     elem = elem_type.name if elem_type is not None else None
     if c.type is not None and "MAP" in c.type.children[0].text():
@@ -154,13 +155,46 @@ def _collect(c, arg):
             h = first["k"].bitwiseAND(F.lit(_MASK))
         else:
             h = _java_hash_code(first["v"], elem_type)
-        slot = F.lit(0) if h is None else h.bitwiseXOR(F.shiftright(h, 16)).bitwiseAND(slots - 1)
-        return F.struct(slot.alias("slot"), first["i"].alias("i"), first["v"].alias("v"), count.cast("int").alias("n"))
-    ordered = F.array_sort(F.transform(starts, element))
+        if h is None:
+            return F.struct(F.lit(0).alias("slot"), first["i"].alias("i"), first["v"].alias("v"),
+                            count.cast("int").alias("n"))
+        spread = h.bitwiseXOR(F.shiftright(h, 16))
+        return F.struct(spread.bitwiseAND(slots - 1).alias("slot"), first["i"].alias("i"), first["v"].alias("v"),
+                        count.cast("int").alias("n"), h.alias("h"), spread.bitwiseAND(15).alias("first_slot"))
+    elements = F.transform(starts, element)
+    if elem in _FORMATS or _java_hash_code(F.lit(None), elem_type) is not None:
+        ordered = _with_crowded_slots(elements)
+    else:
+        ordered = F.array_sort(elements)
     if elem in _FORMATS:       # Spark's map builders make -0.0 0.0 (a duplicate key beside 0.0); a cast does not
         return F.map_from_entries(F.transform(ordered, lambda e: F.struct(e["v"].cast("string"), e["n"]))) \
             .cast("map<%s,int>" % elem.lower())
     return F.map_from_entries(F.transform(ordered, lambda e: F.struct(e["v"], e["n"])))
+
+
+def _with_crowded_slots(elements):
+    """The elements by slot, then first arrival, or, where 9 elements or more share a slot of Java's first table
+    of 16 (a list that Java grows the table for, or makes a tree bin), in the order of
+    map_order.java_hash_map_order_of (its Python kernel, `dynsql_java_hash_map_order`, given the elements'
+    hashes in arrival order; NULL for every other group). `elements` is written twice (Spark refuses a Python
+    UDF inside a lambda, so the kernel's result cannot share one binding with them)."""
+    def by_arrival(es):
+        return F.transform(F.array_sort(F.transform(es, lambda e: F.struct(e["i"].alias("i"), e.alias("e")))),
+                           lambda x: x["e"])
+
+    def crowded_hashes(es):
+        first_slots = F.array_sort(F.transform(es, lambda e: e["first_slot"]))
+        crowded = (F.size(es) >= 9) & F.exists(
+            F.sequence(F.lit(1), F.greatest(F.size(es) - 8, F.lit(1))),
+            lambda j: F.try_element_at(first_slots, j) == F.try_element_at(first_slots, j + 8))
+        return F.when(crowded, F.transform(by_arrival(es), lambda e: e["h"]))
+    order = F.call_function("dynsql_java_hash_map_order", F.transform(F.array(elements), crowded_hashes)[0],
+                            F.lit(16))
+    def put(x):
+        in_java_order = F.transform(F.array(by_arrival(x["es"])), lambda a: F.transform(
+            x["order"], lambda j: F.element_at(a, j + 1)))[0]
+        return F.when(x["order"].isNotNull(), in_java_order).otherwise(F.array_sort(x["es"]))
+    return F.transform(F.array(F.struct(order.alias("order"), elements.alias("es"))), put)[0]
 
 
 def _json_objectagg(c, flt):
