@@ -1,6 +1,6 @@
 """The order of a map's entries as Flink's java.util.HashMap gives it: for the maps the JSON formats read, for
-STR_TO_MAP's map and for COLLECT's MULTISET (its streaming accumulator, and its batch aggregate where a group's
-elements crowd a slot: the Python kernels of `register_udfs`). Flink's
+STR_TO_MAP's map and for COLLECT's MULTISET (its streaming accumulator, and its batch aggregate: the Python
+and Arrow kernels str_to_map_entries and elements_in_java_order). Flink's
 json reader (JsonParserToRowDataConverters.createMapConverter) puts each key (a BinaryStringData: the JSON format
 allows string keys only) into a `new HashMap<>()`, so a map's entries iterate in the hash table's order, which
 every consumer shows (the printed row, MAP_KEYS, MAP_VALUES, MAP_ENTRIES, UNNEST, CAST to STRING).
@@ -117,7 +117,7 @@ def java_hash_map_order_of(hashes, capacity=16, order_keys=None):
     the table the puts grew it to, in put order within a slot, or, where 9 keys or more share a slot of the
     first table (the only keys whose slot's list can reach 9), as the simulated HashMap orders them (tree bins
     and all). The one implementation of the order for the JSON formats' maps, COLLECT in either mode and
-    STR_TO_MAP (`dynsql_java_hash_map_order`). `order_keys`: for Comparable keys (java.lang.String), values that
+    STR_TO_MAP. `order_keys`: for Comparable keys (java.lang.String), values that
     sort as their compareTo does, which orders keys of equal hashes in a tree bin."""
     h = np.asarray(hashes, dtype=np.int64).astype(np.uint32)
     spread = (h ^ (h >> np.uint32(16))).astype(np.int64)
@@ -155,18 +155,35 @@ def str_to_map_entries(pairs):
     return [(keys[i], values[keys[i]]) for i in order]
 
 
+def elements_in_java_order(lists: pa.Array) -> pa.Array:
+    """Arrow kernel of batch COLLECT: each list of elements (structs with `slot`: the slot in the table the
+    elements grow it to, `i`: first arrival, `h`: Java hashCode, `first_slot`: the slot in a table of 16) put
+    in its java.util.HashMap order: by slot, then first arrival, or, where 9 elements or more share a slot of 16,
+    as java_hash_map_order_of puts them (resizes and tree bins). The lists keep their type."""
+    offsets = np.asarray(lists.offsets, dtype=np.int64)
+    values = lists.values
+    slot = np.asarray(values.field("slot").to_numpy(zero_copy_only=False), dtype=np.int64)
+    arrival = np.asarray(values.field("i").to_numpy(zero_copy_only=False), dtype=np.int64)
+    h = np.asarray(values.field("h").to_numpy(zero_copy_only=False), dtype=np.int64)
+    first_slot = np.asarray(values.field("first_slot").to_numpy(zero_copy_only=False), dtype=np.int64)
+    take = []
+    for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
+        if b - a >= 9 and np.bincount(first_slot[a:b]).max() >= 9:
+            by_arrival = np.argsort(arrival[a:b], kind="stable")
+            take.append(by_arrival[java_hash_map_order_of(h[a:b][by_arrival])] + a)
+        else:
+            take.append(np.lexsort((arrival[a:b], slot[a:b])) + a)
+    indices = np.concatenate(take) if take else np.zeros(0, np.int64)
+    return pa.ListArray.from_arrays(pa.array(offsets - offsets[0], type=pa.int32()), values.take(indices),
+                                    type=lists.type, mask=lists.is_null() if lists.null_count else None)
+
+
 def register_udfs(spark):
-    """The Python kernels of the maps Spark builds, on `spark`: `dynsql_java_hash_map_order(hashes ARRAY<BIGINT>,
-    capacity INT) -> ARRAY<INT>`, the order (0-based indexes) of java_hash_map_order_of (batch COLLECT, for a
-    group whose elements crowd a slot; a NULL array gives NULL), and `dynsql_str_to_map_entries(pieces
-    ARRAY<STRUCT<k, v>>) -> ARRAY<STRUCT<k, v>>`, STR_TO_MAP's entries (str_to_map_entries)."""
+    """STR_TO_MAP's Python kernel on `spark`: `dynsql_str_to_map_entries(pieces ARRAY<STRUCT<k, v>>) ->
+    ARRAY<STRUCT<k, v>>`, its entries in order (str_to_map_entries). (Batch COLLECT's kernel,
+    elements_in_java_order, is typed by its query: collecting_aggregates makes it an arrow_udf there.)"""
     import pandas as pd
     from pyspark.sql.functions import pandas_udf
-
-    @pandas_udf("array<int>")
-    def dynsql_java_hash_map_order(hashes, capacity):
-        return pd.Series([None if h is None else java_hash_map_order_of(h, int(c))
-                          for h, c in zip(hashes, capacity)], dtype=object)
 
     @pandas_udf("array<struct<k: string, v: string>>")
     def dynsql_str_to_map_entries(pieces):
@@ -174,7 +191,6 @@ def register_udfs(spark):
                           [{"k": k, "v": v} for k, v in str_to_map_entries([(e["k"], e["v"]) for e in p])]
                           for p in pieces], dtype=object)
 
-    spark.udf.register("dynsql_java_hash_map_order", dynsql_java_hash_map_order)
     spark.udf.register("dynsql_str_to_map_entries", dynsql_str_to_map_entries)
 
 

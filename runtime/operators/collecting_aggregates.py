@@ -123,11 +123,12 @@ def _java_bits(v, type_name):
 def _collect(c, arg):
     """COLLECT: the values (NULLs skipped) sorted with their arrival places, each run of a value one element
     (its first arrival, its count), then the elements in HashMap order: by slot, (h ^ (h >>> 16)) & (slots - 1)
-    in a table of 16 slots doubled while elements > 0.75 * slots, then by first arrival (n log n, no HashMap).
+    in a table of 16 slots doubled while elements > 0.75 * slots, then by first arrival (the Arrow kernel
+    `_in_java_order`; an element type whose hash is not followed by a Spark sort, all in slot 0).
     A DOUBLE or FLOAT is sorted and told apart by its Java bits (Double.equals: -0.0 is not 0.0, NaN is NaN; Spark
     compares them the other way) and hashed as Double/Float.hashCode. A group with 9 elements or more in one slot
     of 16 is ordered by the streaming accumulator's HashMap simulation (resizes and tree bins:
-    `_with_crowded_slots`). Not followed here: the hash of BYTES, ROW, ARRAY and long DECIMAL elements
+    `_in_java_order`). Not followed here: the hash of BYTES, ROW, ARRAY and long DECIMAL elements
     (`_java_hash_code`; arrival order within the table: README)."""
     elem_type = c.type.children[0] if c.type is not None and c.type.children else None
     elem = elem_type.name if elem_type is not None else None
@@ -163,7 +164,7 @@ def _collect(c, arg):
                         count.cast("int").alias("n"), h.alias("h"), spread.bitwiseAND(15).alias("first_slot"))
     elements = F.transform(starts, element)
     if elem in _FORMATS or _java_hash_code(F.lit(None), elem_type) is not None:
-        ordered = _with_crowded_slots(elements)
+        ordered = _in_java_order(elements, elem_type)
     else:
         ordered = F.array_sort(elements)
     if elem in _FORMATS:       # Spark's map builders make -0.0 0.0 (a duplicate key beside 0.0); a cast does not
@@ -172,29 +173,23 @@ def _collect(c, arg):
     return F.map_from_entries(F.transform(ordered, lambda e: F.struct(e["v"], e["n"])))
 
 
-def _with_crowded_slots(elements):
-    """The elements by slot, then first arrival, or, where 9 elements or more share a slot of Java's first table
-    of 16 (a list that Java grows the table for, or makes a tree bin), in the order of
-    map_order.java_hash_map_order_of (its Python kernel, `dynsql_java_hash_map_order`, given the elements'
-    hashes in arrival order; NULL for every other group). `elements` is written twice (Spark refuses a Python
-    UDF inside a lambda, so the kernel's result cannot share one binding with them)."""
-    def by_arrival(es):
-        return F.transform(F.array_sort(F.transform(es, lambda e: F.struct(e["i"].alias("i"), e.alias("e")))),
-                           lambda x: x["e"])
+def _in_java_order(elements, elem_type):
+    """The elements (structs of slot, first arrival i, value v, count n, hash h, slot of 16 first_slot) in
+    java.util.HashMap order, by the Arrow kernel map_order.elements_in_java_order: by slot, then first arrival,
+    or, for a group with 9 elements or more in one slot of 16 (a list that Java grows the table for, or makes a
+    tree bin), as the HashMap simulation puts them. (A Spark sort gave the first order alone; the kernel does
+    both, the elements written once: Spark refuses a Python UDF inside a lambda, which a choice between the two
+    would need.)"""
+    from pyspark.sql import types as st
+    from pyspark.sql.functions import arrow_udf
 
-    def crowded_hashes(es):
-        first_slots = F.array_sort(F.transform(es, lambda e: e["first_slot"]))
-        crowded = (F.size(es) >= 9) & F.exists(
-            F.sequence(F.lit(1), F.greatest(F.size(es) - 8, F.lit(1))),
-            lambda j: F.try_element_at(first_slots, j) == F.try_element_at(first_slots, j + 8))
-        return F.when(crowded, F.transform(by_arrival(es), lambda e: e["h"]))
-    order = F.call_function("dynsql_java_hash_map_order", F.transform(F.array(elements), crowded_hashes)[0],
-                            F.lit(16))
-    def put(x):
-        in_java_order = F.transform(F.array(by_arrival(x["es"])), lambda a: F.transform(
-            x["order"], lambda j: F.element_at(a, j + 1)))[0]
-        return F.when(x["order"].isNotNull(), in_java_order).otherwise(F.array_sort(x["es"]))
-    return F.transform(F.array(F.struct(order.alias("order"), elements.alias("es"))), put)[0]
+    from planner.expr.types import to_spark
+    from ..connectors.map_order import elements_in_java_order
+    fields = [("slot", st.LongType()), ("i", st.IntegerType()), ("v", to_spark(elem_type)), ("n", st.IntegerType()),
+              ("h", st.LongType()), ("first_slot", st.LongType())]
+    typed = F.transform(elements, lambda e: F.struct(*[e[name].cast(t).alias(name) for name, t in fields]))
+    kernel = arrow_udf(elements_in_java_order, st.ArrayType(st.StructType([st.StructField(n, t) for n, t in fields])))
+    return kernel(typed)
 
 
 def _json_objectagg(c, flt):
