@@ -156,23 +156,24 @@ def str_to_map_entries(pairs):
 
 
 def elements_in_java_order(lists: pa.Array) -> pa.Array:
-    """Arrow kernel of batch COLLECT: each list of elements (structs with `slot`: the slot in the table the
-    elements grow it to, `i`: first arrival, `h`: Java hashCode, `first_slot`: the slot in a table of 16) put
-    in its java.util.HashMap order: by slot, then first arrival, or, where 9 elements or more share a slot of 16,
-    as java_hash_map_order_of puts them (resizes and tree bins). The lists keep their type."""
+    """Arrow kernel of batch COLLECT: each list of elements (structs with `i`: first arrival, `v`: the value,
+    `h`: its Java hashCode, NULL for a DECIMAL of more than 18 digits, whose hash is taken here from the value
+    and its type's scale) put in its java.util.HashMap order (java_hash_map_order_of: by slot, then first
+    arrival, or, where 9 elements or more share a slot of 16, resizes and tree bins). The lists keep their type."""
     offsets = np.asarray(lists.offsets, dtype=np.int64)
     values = lists.values
-    slot = np.asarray(values.field("slot").to_numpy(zero_copy_only=False), dtype=np.int64)
     arrival = np.asarray(values.field("i").to_numpy(zero_copy_only=False), dtype=np.int64)
-    h = np.asarray(values.field("h").to_numpy(zero_copy_only=False), dtype=np.int64)
-    first_slot = np.asarray(values.field("first_slot").to_numpy(zero_copy_only=False), dtype=np.int64)
+    hashes = values.field("h")
+    if hashes.null_count:
+        scale = values.field("v").type.scale
+        h = np.array([_decimal_hash(v, scale) if x is None else x
+                      for x, v in zip(hashes.to_pylist(), values.field("v").to_pylist())], dtype=np.int64)
+    else:
+        h = np.asarray(hashes.to_numpy(zero_copy_only=False), dtype=np.int64)
     take = []
     for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
-        if b - a >= 9 and np.bincount(first_slot[a:b]).max() >= 9:
-            by_arrival = np.argsort(arrival[a:b], kind="stable")
-            take.append(by_arrival[java_hash_map_order_of(h[a:b][by_arrival])] + a)
-        else:
-            take.append(np.lexsort((arrival[a:b], slot[a:b])) + a)
+        by_arrival = np.argsort(arrival[a:b], kind="stable")
+        take.append(by_arrival[np.asarray(java_hash_map_order_of(h[a:b][by_arrival]), dtype=np.int64)] + a)
     indices = np.concatenate(take) if take else np.zeros(0, np.int64)
     return pa.ListArray.from_arrays(pa.array(offsets - offsets[0], type=pa.int32()), values.take(indices),
                                     type=lists.type, mask=lists.is_null() if lists.null_count else None)

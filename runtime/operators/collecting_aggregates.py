@@ -57,9 +57,9 @@ _MASK = 0xFFFFFFFF
 
 def _java_hash_code(v, elem):
     """Java's hashCode of Flink's object for value column `v` of FlinkType `elem` (as
-    map_order.java_hash_map_order hashes it), a BIGINT in [0, 2^32); None for a type not followed (its elements
-    stay in arrival order): BYTES, ARRAY, MAP, ROW, and a DECIMAL of more than 18 digits (its unscaled value is
-    a BigInteger of more than 64 bits)."""
+    map_order.java_hash_map_order hashes it), a BIGINT in [0, 2^32); NULL for a DECIMAL of more than 18 digits
+    (its unscaled value a BigInteger of more than 64 bits: the Arrow kernel hashes it); None for a type not
+    followed (its elements stay in arrival order): BYTES, ARRAY, MAP, ROW."""
     type_name = elem.name if elem is not None else None
     if type_name in ("CHAR", "VARCHAR", "STRING"):
         return F.hash(v).cast("bigint").bitwiseAND(F.lit(_MASK))   # Spark's hash: Murmur3, seed 42, as Flink's
@@ -80,7 +80,9 @@ def _java_hash_code(v, elem):
         sub = F.pmod(micros, F.lit(1000))
         millis = ((micros - sub) / 1000).cast("bigint")
         return (_long_hash(millis) * 31 + sub * 1000).bitwiseAND(F.lit(_MASK))
-    if type_name == "DECIMAL" and elem.params and elem.params[0] <= 18:
+    if type_name == "DECIMAL" and elem.params and elem.params[0] > 18:
+        return F.lit(None).cast("bigint")     # a BigInteger of more than 64 bits: hashed by the Arrow kernel
+    if type_name == "DECIMAL" and elem.params:
         scale = elem.params[1] if len(elem.params) > 1 else 0      # BigDecimal: 31 * BigInteger's hash + scale
         unscaled = (v * F.lit(Decimal(10) ** scale)).cast("bigint")
         magnitude = F.abs(unscaled)
@@ -124,12 +126,12 @@ def _collect(c, arg):
     """COLLECT: the values (NULLs skipped) sorted with their arrival places, each run of a value one element
     (its first arrival, its count), then the elements in HashMap order: by slot, (h ^ (h >>> 16)) & (slots - 1)
     in a table of 16 slots doubled while elements > 0.75 * slots, then by first arrival (the Arrow kernel
-    `_in_java_order`; an element type whose hash is not followed by a Spark sort, all in slot 0).
+    `_in_java_order`; an element type whose hash is not followed in arrival order, by a Spark sort).
     A DOUBLE or FLOAT is sorted and told apart by its Java bits (Double.equals: -0.0 is not 0.0, NaN is NaN; Spark
     compares them the other way) and hashed as Double/Float.hashCode. A group with 9 elements or more in one slot
     of 16 is ordered by the streaming accumulator's HashMap simulation (resizes and tree bins:
-    `_in_java_order`). Not followed here: the hash of BYTES, ROW, ARRAY and long DECIMAL elements
-    (`_java_hash_code`; arrival order within the table: README)."""
+    `_in_java_order`). Not followed here: the hash of BYTES, ROW and ARRAY elements (`_java_hash_code`;
+    arrival order: README)."""
     elem_type = c.type.children[0] if c.type is not None and c.type.children else None
     elem = elem_type.name if elem_type is not None else None
     if c.type is not None and "MAP" in c.type.children[0].text():
@@ -142,11 +144,6 @@ def _collect(c, arg):
     seen = F.array_sort(keyed)
     starts = F.filter(F.sequence(F.lit(0), F.greatest(n - 1, F.lit(0))), lambda j: F.when(j == 0, n > 0).otherwise(
         F.element_at(seen, j + 1)["k"] != F.element_at(seen, j)["k"]))
-    d = F.size(starts)
-    wanted = ((d * 4 + 2) / 3).cast("bigint")                          # ceil(4d / 3) slots at least
-    power = F.call_function("shiftleft", F.lit(1).cast("bigint"), F.length(F.bin(wanted - 1)))
-    slots = F.greatest(F.lit(16).cast("bigint"), power)
-
     def element(s, k):
         first = F.element_at(seen, s + 1)
         count = F.coalesce(F.try_element_at(starts, k + 2), n) - s
@@ -156,16 +153,12 @@ def _collect(c, arg):
             h = first["k"].bitwiseAND(F.lit(_MASK))
         else:
             h = _java_hash_code(first["v"], elem_type)
-        if h is None:
-            return F.struct(F.lit(0).alias("slot"), first["i"].alias("i"), first["v"].alias("v"),
-                            count.cast("int").alias("n"))
-        spread = h.bitwiseXOR(F.shiftright(h, 16))
-        return F.struct(spread.bitwiseAND(slots - 1).alias("slot"), first["i"].alias("i"), first["v"].alias("v"),
-                        count.cast("int").alias("n"), h.alias("h"), spread.bitwiseAND(15).alias("first_slot"))
+        return F.struct(first["i"].alias("i"), first["v"].alias("v"), count.cast("int").alias("n"),
+                        *([] if h is None else [h.alias("h")]))
     elements = F.transform(starts, element)
     if elem in _FORMATS or _java_hash_code(F.lit(None), elem_type) is not None:
         ordered = _in_java_order(elements, elem_type)
-    else:
+    else:                                   # a type whose hash is not followed: arrival order
         ordered = F.array_sort(elements)
     if elem in _FORMATS:       # Spark's map builders make -0.0 0.0 (a duplicate key beside 0.0); a cast does not
         return F.map_from_entries(F.transform(ordered, lambda e: F.struct(e["v"].cast("string"), e["n"]))) \
@@ -174,19 +167,17 @@ def _collect(c, arg):
 
 
 def _in_java_order(elements, elem_type):
-    """The elements (structs of slot, first arrival i, value v, count n, hash h, slot of 16 first_slot) in
-    java.util.HashMap order, by the Arrow kernel map_order.elements_in_java_order: by slot, then first arrival,
-    or, for a group with 9 elements or more in one slot of 16 (a list that Java grows the table for, or makes a
-    tree bin), as the HashMap simulation puts them. (A Spark sort gave the first order alone; the kernel does
-    both, the elements written once: Spark refuses a Python UDF inside a lambda, which a choice between the two
-    would need.)"""
+    """The elements (structs of first arrival i, value v, count n, Java hash h) in java.util.HashMap order, by
+    the Arrow kernel map_order.elements_in_java_order: by slot, then first arrival, or, for a group with 9
+    elements or more in one slot of 16 (a list that Java grows the table for, or makes a tree bin), as the
+    HashMap simulation puts them. (A Spark sort gave the first order alone; the kernel does both, the elements
+    written once: Spark refuses a Python UDF inside a lambda, which a choice between the two would need.)"""
     from pyspark.sql import types as st
     from pyspark.sql.functions import arrow_udf
 
     from planner.expr.types import to_spark
     from ..connectors.map_order import elements_in_java_order
-    fields = [("slot", st.LongType()), ("i", st.IntegerType()), ("v", to_spark(elem_type)), ("n", st.IntegerType()),
-              ("h", st.LongType()), ("first_slot", st.LongType())]
+    fields = [("i", st.IntegerType()), ("v", to_spark(elem_type)), ("n", st.IntegerType()), ("h", st.LongType())]
     typed = F.transform(elements, lambda e: F.struct(*[e[name].cast(t).alias(name) for name, t in fields]))
     kernel = arrow_udf(elements_in_java_order, st.ArrayType(st.StructType([st.StructField(n, t) for n, t in fields])))
     return kernel(typed)
