@@ -63,8 +63,13 @@ def nested_text(v):
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(nested_text(x) for x in v) + "]"
     if isinstance(v, dict):
-        return "{" + ", ".join("%s=%s" % (nested_text(k), nested_text(x)) for k, x in v.items()) + "}"
+        return "{" + ", ".join("%s=%s" % (nested_text(k), nested_text(x)) for k, x in _entries(v)) + "}"
     return value_text(v)
+
+
+def _entries(m):
+    """A map's entries in order, a key that comes twice (a parquet file's map) twice."""
+    return m.all_items() if hasattr(m, "all_items") else m.items()
 
 
 def _precision(flink_type):
@@ -123,7 +128,7 @@ def json_value(v, flink_type="", tz="UTC"):
     if isinstance(v, (bytes, bytearray)):
         return bytes(v).hex()
     if isinstance(v, dict):
-        pairs = [[json_value(k), json_value(x)] for k, x in v.items()]
+        pairs = [[json_value(k), json_value(x)] for k, x in _entries(v)]
         return sorted(pairs, key=lambda p: json.dumps(p, ensure_ascii=False))
     if hasattr(v, "asDict"):  # a Spark Row (ROW type)
         return [json_value(x) for x in v]

@@ -38,6 +38,29 @@ def as_entries(col, t):
     return F.when(col.isNotNull(), F.struct(*fields))
 
 
+class RepeatedKeyMap(dict):
+    """A map one of whose keys comes more than once (a parquet file's map: Flink's columnar reader keeps every
+    entry, and prints, casts and unnests them all): a dict (each key once, at its first place, with its last
+    value) that remembers all its entries in order for the printer (`all_items`)."""
+
+    def __init__(self, entries):
+        super().__init__(entries)
+        self.entries = entries
+
+    def all_items(self):
+        return list(self.entries)
+
+
+def map_value(pairs, key_type):
+    """A map's (key, value) pairs in order -> the dict a Row holds: DOUBLE and FLOAT keys as JavaFloat (-0.0 and
+    0.0 two keys, as in Java's map); a RepeatedKeyMap when a key comes twice."""
+    if isinstance(key_type, (st.DoubleType, st.FloatType)):
+        pairs = [(k if k is None else JavaFloat(k), v) for k, v in pairs]
+    pairs = list(pairs)
+    value = dict(pairs)
+    return value if len(value) == len(pairs) else RepeatedKeyMap(pairs)
+
+
 def from_entries(v, t):
     """A collected value of `as_entries(.., t)` -> the value a Row of type `t` holds, its maps dicts in order."""
     if v is None or not has_map(t):
@@ -48,9 +71,7 @@ def from_entries(v, t):
             keys = [from_entries(k, t.keyType) for k in keys]
         if has_map(t.valueType):
             values = [from_entries(x, t.valueType) for x in values]
-        if isinstance(t.keyType, (st.DoubleType, st.FloatType)):      # -0.0 and 0.0 two keys, as in Java's map
-            keys = [JavaFloat(k) if k is not None else k for k in keys]
-        return dict(zip(keys, values))
+        return map_value(zip(keys, values), t.keyType)
     if isinstance(t, st.ArrayType):
         return [from_entries(x, t.elementType) for x in v]
     return Row(*[f.name for f in t.fields])(*[from_entries(x, f.dataType) for x, f in zip(v, t.fields)])

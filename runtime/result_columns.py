@@ -18,8 +18,7 @@ from itertools import repeat
 
 from pyspark.sql import types as st
 
-from .java_float import JavaFloat
-from .map_columns import from_entries, maps_as_entries
+from .map_columns import from_entries, map_value, maps_as_entries
 
 FLAT_TYPES = (st.ByteType, st.ShortType, st.IntegerType, st.LongType, st.FloatType, st.DoubleType, st.StringType,
               st.BooleanType, st.DecimalType, st.DateType, st.TimestampType, st.TimestampNTZType)
@@ -110,10 +109,7 @@ def collect_columns(df, only=None, finish=None):
 def python_values(column, data_type):
     """An Arrow column -> the list of Python values Rows would hold (a map a dict in the map's order)."""
     if isinstance(data_type, st.MapType):
-        if isinstance(data_type.keyType, (st.DoubleType, st.FloatType)):     # -0.0 and 0.0 two keys, as in Java
-            return [None if m is None else {k if k is None else JavaFloat(k): v for k, v in m}
-                    for m in column.to_pylist()]
-        return [None if m is None else dict(m) for m in column.to_pylist()]
+        return [None if m is None else map_value(m, data_type.keyType) for m in column.to_pylist()]
     if isinstance(data_type, TIMESTAMP_TYPES):
         import pyarrow as pa
         # the instants' UTC wall clock; NULLs are NaT, which numpy turns into None

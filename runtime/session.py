@@ -424,6 +424,8 @@ def _create_connect_session(remote, conf):
         spark.dataSource.register(source_shim(module, name, connect_shims.PACKAGES_ZIP))
     from .json_kernels import register_udfs
     register_udfs(spark)
+    from .connectors import map_order
+    map_order.register_udfs(spark)
     return spark
 
 
@@ -437,6 +439,8 @@ def _register_sources(spark):
         spark.dataSource.register(getattr(importlib.import_module(module), name))
     from .json_kernels import register_udfs      # the JSON functions' Python kernels
     register_udfs(spark)
+    from .connectors import map_order            # the HashMap order of the maps Spark builds
+    map_order.register_udfs(spark)
 
 
 # ---------------------------------------------------------------------- dynsql's packages for executors

@@ -12,7 +12,8 @@ file with `=== modes streaming batch` is recorded in each mode (batch on Flink's
 modes must end in the same rows, and the streaming changelog is written. A query Flink refuses is reported with
 Flink's message and its block left as it is: an `=== error` block holds dynsql's words, which only a person
 can write. Values are written as Flink's tableau prints them (NULL as <NULL>, TRUE/FALSE, TIMESTAMP(p) with p
-fraction digits), the form the runner (tests/test_sql_files.py) compares.
+fraction digits; a MAP's or MULTISET's entries sorted, as flink_run.py hands them over: tests/map_order/print_on_flink.py
+prints them in Flink's order), the form the runner (tests/test_sql_files.py) compares.
 
 Flink is a peer, not a dependency: FLINK_PY names a Python with apache-flink==2.3.0 (default
 ../flink-venv/bin/python beside the project; ../shared/perf/README.md says how to make it)."""
@@ -110,8 +111,10 @@ def _cell(v, ft, top=False):
         p = ft.params[0] if ft.params else (0 if name == "TIME" else 6)
         whole, _, frac = v.partition(".")
         return whole + ("." + frac.ljust(p, "0")[:p] if p else "")
-    if name in ("ARRAY", "MULTISET") and isinstance(v, list):
+    if name == "ARRAY" and isinstance(v, list):
         return "[" + ", ".join(_cell(x, ft.children[0]) for x in v) + "]"
+    if name == "MULTISET" and isinstance(v, list):      # flink_run.py: [[element, count], ...], sorted
+        return "{" + ", ".join("%s=%d" % (_cell(a, ft.children[0]), n) for a, n in v) + "}"
     if name == "MAP" and isinstance(v, list):
         k, t = ft.children
         return "{" + ", ".join("%s=%s" % (_cell(a, k), _cell(b, t)) for a, b in v) + "}"

@@ -59,3 +59,16 @@ def test_a_printed_parquet_map_keeps_the_files_order(which, parquet_maps, reques
     unnested = _rows(client, parquet_maps, "SELECT n, k, v FROM pm CROSS JOIN UNNEST(m) WITH ORDINALITY AS u(k, v, n) "
                                            "WHERE id = 1")
     assert unnested == [(1, "z", 1), (2, "a", 2), (3, "k", 3)]
+
+
+@pytest.mark.parametrize("which,batch", [("client", False), ("one_pass_client", False), ("client", True)])
+def test_a_printed_parquet_map_shows_a_repeated_key_twice(which, batch, parquet_maps, request):
+    """Flink's tableau prints a row through RowDataToStringConverterImpl, the CAST rules to STRING over the
+    internal RowData (a map: MapToStringCastRule over its keyArray() and valueArray()): a ColumnarMapData's repeated
+    key is printed at each of its places, as CAST writes it (dynsql printed the last one only)."""
+    from repl.render import format_value
+    client = request.getfixturevalue(which)
+    rows = _rows(client, parquet_maps, "SELECT id, m, ARRAY[m] FROM pm WHERE id = 3", batch)
+    assert [(i, format_value(m, "MAP<STRING, INT>"), format_value(a, "ARRAY<MAP<STRING, INT>>")) for i, m, a in rows] == \
+        [(3, "{b=1, a=2, b=3}", "[{b=1, a=2, b=3}]")]
+

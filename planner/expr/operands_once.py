@@ -23,6 +23,32 @@ def is_plain(tree):
     return False
 
 
+_KERNEL = "calls_kernel"
+
+
+def _is_kernel_call(node):
+    """A DYNSQL_* call, or a Flink call that becomes one when rewritten (STR_TO_MAP)."""
+    if isinstance(node, exp.StrToMap):
+        return True
+    return isinstance(node, exp.Anonymous) and str(node.name).upper().startswith(("DYNSQL_", "STR_TO_MAP"))
+
+
+def calls_a_kernel(tree):
+    """Whether `tree` calls one of dynsql's Python kernels (a DYNSQL_* function, registered on the session):
+    Spark refuses a Python UDF inside a lambda, so such an operand is written again in each place, not bound.
+    Each node's answer is kept in its meta, so that a chain of templates is looked through once (linear)."""
+    order, stack = [], [tree]
+    while stack:
+        node = stack.pop()
+        if node._meta is not None and _KERNEL in node._meta:
+            continue
+        order.append(node)
+        stack.extend(node.iter_expressions())
+    for node in reversed(order):            # a pre-order reversed: each node after everything below it
+        node.meta[_KERNEL] = _is_kernel_call(node) or any(child.meta[_KERNEL] for child in node.iter_expressions())
+    return tree.meta[_KERNEL]
+
+
 def fill(tree, places, operands, wrap=lambda t: exp.paren(t, copy=False)):
     """`places`: [(placeholder node in `tree`, operand key)]; `operands`: key -> tree. Returns the filled
     tree (a new root when an operand is bound once). An operand's tree goes into its first place itself (the
@@ -31,7 +57,8 @@ def fill(tree, places, operands, wrap=lambda t: exp.paren(t, copy=False)):
     uses = {}
     for _, key in places:
         uses[key] = uses.get(key, 0) + 1
-    shared = [key for key in operands if uses.get(key, 0) > 1 and not is_plain(operands[key])]
+    shared = [key for key in operands if uses.get(key, 0) > 1 and not is_plain(operands[key])
+              and not calls_a_kernel(operands[key])]
     placed = set()              # ids of the operand trees already put somewhere: a second place gets a copy
 
     def take(operand):

@@ -1,4 +1,6 @@
-"""The order of a map's entries as Flink's java.util.HashMap gives it, for the maps the JSON formats read: Flink's
+"""The order of a map's entries as Flink's java.util.HashMap gives it: for the maps the JSON formats read, for
+STR_TO_MAP's map and for COLLECT's MULTISET (its streaming accumulator, and its batch aggregate: the Python
+and Arrow kernels str_to_map_entries and elements_in_java_order). Flink's
 json reader (JsonParserToRowDataConverters.createMapConverter) puts each key (a BinaryStringData: the JSON format
 allows string keys only) into a `new HashMap<>()`, so a map's entries iterate in the hash table's order, which
 every consumer shows (the printed row, MAP_KEYS, MAP_VALUES, MAP_ENTRIES, UNNEST, CAST to STRING).
@@ -13,7 +15,9 @@ a simulation of java.util.HashMap: a list of 9 keys doubles a table of fewer tha
 (a red-black tree by hash, its root first, a later key linked after its tree parent), split on resize, a half of 6
 keys or fewer a list again (tests/test_map_order_java.py checks it against a real HashMap of BinaryStringData)."""
 
+import calendar
 import datetime
+import decimal
 import struct
 
 import numpy as np
@@ -96,13 +100,99 @@ def hash_map_permutation(offsets, hashes):
     return order
 
 
-def _simulated(spread):
-    """Java HashMap's iteration order of keys put in this order whose spread hashes are `spread`: the keys put
-    one by one into a simulated HashMap (_JavaHashMap)."""
-    table = _JavaHashMap()
+def _simulated(spread, capacity=16, order_keys=None):
+    """Java HashMap's iteration order of keys put in this order whose spread hashes are `spread`, into a table
+    of `capacity` slots: the keys put one by one into a simulated HashMap (_JavaHashMap; `order_keys`: the keys'
+    compareTo order for equal hashes, where the keys are Comparable)."""
+    table = _JavaHashMap(capacity, order_keys)
     for i, s in enumerate(spread.tolist()):
         table.put(i, s - (1 << 32) if s >= 1 << 31 else s)     # Java compares the hashes as signed ints
     return table.order()
+
+
+def java_hash_map_order_of(hashes, capacity=16, order_keys=None):
+    """The iteration order (indexes into `hashes`) of distinct keys put in this order into a java.util.HashMap
+    whose table starts with `capacity` slots (a power of two: `new HashMap<>()` 16, STR_TO_MAP's
+    newHashMapWithExpectedSize(n) tableSizeFor(n / 0.75)), whose Java hashCodes are `hashes` (ints): by slot of
+    the table the puts grew it to, in put order within a slot, or, where 9 keys or more share a slot of the
+    first table (the only keys whose slot's list can reach 9), as the simulated HashMap orders them (tree bins
+    and all). The one implementation of the order for the JSON formats' maps, COLLECT in either mode and
+    STR_TO_MAP. `order_keys`: for Comparable keys (java.lang.String), values that
+    sort as their compareTo does, which orders keys of equal hashes in a tree bin."""
+    h = np.asarray(hashes, dtype=np.int64).astype(np.uint32)
+    spread = (h ^ (h >> np.uint32(16))).astype(np.int64)
+    if len(h) >= 9 and np.bincount(spread & (capacity - 1)).max() >= 9:
+        return _simulated(spread, capacity, order_keys)
+    size = capacity
+    while 4 * len(h) > 3 * size:
+        size *= 2
+    return np.argsort(spread & (size - 1), kind="stable").tolist()
+
+
+def java_string_hash(s):
+    """java.lang.String.hashCode: 31 * h + each UTF-16 unit, as an int in [0, 2^32)."""
+    units = s.encode("utf-16-be")
+    h = 0
+    for i in range(0, len(units), 2):
+        h = (31 * h + (units[i] << 8 | units[i + 1])) & 0xFFFFFFFF
+    return h
+
+
+def str_to_map_entries(pairs):
+    """Flink's STR_TO_MAP map from its (key, value) pieces in order: CollectionUtil.newHashMapWithExpectedSize(
+    pieces), a table of tableSizeFor(pieces <= 2 ? pieces + 1 : ceil(pieces / 0.75)) slots, keys by
+    String.hashCode; a key put twice keeps its first place and takes its last value. The (key, value) entries
+    in the HashMap's order."""
+    n = len(pairs)
+    wanted = n + 1 if n <= 2 else -(-4 * n // 3)
+    capacity = 1 << (wanted - 1).bit_length()
+    values = {}
+    for k, v in pairs:
+        values[k] = v
+    keys = list(values)
+    order = java_hash_map_order_of([java_string_hash(k) for k in keys], capacity,
+                                   [k.encode("utf-16-be") for k in keys])     # String.compareTo: by UTF-16 unit
+    return [(keys[i], values[keys[i]]) for i in order]
+
+
+def elements_in_java_order(lists: pa.Array) -> pa.Array:
+    """Arrow kernel of batch COLLECT: each list of elements (structs with `i`: first arrival, `v`: the value,
+    `h`: its Java hashCode, NULL for a DECIMAL of more than 18 digits, whose hash is taken here from the value
+    and its type's scale) put in its java.util.HashMap order (java_hash_map_order_of: by slot, then first
+    arrival, or, where 9 elements or more share a slot of 16, resizes and tree bins). The lists keep their type."""
+    offsets = np.asarray(lists.offsets, dtype=np.int64)
+    values = lists.values
+    arrival = np.asarray(values.field("i").to_numpy(zero_copy_only=False), dtype=np.int64)
+    hashes = values.field("h")
+    if hashes.null_count:
+        scale = values.field("v").type.scale
+        h = np.array([_decimal_hash(v, scale) if x is None else x
+                      for x, v in zip(hashes.to_pylist(), values.field("v").to_pylist())], dtype=np.int64)
+    else:
+        h = np.asarray(hashes.to_numpy(zero_copy_only=False), dtype=np.int64)
+    take = []
+    for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
+        by_arrival = np.argsort(arrival[a:b], kind="stable")
+        take.append(by_arrival[np.asarray(java_hash_map_order_of(h[a:b][by_arrival]), dtype=np.int64)] + a)
+    indices = np.concatenate(take) if take else np.zeros(0, np.int64)
+    return pa.ListArray.from_arrays(pa.array(offsets - offsets[0], type=pa.int32()), values.take(indices),
+                                    type=lists.type, mask=lists.is_null() if lists.null_count else None)
+
+
+def register_udfs(spark):
+    """STR_TO_MAP's Python kernel on `spark`: `dynsql_str_to_map_entries(pieces ARRAY<STRUCT<k, v>>) ->
+    ARRAY<STRUCT<k, v>>`, its entries in order (str_to_map_entries). (Batch COLLECT's kernel,
+    elements_in_java_order, is typed by its query: collecting_aggregates makes it an arrow_udf there.)"""
+    import pandas as pd
+    from pyspark.sql.functions import pandas_udf
+
+    @pandas_udf("array<struct<k: string, v: string>>")
+    def dynsql_str_to_map_entries(pieces):
+        return pd.Series([None if p is None else
+                          [{"k": k, "v": v} for k, v in str_to_map_entries([(e["k"], e["v"]) for e in p])]
+                          for p in pieces], dtype=object)
+
+    spark.udf.register("dynsql_str_to_map_entries", dynsql_str_to_map_entries)
 
 
 class _Node:
@@ -121,11 +211,21 @@ class _JavaHashMap:
     moved to the front of the slot's `next` list and a later key linked right after its tree parent
     (putTreeVal); a resize splits a tree into two `next`-ordered halves, a half of 6 keys or fewer becoming a
     list again, a half of more re-treeified when the other half is not empty. Keys with equal hashes are
-    ordered by System.identityHashCode in Java (BinaryStringData is not `class C implements Comparable<C>`), an
-    order no one can foretell: here the later key goes left."""
+    ordered by compareTo where the keys are `class C implements Comparable<C>` (a java.lang.String: `order_keys`),
+    else by System.identityHashCode in Java (BinaryStringData is not), an order no one can foretell: here the
+    later key goes left."""
 
-    def __init__(self):
-        self.tab, self.size, self.threshold = [None] * 16, 0, 12
+    def __init__(self, capacity=16, order_keys=None):
+        self.tab, self.size, self.threshold = [None] * capacity, 0, capacity * 3 // 4
+        self.order_keys = order_keys
+
+    def _dir(self, p, place, h):
+        """TreeNode's direction from tree node p for a key (its place, its hash): -1 left, 1 right."""
+        if p.hash != h:
+            return -1 if p.hash > h else 1
+        if self.order_keys is not None and self.order_keys[place] > self.order_keys[p.place]:
+            return 1
+        return -1
 
     def order(self):
         out = []
@@ -201,7 +301,7 @@ class _JavaHashMap:
             else:
                 p = root
                 while True:
-                    d = -1 if p.hash > x.hash else 1 if p.hash < x.hash else -1
+                    d = self._dir(p, x.place, x.hash)
                     xp, p = p, (p.left if d <= 0 else p.right)
                     if p is None:
                         x.parent = xp
@@ -220,7 +320,7 @@ class _JavaHashMap:
             root = root.parent
         p = root
         while True:
-            d = -1 if p.hash > h else 1 if p.hash < h else -1
+            d = self._dir(p, place, h)
             xp, p = p, (p.left if d <= 0 else p.right)
             if p is None:
                 xpn = xp.next
@@ -386,26 +486,67 @@ def _float_hash(v):
     return 0x7FC00000 if v != v else struct.unpack(">I", struct.pack(">f", v))[0]   # Float.floatToIntBits
 
 
+def _big_integer_hash(u):
+    """java.math.BigInteger.hashCode of the integer u: 31 * h + each 32-bit word of |u| from the top, signed."""
+    m, h, words = abs(u), 0, []
+    while m:
+        words.append(m & 0xFFFFFFFF)
+        m >>= 32
+    for w in reversed(words):
+        h = (31 * h + w) & 0xFFFFFFFF
+    return -h if u < 0 else h
+
+
+def _decimal_hash(v, scale):
+    """DecimalData.hashCode: its BigDecimal's, 31 * the unscaled value's BigInteger hash + the type's scale."""
+    unscaled = int(decimal.Decimal(v).scaleb(scale).to_integral_value())
+    return (31 * _big_integer_hash(unscaled) + scale) & 0xFFFFFFFF
+
+
+def _time_hash(v):
+    """A TIME is an Integer of milliseconds of the day in Flink (dynsql holds 'HH:MM:SS[.fff]' or a time)."""
+    if isinstance(v, str):
+        v = datetime.time.fromisoformat(v)
+    return ((v.hour * 60 + v.minute) * 60 + v.second) * 1000 + v.microsecond // 1000
+
+
+def _timestamp_hash(v):
+    """TimestampData.hashCode: 31 * (int) (millis ^ (millis >>> 32)) + nanos of the millisecond (a TIMESTAMP's
+    wall clock and a TIMESTAMP_LTZ's instant, both as UTC)."""
+    micros = calendar.timegm(v.utctimetuple()) * 1_000_000 + v.microsecond
+    millis, nanos = micros // 1000, micros % 1000 * 1000
+    return (31 * _long_hash(millis) + nanos) & 0xFFFFFFFF
+
+
 _HASH_CODES = {
     "BOOLEAN": lambda v: 1231 if v else 1237,
     "TINYINT": _int_hash, "SMALLINT": _int_hash, "INT": _int_hash, "INTEGER": _int_hash,
     "DATE": lambda v: _int_hash((v - _EPOCH).days),      # Flink holds a DATE as an Integer of days
     "BIGINT": _long_hash, "DOUBLE": _double_hash, "FLOAT": _float_hash,
+    "TIME": _time_hash, "TIMESTAMP": _timestamp_hash, "TIMESTAMP_LTZ": _timestamp_hash,
 }
 _EPOCH = datetime.date(1970, 1, 1)
 
 
-def java_hash_map_order(values, type_name):
-    """Distinct `values` of Flink type `type_name`, in the order they were first put, in the order a
-    java.util.HashMap of them iterates (strings by BinaryStringData's hash, numbers, BOOLEAN and DATE by their
-    boxed Java object's); as they are for a type whose Java hashCode is not followed here (DECIMAL, TIME,
-    TIMESTAMP, BYTES, collections, ROW)."""
+def _scale(decimal_type):
+    return decimal_type.params[1] if len(decimal_type.params) > 1 else 0
+
+
+def java_hash_map_order(values, flink_type):
+    """Distinct `values` of FlinkType `flink_type`, in the order they were first put, in the order a
+    java.util.HashMap of Flink's internal objects for them iterates (strings by BinaryStringData's hash, DECIMAL
+    by DecimalData's, TIME, TIMESTAMP and TIMESTAMP_LTZ by their Integer's and TimestampData's, numbers, BOOLEAN
+    and DATE by their boxed Java object's); as they are for a type whose Java hashCode is not followed here
+    (BYTES, ARRAY, MAP, ROW: README)."""
+    type_name = flink_type.name if flink_type is not None else None
     if len(values) < 2:
         return list(values)
     if type_name in ("CHAR", "VARCHAR", "STRING"):
         hashes = string_hashes(pa.array(values, type=pa.string()))
+    elif type_name == "DECIMAL":
+        hashes = np.array([_decimal_hash(v, _scale(flink_type)) for v in values], dtype=np.uint32)
     elif type_name in _HASH_CODES:
-        hashes = np.array([_HASH_CODES[type_name](v) for v in values], dtype=np.uint32)
+        hashes = np.array([_HASH_CODES[type_name](v) & 0xFFFFFFFF for v in values], dtype=np.uint32)
     else:
         return list(values)
     return [values[i] for i in hash_map_permutation(np.array([0, len(values)]), hashes)]

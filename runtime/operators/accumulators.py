@@ -64,7 +64,7 @@ class Accumulator:
         self.separator = options[0] if options else ","
         self.integral = integral          # the argument is TINYINT .. BIGINT: Flink divides as integers
         self.integer_moments = integer_moments and integral
-        self.element_type = None          # COLLECT: its argument's Flink type name (the MULTISET's order)
+        self.element_type = None          # COLLECT: its argument's FlinkType (the MULTISET's order)
 
     @classmethod
     def of_call(cls, call, integral=False, integer_moments=False, java_compare=False):
@@ -304,6 +304,6 @@ def accumulators(calls, input_fields, integer_moments=False, retracting=False):
         t = types.get(c.args[0]) if c.args else None
         floating = t is not None and t.name in ("FLOAT", "DOUBLE")
         acc = Accumulator.of_call(c, integral(c), integer_moments, retracting and floating)
-        acc.element_type = t.name if t is not None and c.function == "COLLECT" else None
+        acc.element_type = t if c.function == "COLLECT" else None
         return acc
     return [of(c) for c in calls]

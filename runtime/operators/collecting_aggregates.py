@@ -10,6 +10,8 @@ message; COLLECT's MULTISET (element -> count, NULLs skipped) in the order of Fl
 elements (`_collect`); APPROX_COUNT_DISTINCT is HyperLogLog++ at a relative error of 0.01, as Flink's (a port of
 Spark's)."""
 
+from decimal import Decimal
+
 from pyspark.sql import functions as F
 
 from planner.errors import UnsupportedError
@@ -53,9 +55,12 @@ def _array_agg(c, arg, flt):
 _MASK = 0xFFFFFFFF
 
 
-def _java_hash_code(v, type_name):
-    """Java's hashCode of Flink's object for value column `v` (as map_order.java_hash_map_order hashes it), a
-    BIGINT in [0, 2^32); None for a type not followed (its elements stay in arrival order)."""
+def _java_hash_code(v, elem):
+    """Java's hashCode of Flink's object for value column `v` of FlinkType `elem` (as
+    map_order.java_hash_map_order hashes it), a BIGINT in [0, 2^32); NULL for a DECIMAL of more than 18 digits
+    (its unscaled value a BigInteger of more than 64 bits: the Arrow kernel hashes it); None for a type not
+    followed (its elements stay in arrival order): BYTES, ARRAY, MAP, ROW."""
+    type_name = elem.name if elem is not None else None
     if type_name in ("CHAR", "VARCHAR", "STRING"):
         return F.hash(v).cast("bigint").bitwiseAND(F.lit(_MASK))   # Spark's hash: Murmur3, seed 42, as Flink's
     if type_name in ("TINYINT", "SMALLINT", "INT", "INTEGER"):
@@ -63,10 +68,33 @@ def _java_hash_code(v, type_name):
     if type_name == "DATE":
         return F.datediff(v, F.lit("1970-01-01").cast("date")).cast("bigint").bitwiseAND(F.lit(_MASK))
     if type_name == "BIGINT":
-        return v.bitwiseXOR(F.shiftrightunsigned(v, 32)).bitwiseAND(F.lit(_MASK))
+        return _long_hash(v)
     if type_name == "BOOLEAN":
         return F.when(v, F.lit(1231)).otherwise(F.lit(1237)).cast("bigint")
+    if type_name == "TIME":             # an Integer of milliseconds of the day; dynsql's TIME is 'HH:MM:SS[.fff]'
+        part = lambda at, n: F.substring(v, at, n).cast("bigint")       # noqa: E731
+        millis = F.coalesce(F.rpad(F.substring(v, 10, 3), 3, "0").cast("bigint"), F.lit(0).cast("bigint"))
+        return ((part(1, 2) * 60 + part(4, 2)) * 60 + part(7, 2)) * 1000 + millis
+    if type_name in ("TIMESTAMP", "TIMESTAMP_LTZ"):     # TimestampData: 31 * Long.hashCode(millis) + nanos of it
+        micros = F.unix_micros(v)
+        sub = F.pmod(micros, F.lit(1000))
+        millis = ((micros - sub) / 1000).cast("bigint")
+        return (_long_hash(millis) * 31 + sub * 1000).bitwiseAND(F.lit(_MASK))
+    if type_name == "DECIMAL" and elem.params and elem.params[0] > 18:
+        return F.lit(None).cast("bigint")     # a BigInteger of more than 64 bits: hashed by the Arrow kernel
+    if type_name == "DECIMAL" and elem.params:
+        scale = elem.params[1] if len(elem.params) > 1 else 0      # BigDecimal: 31 * BigInteger's hash + scale
+        unscaled = (v * F.lit(Decimal(10) ** scale)).cast("bigint")
+        magnitude = F.abs(unscaled)
+        h = (F.shiftrightunsigned(magnitude, 32) * 31 + magnitude.bitwiseAND(F.lit(_MASK))).bitwiseAND(F.lit(_MASK))
+        signed = F.when(unscaled < 0, (F.lit(1 << 32) - h).bitwiseAND(F.lit(_MASK))).otherwise(h)
+        return (signed * 31 + scale).bitwiseAND(F.lit(_MASK))
     return None
+
+
+def _long_hash(v):
+    """Long.hashCode of a BIGINT column: (int) (v ^ (v >>> 32)), in [0, 2^32)."""
+    return v.bitwiseXOR(F.shiftrightunsigned(v, 32)).bitwiseAND(F.lit(_MASK))
 
 
 _FORMATS = {"DOUBLE": (52, 1023, -1022), "FLOAT": (23, 127, -126)}   # mantissa bits, exponent bias, least exponent
@@ -97,12 +125,15 @@ def _java_bits(v, type_name):
 def _collect(c, arg):
     """COLLECT: the values (NULLs skipped) sorted with their arrival places, each run of a value one element
     (its first arrival, its count), then the elements in HashMap order: by slot, (h ^ (h >>> 16)) & (slots - 1)
-    in a table of 16 slots doubled while elements > 0.75 * slots, then by first arrival (n log n, no HashMap).
+    in a table of 16 slots doubled while elements > 0.75 * slots, then by first arrival (the Arrow kernel
+    `_in_java_order`; an element type whose hash is not followed in arrival order, by a Spark sort).
     A DOUBLE or FLOAT is sorted and told apart by its Java bits (Double.equals: -0.0 is not 0.0, NaN is NaN; Spark
-    compares them the other way) and hashed as Double/Float.hashCode. Not followed here: a slot of 9 elements or
-    more (the streaming accumulator follows Java's resizes and tree bins), and the hash of DECIMAL, TIME,
-    TIMESTAMP, BYTES, ROW and ARRAY elements (arrival order within the table: README)."""
-    elem = c.type.children[0].name if c.type is not None and c.type.children else None
+    compares them the other way) and hashed as Double/Float.hashCode. A group with 9 elements or more in one slot
+    of 16 is ordered by the streaming accumulator's HashMap simulation (resizes and tree bins:
+    `_in_java_order`). Not followed here: the hash of BYTES, ROW and ARRAY elements (`_java_hash_code`;
+    arrival order: README)."""
+    elem_type = c.type.children[0] if c.type is not None and c.type.children else None
+    elem = elem_type.name if elem_type is not None else None
     if c.type is not None and "MAP" in c.type.children[0].text():
         raise UnsupportedError("COLLECT of a %s cannot run in batch mode yet (it runs in streaming mode)"
                                % c.type.children[0].text())
@@ -113,11 +144,6 @@ def _collect(c, arg):
     seen = F.array_sort(keyed)
     starts = F.filter(F.sequence(F.lit(0), F.greatest(n - 1, F.lit(0))), lambda j: F.when(j == 0, n > 0).otherwise(
         F.element_at(seen, j + 1)["k"] != F.element_at(seen, j)["k"]))
-    d = F.size(starts)
-    wanted = ((d * 4 + 2) / 3).cast("bigint")                          # ceil(4d / 3) slots at least
-    power = F.call_function("shiftleft", F.lit(1).cast("bigint"), F.length(F.bin(wanted - 1)))
-    slots = F.greatest(F.lit(16).cast("bigint"), power)
-
     def element(s, k):
         first = F.element_at(seen, s + 1)
         count = F.coalesce(F.try_element_at(starts, k + 2), n) - s
@@ -126,14 +152,35 @@ def _collect(c, arg):
         elif elem == "FLOAT":              # Float.hashCode: floatToIntBits
             h = first["k"].bitwiseAND(F.lit(_MASK))
         else:
-            h = _java_hash_code(first["v"], elem)
-        slot = F.lit(0) if h is None else h.bitwiseXOR(F.shiftright(h, 16)).bitwiseAND(slots - 1)
-        return F.struct(slot.alias("slot"), first["i"].alias("i"), first["v"].alias("v"), count.cast("int").alias("n"))
-    ordered = F.array_sort(F.transform(starts, element))
+            h = _java_hash_code(first["v"], elem_type)
+        return F.struct(first["i"].alias("i"), first["v"].alias("v"), count.cast("int").alias("n"),
+                        *([] if h is None else [h.alias("h")]))
+    elements = F.transform(starts, element)
+    if elem in _FORMATS or _java_hash_code(F.lit(None), elem_type) is not None:
+        ordered = _in_java_order(elements, elem_type)
+    else:                                   # a type whose hash is not followed: arrival order
+        ordered = F.array_sort(elements)
     if elem in _FORMATS:       # Spark's map builders make -0.0 0.0 (a duplicate key beside 0.0); a cast does not
         return F.map_from_entries(F.transform(ordered, lambda e: F.struct(e["v"].cast("string"), e["n"]))) \
             .cast("map<%s,int>" % elem.lower())
     return F.map_from_entries(F.transform(ordered, lambda e: F.struct(e["v"], e["n"])))
+
+
+def _in_java_order(elements, elem_type):
+    """The elements (structs of first arrival i, value v, count n, Java hash h) in java.util.HashMap order, by
+    the Arrow kernel map_order.elements_in_java_order: by slot, then first arrival, or, for a group with 9
+    elements or more in one slot of 16 (a list that Java grows the table for, or makes a tree bin), as the
+    HashMap simulation puts them. (A Spark sort gave the first order alone; the kernel does both, the elements
+    written once: Spark refuses a Python UDF inside a lambda, which a choice between the two would need.)"""
+    from pyspark.sql import types as st
+    from pyspark.sql.functions import arrow_udf
+
+    from planner.expr.types import to_spark
+    from ..connectors.map_order import elements_in_java_order
+    fields = [("i", st.IntegerType()), ("v", to_spark(elem_type)), ("n", st.IntegerType()), ("h", st.LongType())]
+    typed = F.transform(elements, lambda e: F.struct(*[e[name].cast(t).alias(name) for name, t in fields]))
+    kernel = arrow_udf(elements_in_java_order, st.ArrayType(st.StructType([st.StructField(n, t) for n, t in fields])))
+    return kernel(typed)
 
 
 def _json_objectagg(c, flt):

@@ -293,24 +293,14 @@ def _parsed_regexp_extract(node):
 # STR_TO_MAP as Flink's SqlFunctionUtils.strToMap builds it: the text split by the pair delimiter (a regex, as
 # Java's String.split, whose empty pieces at the end are dropped), each piece split once by the key-value
 # delimiter (a piece without one is a key with a NULL value), put into CollectionUtil.newHashMapWithExpectedSize(
-# pieces): a java.util.HashMap<String, String> with a table of tableSizeFor(pieces <= 2 ? pieces + 1 :
-# ceil(pieces / 0.75)) slots, which the puts never grow. A key put twice keeps its place and takes the last value.
-# The entries iterate slot by slot, (h ^ (h >>> 16)) & (slots - 1) with h Java's String.hashCode (over the UTF-16
-# units), in their order of first put within a slot. Not followed: a slot of 9 keys or more (Java grows the table
-# or makes the slot a tree: runtime/connectors/map_order.py follows that for the JSON formats' maps).
+# pieces): a java.util.HashMap<String, String>. Spark splits the text into its (key, value) pieces; the map is
+# made by the Python kernel DYNSQL_STR_TO_MAP_ENTRIES (runtime/connectors/map_order.py: a key put twice at its
+# first place with its last value, the entries in that HashMap's order, tree bins and all, by the simulation the
+# JSON formats' maps and COLLECT use).
 _STR_TO_MAP_PIECES = "SLICE({0}, 1, COALESCE(ARRAY_MAX(TRANSFORM({0}, (p, i) -> IF(p != '', i + 1, 0))), 0))"
 _STR_TO_MAP_PAIRS = ("TRANSFORM({0}, p -> TRANSFORM(ARRAY(SPLIT(p, {1}, 2)), kv -> NAMED_STRUCT("
                      "'k', IF(SIZE(kv) < 2, p, kv[0]), 'v', IF(SIZE(kv) < 2, CAST(NULL AS STRING), kv[1])))[0])")
-_JAVA_STRING_HASH = ("TRANSFORM(ARRAY(HEX(ENCODE(x.k, 'UTF-16BE'))), u -> IF(u = '', 0L, AGGREGATE("
-                     "SEQUENCE(1, LENGTH(u) - 3, 4), 0L, (h, j) -> "
-                     "(h * 31 + CAST(CONV(SUBSTR(u, j, 4), 16, 10) AS BIGINT)) % 4294967296)))[0]")
-_JAVA_TABLE_SLOTS = ("SHIFTLEFT(1, LENGTH(BIN(IF(SIZE({0}) <= 2, SIZE({0}) + 1, (4 * SIZE({0}) + 2) DIV 3) - 1)))")
-_STR_TO_MAP_IN_HASH_MAP_ORDER = (
-    "MAP_FROM_ENTRIES(TRANSFORM(ARRAY_SORT(TRANSFORM(FILTER(TRANSFORM({0}, (e, i) -> NAMED_STRUCT('k', e.k, 'i', i)), "
-    "x -> ARRAY_POSITION(TRANSFORM({0}, y -> y.k), x.k) = x.i + 1), x -> NAMED_STRUCT("
-    "'b', TRANSFORM(ARRAY(%s), h -> (h ^ SHIFTRIGHT(h, 16)) & (%s - 1))[0], 'i', x.i, 'k', x.k, "
-    "'v', {0}[SIZE({0}) - ARRAY_POSITION(REVERSE(TRANSFORM({0}, y -> y.k)), x.k)].v))), s -> STRUCT(s.k, s.v)))"
-    % (_JAVA_STRING_HASH, _JAVA_TABLE_SLOTS))
+_STR_TO_MAP_IN_HASH_MAP_ORDER = "MAP_FROM_ENTRIES(DYNSQL_STR_TO_MAP_ENTRIES({0}))"
 
 
 # Python's words for a regular expression that Java's java.util.regex refuses too (an unclosed or unmatched
