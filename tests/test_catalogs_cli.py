@@ -158,7 +158,7 @@ def test_ctas_refuses_what_flink_refuses_in_its_words(client, tmp_path):
         else:
             raise AssertionError("not refused: " + statement)
         assert client.catalog.get(statement.split()[2] if "TEMPORARY" not in statement else "t1") is None
-    assert client.engine.jobs.registry.all() == []          # no job started
+    assert client.engine.jobs.started == []                 # no job started
 
 
 def test_spark_tables_saved_with_save_as_table_are_read_by_name(client, spark, tmp_path):

@@ -13,6 +13,8 @@ import pytest
 from planner.errors import SqlError
 from runtime.job_registry import DAMAGED, JobRecord, JobRegistry
 
+pytestmark = pytest.mark.own_job_registry      # it lists the registry's jobs and writes its own records
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -143,11 +143,12 @@ def test_newest_only_still_replaces_a_version_of_the_same_time():
     assert Join(newest_only=True).batch(rows, END_WATERMARK_MS) == [("b", 1, t(25), 3.0, t(20), 0, 3)]
 
 
-def test_a_null_key_has_no_versions():
+def test_a_null_key_finds_the_null_keys_version():
+    """Flink 2.3's temporal join keys a NULL as a value: a probe row with a NULL key takes the NULL key's version."""
     rows = [rate(1, 10, 1.5), order(2, 15, "a")]
-    assert Join().batch(rows, END_WATERMARK_MS, key="", null_key=True) == []
+    assert Join().batch(rows, END_WATERMARK_MS, key="", null_key=True) == [("a", 1, t(15), 1.5, t(10), 0, 2)]
     assert Join(outer=True).batch(rows, END_WATERMARK_MS, key="", null_key=True) == \
-        [("a", 1, t(15), None, None, 0, 2)]
+        [("a", 1, t(15), 1.5, t(10), 0, 2)]
 
 
 def test_nulls_big_integers_and_nan_survive():
