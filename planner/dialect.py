@@ -20,6 +20,7 @@ import re
 
 from sqlglot import exp, parser, tokens
 from sqlglot.errors import ParseError
+from sqlglot.parser import build_logarithm
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.tokens import TokenType
 
@@ -59,6 +60,27 @@ def _mod_call(args):
     """MOD(a, b), marked as a call: `a % b` is the same node, refused in Flink's words for `%`."""
     node = parser.build_mod(args)
     node.meta["call"] = True
+    return node
+
+
+def _log_of_base(args, base, name):
+    """LOG10(x) / LOG2(x) as sqlglot's Log node of that base; one argument only (sqlglot's own builders dropped a
+    second)."""
+    if len(args) != 1:
+        message = "Too many arguments for %s: %d given, at most 1 allowed" % (name, len(args)) if args else \
+            "Not enough arguments for %s: it needs one" % name
+        raise ParseError.new(message, description=message)
+    return exp.Log(this=exp.Literal.number(base), expression=args[0])
+
+
+def _log_call(args, dialect):
+    """LOG(x), LOG(b, x). LOG10(x) is java.lang.Math's log10 in Flink, LOG(10, x) Math.log(x) / Math.log(10)
+    (LOG(10, 1000) is 2.9999999999999996), and sqlglot reads both as a Log node of base 10: a written base 10 is
+    kept in parentheses, which tells them apart (expr/functions/math.py takes a bare literal 10 for LOG10)."""
+    node = build_logarithm(args, dialect)
+    base = node.this if isinstance(node, exp.Log) and node.expression is not None else None
+    if isinstance(base, exp.Literal) and not base.is_string and base.name == "10":
+        node.set("this", exp.Paren(this=base))
     return node
 
 
@@ -181,6 +203,9 @@ class Flink(Dialect):
             "POW": lambda args: exp.Anonymous(this="POW", expressions=args),
             "LENGTH": lambda args: exp.Anonymous(this="LENGTH", expressions=args),
             "MOD": _mod_call,
+            "LOG": _log_call,
+            "LOG10": lambda args: _log_of_base(args, 10, "LOG10"),
+            "LOG2": lambda args: _log_of_base(args, 2, "LOG2"),
         }
 
         LAMBDAS = {

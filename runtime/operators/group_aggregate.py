@@ -206,14 +206,9 @@ def aggregate_expression(c):
         e = F.min(arg())
     elif f == "MAX":
         e = F.max(arg())
-    elif f == "STDDEV_POP":
-        e = F.stddev_pop(arg())
-    elif f == "STDDEV_SAMP":
-        e = F.stddev_samp(arg())
-    elif f == "VAR_POP":
-        e = F.var_pop(arg())
-    elif f == "VAR_SAMP":
-        e = F.var_samp(arg())
+    elif f in _SPREADS:
+        e = F.expr("%s(DISTINCT %s)" % (_SPREADS[f], _arg_sql(c))) if c.distinct else \
+            getattr(F, _SPREADS[f])(arg())
     elif f == "FIRST_VALUE":
         e = F.first(arg(), ignorenulls=True)
     elif f == "LAST_VALUE":
@@ -235,6 +230,7 @@ def aggregate_expression(c):
     return e
 
 
+_SPREADS = {"STDDEV_POP": "stddev_pop", "STDDEV_SAMP": "stddev_samp", "VAR_POP": "var_pop", "VAR_SAMP": "var_samp"}
 _INTEGRAL = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 
 
