@@ -29,11 +29,14 @@ from .scope import Scope, ScopeEntry
 REFUSED_CLAUSES = ("group", "having", "limit", "offset", "distinct", "order")
 
 
-def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, message, width=1):
+def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, message, width=1, base=None):
     """Scalar subquery `sub` (SELECT `query` whose WHERE is `kept` AND `pulled`, the conjuncts naming outer
     columns) joined to `node`. `aggregates`: whether the query aggregates (else SINGLE_VALUE, failing with
     `message`); `width`: how many of its select items it gives (the value, or the aggregate calls a value over
-    them reads). -> (join, [their fields])."""
+    them reads); `base`: the block's rows before its other subqueries' joins, which D is read from when they hold
+    the outer columns (the same values: a subquery's join keeps its outer rows' columns; read from `node`, each
+    subquery's D held a copy of every subquery joined before, and a block of six such subqueries planned 126
+    joins). -> (join, [their fields])."""
     from .subqueries import _and, _columns, _side, bind_inner
     ctx = sb.ctx
     for arg in REFUSED_CLAUSES:
@@ -56,7 +59,8 @@ def join_by_outer_values(sb, node, scope, sub, query, kept, pulled, aggregates, 
             name = outer_names.setdefault(e.field, ctx.fresh("$o"))
             col.replace(exp.column(name, table=d_qualifier, quoted=True))
         conditions.append(c)
-    values = _distinct_values(copy.deepcopy(node), outer_names, ctx.pos(sub))
+    source = base if base is not None and set(outer_names) <= {f.name for f in base.fields} else node
+    values = _distinct_values(copy.deepcopy(source), outer_names, ctx.pos(sub))
     table = exp.Table(this=exp.to_identifier(d_qualifier, quoted=True))
     table.meta["bound"] = (values, Scope([ScopeEntry(d_qualifier, f.name, f) for f in values.fields]))
     keys = {d: ctx.fresh("$c") for d in outer_names.values()}

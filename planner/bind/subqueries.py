@@ -352,11 +352,12 @@ def _scalars(sb, node, scope, tree, in_where=False):
     outermost = [n for n in tree.walk() if isinstance(n, exp.Subquery)     # (found before joining any: binding
                  and not any(isinstance(p, exp.Subquery) or is_predicate(p)   # one may re-parent its insides)
                              for p in _ancestors(n, tree)) and not is_predicate(n.parent)]
+    base = node     # the block's rows before any subquery's join: a subquery planned per outer value reads them
     for sub in outermost:
         from .nested_outer_subqueries import hoist_nested      # its own subqueries naming this block only: first
         node, wider, query = hoist_nested(sb, node, scope, sub.this)
         sub.set("this", query)
-        node, _, field = _scalar_join(sb, node, wider, sub)
+        node, _, field = _scalar_join(sb, node, wider, sub, base)
         scope = _rescoped(scope, node)
         ref = exp.Column(this=exp.to_identifier(field.name, quoted=True))
         ref.meta["field"] = field
@@ -378,7 +379,9 @@ def _ancestors(n, root):
 
 
 @_enclosing
-def _scalar_join(sb, node, scope, sub):
+def _scalar_join(sb, node, scope, sub, base=None):
+    """Scalar subquery `sub` joined to `node` (`base`: the block's rows before the joins of its other
+    subqueries). -> (node, scope, its value's field)."""
     ctx = sb.ctx
     query = sub.this
     line, column = ctx.pos(sub)
@@ -388,7 +391,7 @@ def _scalar_join(sb, node, scope, sub):
     if isinstance(pulled, ByOuterValues):
         from .scalar_by_outer_values import join_by_outer_values
         join, fields = join_by_outer_values(sb, node, scope, sub, query, pulled.kept, pulled.correlated,
-                                            pulled.aggregates, message, values)
+                                            pulled.aggregates, message, values, base)
         return _joined(ctx, join, _rescoped(scope, join), fields, pulled.is_count, empty)
     right, _ = sb.binder.bind_query(query)
     width = len(right.fields) - len(pulled)
