@@ -233,7 +233,8 @@ class JobRegistry:
             if not (process_alive(record.pid, record.job_host) and (
                     record.status == "INITIALIZING" or self.run_lock(record.id).held_elsewhere())):
                 record.status = "FAILED"
-                record.error = record.error or "the job host (pid %d) ended without finishing the job" % record.pid
+                record.error = record.error or "the job host (pid %d) ended without finishing the job%s" % (
+                    record.pid, _log_ending(os.path.join(record.job_host, "host.log")))
             return record
         if same_host and not process_alive(record.pid, record.id) and not (
                 record.jvm_pid and process_alive(record.jvm_pid)):
@@ -370,6 +371,16 @@ def process_alive(pid, job_id=None):
     except PermissionError:
         return True
     return True
+
+
+def _log_ending(path, lines=4):
+    """"; its log, <path>, ends: <its last lines>" (why a job host ended), or "" when it has none."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            last = [line.rstrip() for line in f.readlines()[-lines:] if line.strip()]
+    except OSError:
+        return ""
+    return "; its log, %s, ends: %s" % (path, " | ".join(last) if last else "(empty)")
 
 
 def _redacted(part):
