@@ -28,10 +28,11 @@ VERSION, PROBE = 0, 1
 def as_of_join(node, ldf, rdf, probe_keys, version_keys, key, chosen, ctx, read=None):
     """The joined rows (node's fields, __op, __seq) of the probe frame `ldf` and the versions' frame `rdf` (the
     deduplication's insert-only input). `probe_keys` / `version_keys`: each side's key columns, never NULL, and
-    `__knull` (a key field is NULL), named as `key` says. `chosen`: the node's physical choice, the lookup
-    (AS_OF_LOOKUP; its probe_file: (the TableScan, {left field: the file's column}) when the probe rows are one
-    file's: the lookup then reads them in its tasks, as_of_lookup.FileProbeLookup, and they never enter the JVM;
-    its `pieces`: (how many, bytes each) the file is cut in, a task each, else a task a core) or the window plan.
+    `__knull` (which key fields are NULL: temporal_join._null_fields), named as `key` says. `chosen`: the node's
+    physical choice, the lookup (AS_OF_LOOKUP; its probe_file: (the TableScan, {left field: the file's column})
+    when the probe rows are one file's: the lookup then reads them in its tasks, as_of_lookup.FileProbeLookup, and
+    they never enter the JVM; its `pieces`: (how many, bytes each) the file is cut in, a task each, else a task a
+    core) or the window plan.
     `read`: the output fields anything reads (None: all); the others are typed NULLs, never carried."""
     probe, versions, left, right = as_of_sides(node, ldf, rdf, probe_keys, version_keys, read=read)
     if chosen.probe_file is not None and any(

@@ -117,10 +117,10 @@ class AsOfLookup:
 class FileProbeLookup:
     """The mapInArrow function of a lookup whose probe rows are one small file's (runtime/whole_file.py): its
     input holds the task's share number(s); it reads its pieces of the file, makes them probe batches as
-    as_of_join.py's `side` does (the key columns with a NULL as temporal_join._key_column makes it, NULL keys marked
-    by __knull, __t the time in epoch
-    microseconds, rows without a time dropped, the left fields `__l<i>`) and looks them up (`lookup`: an
-    AsOfLookup). `columns`: {probe column (the keys, `__l<i>`, `__time`): the file's column}."""
+    as_of_join.py's `side` does (the key columns with a NULL as temporal_join._key_column makes it, which of them
+    are NULL __knull's, __t the time in epoch microseconds, rows without a time dropped, the left fields `__l<i>`)
+    and looks them up (`lookup`: an AsOfLookup). `columns`: {probe column (the keys, `__l<i>`, `__time`): the
+    file's column}."""
 
     def __init__(self, read_spec, schema_json, columns, lookup, tasks):
         self.read_spec = read_spec
@@ -140,12 +140,12 @@ class FileProbeLookup:
         import pyarrow as pa
         import pyarrow.compute as pc
         t = pc.cast(table.column("__time"), pa.int64())
-        knull = np.zeros(table.num_rows, dtype=bool)
         key = self.lookup.key[:-1]
+        knull = np.full(table.num_rows, "", dtype=object)   # temporal_join._null_fields: '1' a NULL field, '0' not
         for k in key:
-            knull |= table.column(k).is_null().to_numpy(zero_copy_only=False)
-        probe = pa.table({**{k: _without_null(table.column(k)) for k in key}, "__knull": pa.array(knull), "__t": t,
-                          "__seq": table.column("__seq"), **{c: table.column(c) for c in self.lookup.left}})
+            knull = knull + np.where(table.column(k).is_null().to_numpy(zero_copy_only=False), "1", "0")
+        probe = pa.table({**{k: _without_null(table.column(k)) for k in key}, "__knull": pa.array(knull, pa.string()),
+                          "__t": t, "__seq": table.column("__seq"), **{c: table.column(c) for c in self.lookup.left}})
         return probe.filter(t.is_valid()).combine_chunks()
 
 

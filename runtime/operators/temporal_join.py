@@ -38,7 +38,7 @@ ACCUMULATE = (0, 2)           # +I and +U are versions; -U and -D retract
 
 
 class TemporalJoinProcessor(ColumnarEventTimeProcessor):
-    """A `transformWithStateInPandas` processor keyed by (the join key, __knull: a key field is NULL).
+    """A `transformWithStateInPandas` processor keyed by (the join key, __knull: which key fields are NULL).
     `left` / `right`: the sides' fields as pandas_values.RowColumns, each side's rowtime (field index
     `left_time` / `right_time`) not carried: it is the row's __t; `output_names`: the output columns (the left
     fields, the right fields, __op, __seq). `newest_only`: the versions are a keep-last-row deduplication's
@@ -163,22 +163,24 @@ def _field(columns, i, time_field, time_column):
 
 
 def _key_column(column, data_type):
-    """A join key column as a grouping column without NULLs (a NULL key is __knull's): pandas would turn a
-    NULL number or timestamp into NaN / NaT, which equals nothing, not even the next row's key."""
+    """A join key column as a grouping column without NULLs (which of its fields is NULL is __knull's): pandas
+    would turn a NULL number or timestamp into NaN / NaT, which equals nothing, not even the next row's key."""
     if isinstance(data_type, (st.NumericType, st.BooleanType, st.StringType)):
         return F.coalesce(column, F.lit(0).cast(data_type))
-    if isinstance(data_type, st.TimestampType):
-        return F.coalesce(column, F.timestamp_micros(F.lit(0)))
+    if isinstance(data_type, (st.TimestampType, st.TimestampNTZType)):
+        return F.coalesce(column, F.timestamp_micros(F.lit(0)).cast(data_type))
     if isinstance(data_type, st.DateType):
         return F.coalesce(column, F.date_from_unix_date(F.lit(0)))
+    if isinstance(data_type, st.BinaryType):
+        return F.coalesce(column, F.lit(bytearray()))
     return column
 
 
-def _any_null(columns):
-    out = F.lit(False)
-    for c in columns:
-        out = out | c.isNull()
-    return out
+def _null_fields(columns):
+    """__knull: which key fields are NULL, a '0' or '1' a field (a NULL field equals a NULL only, never the value
+    _key_column fills it with, and (NULL, NULL) is another key than (NULL, x): Flink 2.3's operator keys a row
+    by its key's binary form, null bits and all, in BinaryRowData)."""
+    return F.concat(*[F.when(c.isNull(), F.lit("1")).otherwise(F.lit("0")) for c in columns])
 
 
 # ---------------------------------------------------------------------- the translators
@@ -198,7 +200,7 @@ def translate_temporal_join(node, inputs, ctx):
         cols = [F.col(q(k)).cast(t) for k, t in zip(names, key_types)]
         return [_key_column(key_value(c, kt), key_type(kt)).alias(name)
                 for c, kt, name in zip(cols, key_types, keys)] + \
-            [_any_null(cols).alias("__knull")]
+            [_null_fields(cols).alias("__knull")]
     chosen = ctx.chosen(node)
     if chosen.choice == PER_MICRO_BATCH_TEMPORAL_JOIN:
         from .temporal_join_per_batch import temporal_join_per_batch
