@@ -27,6 +27,7 @@ from .accumulators import accumulators
 from .event_time import EventTimeProcessor, event_time_columns
 from .group_aggregate import aggregate_expression, floating_extreme, result_type
 from .keyed_state import PickledValueState, run_keyed
+from .sorted_partitions import PARTITION, floating, sorted_partitions
 
 SEQUENCE = ("ROW_NUMBER", "RANK", "DENSE_RANK", "LAG", "LEAD")
 
@@ -218,14 +219,19 @@ def translate_over_aggregate(node, inputs, ctx):
 
 def _batch(node, df):
     """Spark's window functions, Flink's frames: ranking functions over the ordered partition."""
-    partition = [F.col(q(p)) for p in node.partition]
+    first = []
+    if node.partition and floating(df, node.partition):     # Flink's runs of sorted rows: their order first
+        df, first = sorted_partitions(df, node.partition)
+        partition = [F.col(PARTITION)]
+    else:
+        partition = [F.col(q(p)) for p in node.partition]
     base = Window.partitionBy(*partition) if partition else Window.partitionBy()
     frame = node.frame
     interval = frame.kind == "RANGE" and frame.interval
     order = [F.unix_micros(F.col(q(c))) if interval else F.col(q(c)) for c, _ in node.order]
     keys = [(o.asc_nulls_first() if asc else o.desc_nulls_last()) for o, (_, asc) in zip(order, node.order)]
     ordered = base.orderBy(*keys) if order else base
-    by_arrival = base.orderBy(*keys, F.col("__seq")) if order else base    # ties in arrival order, as Flink
+    by_arrival = base.orderBy(*first, *keys, F.col("__seq")) if order else base   # ties in arrival order, as Flink
     scale = 1000 if interval else 1
     lower = Window.unboundedPreceding if frame.lower is None else -frame.lower * scale
     upper = Window.unboundedFollowing if frame.upper is None else frame.upper * scale

@@ -182,11 +182,16 @@ def ranked_stream(node, stream, ctx, partition, order, function, limit, rank_fie
 
 
 def _batch_rank(node, stream, partition, order, function, limit):
-    w = Window.partitionBy(*[F.col(q(p)) for p in partition]) if partition else Window.partitionBy()
     from .sort import sort_columns
-    w = w.orderBy(*sort_columns(stream.df, order))
+    from .sorted_partitions import PARTITION, floating, sorted_partitions
+    df, first = stream.df, []
+    if partition and floating(df, partition):   # Flink's runs of sorted rows: the partition keys' order first
+        df, first = sorted_partitions(df, partition)
+        partition = [PARTITION]
+    w = Window.partitionBy(*[F.col(q(p)) for p in partition]) if partition else Window.partitionBy()
+    w = w.orderBy(*first, *sort_columns(df, order))
     fn = {"ROW_NUMBER": F.row_number, "RANK": F.rank, "DENSE_RANK": F.dense_rank}[function]
-    df = stream.df.withColumn("__rank", fn().over(w))
+    df = df.withColumn("__rank", fn().over(w))
     if limit is not None:
         df = df.filter(F.col("__rank") <= limit)
     return df
