@@ -18,7 +18,7 @@ $(STAMP): setup.cfg pyproject.toml
 
 install: $(STAMP)
 
-# rebuilds runtime/java/dynsql-hadoop.jar from its source (the jar is committed: running dynsql needs no JDK, this does)
+# rebuilds runtime/java/dynsql-hadoop.jar and dynsql-java-math.jar from their source (the jars are committed: running dynsql needs no JDK, this does)
 hadoop-jar: $(STAMP)
 	PYTHON=$(BIN)/python runtime/java/build.sh
 

@@ -44,3 +44,35 @@ def test_the_cases_hold_tree_bins():
             slots *= 2
         trees += slots >= 64 and np.bincount(spread & (slots - 1)).max() >= 9
     assert trees >= 60
+
+
+# Keys of equal hashes in a tree bin are ordered by compareTo where their class is Comparable (Long, Double, ...):
+# BIGINT or DOUBLE elements whose hashCodes are all equal, in the order a java.util.HashMap<Long, _> /
+# HashMap<Double, _> iterates them after putting them in this order (JDK 17)
+LONGS = [k * 4294967297 for k in (5, 11, 2, 8, 0, 9, 3, 7, 10, 1, 6, 4)]       # Long.hashCode: k ^ k = 0
+LONGS_IN_JAVA = [k * 4294967297 for k in (5, 11, 2, 8, 0, 9, 3, 4, 7, 10, 1, 6)]
+DOUBLES = [1.0000049388667371, 1.0000011241694706, 1.000008753564, 1.0000030315181039, 1.000000170495154,
+           1.0000068462153704, 1.0000020778437873, 1.0000077998896835, 1.0000039851924205, 1.0000058925410538,
+           -1.000003508355262, -1.0000006473323122, -1.0000025546809455, -1.0000016010066288]   # one hashCode
+DOUBLES_IN_JAVA = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 11]
+# Flink 2.3's COLLECT of LONGS (tests/sql/collect_element_types.sqltest): its HashMap copied once in streaming
+# mode, twice in batch mode, each copy a tree bin of another order
+LONGS_IN_FLINK_STREAMING = [k * 4294967297 for k in (5, 11, 2, 8, 0, 9, 3, 4, 7, 6, 10, 1)]
+LONGS_IN_FLINK_BATCH = [k * 4294967297 for k in (5, 11, 2, 8, 0, 1, 9, 3, 4, 7, 6, 10)]
+
+
+def test_comparable_keys_of_one_hash_are_ordered_by_compare_to_in_a_tree_bin():
+    from planner.expr.types import FlinkType
+    from runtime.connectors.map_order import java_hash_map_order
+    from runtime.java_float import JavaFloat
+    assert java_hash_map_order(LONGS, FlinkType("BIGINT"), puts=1) == LONGS_IN_JAVA
+    ordered = java_hash_map_order([JavaFloat(d) for d in DOUBLES], FlinkType("DOUBLE"), puts=1)
+    assert [DOUBLES.index(d) for d in ordered] == DOUBLES_IN_JAVA
+    assert java_hash_map_order(LONGS, FlinkType("BIGINT")) == LONGS_IN_FLINK_STREAMING
+
+
+def test_batch_collect_orders_a_tree_bin_as_flinks_batch_aggregate():
+    from runtime.connectors.map_order import _long_hash, elements_in_java_order
+    elements = [{"i": i, "v": v, "h": _long_hash(v)} for i, v in enumerate(LONGS)]
+    lists = pa.array([elements], type=pa.list_(pa.struct([("i", pa.int64()), ("v", pa.int64()), ("h", pa.int64())])))
+    assert [e["v"] for e in elements_in_java_order(lists).to_pylist()[0]] == LONGS_IN_FLINK_BATCH

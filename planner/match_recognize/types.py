@@ -21,7 +21,7 @@ _NUM_RANK = {"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4, "DECIMAL": 5, "
 
 # the scalar functions the runtime evaluator implements (runtime/match_recognize); typed by the registry
 SCALAR_FUNCTIONS = {
-    "ABS", "CEIL", "CEILING", "FLOOR", "ROUND", "MOD", "SIGN", "POWER", "SQRT", "LN", "LOG10", "EXP",
+    "ABS", "CEIL", "CEILING", "FLOOR", "ROUND", "MOD", "SIGN", "POWER", "SQRT", "LN", "LOG10", "LOG", "EXP",
     "UPPER", "LOWER", "CONCAT", "SUBSTRING", "SUBSTR", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH",
     "COALESCE", "IFNULL", "NULLIF", "GREATEST", "LEAST", "TIMESTAMPDIFF",
 }

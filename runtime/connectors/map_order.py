@@ -18,10 +18,13 @@ keys or fewer a list again (tests/test_map_order_java.py checks it against a rea
 import calendar
 import datetime
 import decimal
+import math
 import struct
 
 import numpy as np
 import pyarrow as pa
+
+from . import binary_hash
 
 SEED = 42
 _C1, _C2 = np.uint32(0xCC9E2D51), np.uint32(0x1B873593)
@@ -81,9 +84,10 @@ def table_sizes(counts):
         size[grow] *= 2
 
 
-def hash_map_permutation(offsets, hashes):
+def hash_map_permutation(offsets, hashes, order_keys=None, puts=1):
     """The entries' order (indexes from `offsets[0]`) of the maps that `offsets` (n + 1) delimit, whose keys
-    hash to `hashes`: each map's entries in Java HashMap iteration order."""
+    hash to `hashes`: each map's entries in Java HashMap iteration order (`order_keys`: the entries' compareTo
+    order for Comparable keys; `puts`: _simulated)."""
     counts = np.diff(offsets).astype(np.int64)
     total = int(counts.sum())
     if total == 0:
@@ -96,21 +100,29 @@ def hash_map_permutation(offsets, hashes):
     crowded = np.bincount(map_of * 16 + (spread & 15), minlength=16 * len(counts)).reshape(-1, 16).max(axis=1) >= 9
     for m in np.nonzero(crowded)[0]:
         a, b = offsets[m] - first, offsets[m + 1] - first
-        order[a:b] = np.asarray(_simulated(spread[a:b]), dtype=np.int64) + a
+        keys = order_keys[a:b] if order_keys is not None else None
+        order[a:b] = np.asarray(_simulated(spread[a:b], order_keys=keys, puts=puts), dtype=np.int64) + a
     return order
 
 
-def _simulated(spread, capacity=16, order_keys=None):
+def _simulated(spread, capacity=16, order_keys=None, puts=1):
     """Java HashMap's iteration order of keys put in this order whose spread hashes are `spread`, into a table
     of `capacity` slots: the keys put one by one into a simulated HashMap (_JavaHashMap; `order_keys`: the keys'
-    compareTo order for equal hashes, where the keys are Comparable)."""
-    table = _JavaHashMap(capacity, order_keys)
-    for i, s in enumerate(spread.tolist()):
-        table.put(i, s - (1 << 32) if s >= 1 << 31 else s)     # Java compares the hashes as signed ints
-    return table.order()
+    compareTo order for equal hashes, where the keys are Comparable). `puts` > 1: the map copied that many
+    times less one, each copy a new HashMap (16 slots) its entries put into in the last one's order (a tree bin's
+    order changes from one copy to the next: Flink's COLLECT copies its map, streaming once, batch twice)."""
+    spread = np.asarray(spread).tolist()
+    order = list(range(len(spread)))
+    for n in range(puts):
+        table = _JavaHashMap(capacity if n == 0 else 16, [order_keys[i] for i in order] if order_keys else None)
+        for place, i in enumerate(order):
+            s = spread[i]
+            table.put(place, s - (1 << 32) if s >= 1 << 31 else s)     # Java compares the hashes as signed ints
+        order = [order[place] for place in table.order()]
+    return order
 
 
-def java_hash_map_order_of(hashes, capacity=16, order_keys=None):
+def java_hash_map_order_of(hashes, capacity=16, order_keys=None, puts=1):
     """The iteration order (indexes into `hashes`) of distinct keys put in this order into a java.util.HashMap
     whose table starts with `capacity` slots (a power of two: `new HashMap<>()` 16, STR_TO_MAP's
     newHashMapWithExpectedSize(n) tableSizeFor(n / 0.75)), whose Java hashCodes are `hashes` (ints): by slot of
@@ -118,11 +130,11 @@ def java_hash_map_order_of(hashes, capacity=16, order_keys=None):
     first table (the only keys whose slot's list can reach 9), as the simulated HashMap orders them (tree bins
     and all). The one implementation of the order for the JSON formats' maps, COLLECT in either mode and
     STR_TO_MAP. `order_keys`: for Comparable keys (java.lang.String), values that
-    sort as their compareTo does, which orders keys of equal hashes in a tree bin."""
+    sort as their compareTo does, which orders keys of equal hashes in a tree bin; `puts`: _simulated."""
     h = np.asarray(hashes, dtype=np.int64).astype(np.uint32)
     spread = (h ^ (h >> np.uint32(16))).astype(np.int64)
     if len(h) >= 9 and np.bincount(spread & (capacity - 1)).max() >= 9:
-        return _simulated(spread, capacity, order_keys)
+        return _simulated(spread, capacity, order_keys, puts)
     size = capacity
     while 4 * len(h) > 3 * size:
         size *= 2
@@ -155,28 +167,54 @@ def str_to_map_entries(pairs):
     return [(keys[i], values[keys[i]]) for i in order]
 
 
+# COLLECT's HashMap is filled, then copied into a new HashMap by iterating it: streaming, the state's map
+# (put in arrival order) into getValue's; batch, the local aggregate's into the global one's, and that into
+# getValue's (as Flink 2.3's orders show: its streaming and batch orders of 12 BIGINTs of one hash,
+# tests/test_map_order_java.py, are those of 2 and 3 puts). Only a tree bin's order changes on a copy.
+STREAMING_PUTS, BATCH_PUTS = 2, 3
+
+
 def elements_in_java_order(lists: pa.Array) -> pa.Array:
     """Arrow kernel of batch COLLECT: each list of elements (structs with `i`: first arrival, `v`: the value,
-    `h`: its Java hashCode, NULL for a DECIMAL of more than 18 digits, whose hash is taken here from the value
-    and its type's scale) put in its java.util.HashMap order (java_hash_map_order_of: by slot, then first
-    arrival, or, where 9 elements or more share a slot of 16, resizes and tree bins). The lists keep their type."""
+    `h`: its Java hashCode, NULL for a DECIMAL of more than 18 digits, a ROW or an ARRAY, whose hash is taken
+    here from the value and its type: the scale, binary_hash.arrow_value_hash) put in its java.util.HashMap
+    order (java_hash_map_order_of: by slot, then first arrival, or, where 9 elements or more share a slot of 16,
+    resizes and tree bins, BATCH_PUTS). The lists keep their type."""
     offsets = np.asarray(lists.offsets, dtype=np.int64)
     values = lists.values
     arrival = np.asarray(values.field("i").to_numpy(zero_copy_only=False), dtype=np.int64)
     hashes = values.field("h")
     if hashes.null_count:
-        scale = values.field("v").type.scale
-        h = np.array([_decimal_hash(v, scale) if x is None else x
+        v_type = values.field("v").type
+        hash_of = (lambda v: _decimal_hash(v, v_type.scale)) if pa.types.is_decimal(v_type) else \
+            (lambda v: binary_hash.arrow_value_hash(v, v_type))
+        h = np.array([hash_of(v) if x is None else x
                       for x, v in zip(hashes.to_pylist(), values.field("v").to_pylist())], dtype=np.int64)
     else:
         h = np.asarray(hashes.to_numpy(zero_copy_only=False), dtype=np.int64)
-    take = []
+    take, keys = [], None
     for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
         by_arrival = np.argsort(arrival[a:b], kind="stable")
-        take.append(by_arrival[np.asarray(java_hash_map_order_of(h[a:b][by_arrival]), dtype=np.int64)] + a)
+        group_keys = None
+        if b - a >= 9:                # (only a slot of 9 or more can become a tree bin)
+            keys = keys if keys is not None else _arrow_compare_keys(values.field("v"))
+            group_keys = [keys[a + i] for i in by_arrival.tolist()] if keys else None
+        order = java_hash_map_order_of(h[a:b][by_arrival], order_keys=group_keys, puts=BATCH_PUTS)
+        take.append(by_arrival[np.asarray(order, dtype=np.int64)] + a)
     indices = np.concatenate(take) if take else np.zeros(0, np.int64)
     return pa.ListArray.from_arrays(pa.array(offsets - offsets[0], type=pa.int32()), values.take(indices),
                                     type=lists.type, mask=lists.is_null() if lists.null_count else None)
+
+
+def _arrow_compare_keys(values):
+    """java_compare_keys of an Arrow array of COLLECT's elements ([] where they are not Comparable in Flink)."""
+    t = values.type
+    if pa.types.is_floating(t):
+        return [_double_compare_key(v) for v in values.to_pylist()]
+    if pa.types.is_integer(t) or pa.types.is_decimal(t) or pa.types.is_timestamp(t) or pa.types.is_boolean(t) \
+            or pa.types.is_date(t) or pa.types.is_time(t):
+        return values.to_pylist()
+    return []
 
 
 def register_udfs(spark):
@@ -211,9 +249,9 @@ class _JavaHashMap:
     moved to the front of the slot's `next` list and a later key linked right after its tree parent
     (putTreeVal); a resize splits a tree into two `next`-ordered halves, a half of 6 keys or fewer becoming a
     list again, a half of more re-treeified when the other half is not empty. Keys with equal hashes are
-    ordered by compareTo where the keys are `class C implements Comparable<C>` (a java.lang.String: `order_keys`),
-    else by System.identityHashCode in Java (BinaryStringData is not), an order no one can foretell: here the
-    later key goes left."""
+    ordered by compareTo where the keys are `class C implements Comparable<C>` (java.lang.String, Long, Double,
+    DecimalData, TimestampData: `order_keys`, java_compare_keys), else by System.identityHashCode in Java
+    (BinaryStringData, byte[] are not), an order no one can foretell: here the later key goes left."""
 
     def __init__(self, capacity=16, order_keys=None):
         self.tab, self.size, self.threshold = [None] * capacity, 0, capacity * 3 // 4
@@ -532,12 +570,36 @@ def _scale(decimal_type):
     return decimal_type.params[1] if len(decimal_type.params) > 1 else 0
 
 
-def java_hash_map_order(values, flink_type):
+def _double_compare_key(v):
+    """Double.compareTo / Float.compareTo as a sort key: -0.0 below 0.0, NaN above everything."""
+    return (1, 0.0, 0.0) if v != v else (0, v, math.copysign(1.0, v))
+
+
+# the types whose Flink objects are `class C implements Comparable<C>` (HashMap.comparableClassFor): Byte, Short,
+# Integer, Long, Float, Double, Boolean, DecimalData, TimestampData (a TIME and a DATE are Integers); not
+# BinaryStringData (it implements StringData), byte[], GenericRowData, ArrayData
+_COMPARABLE = {"BOOLEAN", "TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT", "DATE", "TIME", "DECIMAL", "TIMESTAMP",
+               "TIMESTAMP_LTZ"}
+
+
+def java_compare_keys(values, flink_type):
+    """Keys that sort `values` of FlinkType `flink_type` as their Flink objects' compareTo does, or None where
+    those objects are not Comparable (a tree bin then orders keys of equal hashes by identity hash)."""
+    type_name = flink_type.name if flink_type is not None else None
+    if type_name in ("DOUBLE", "FLOAT"):
+        return [_double_compare_key(v) for v in values]
+    if type_name in _COMPARABLE:
+        return list(values)        # numbers, Decimal, datetime, date, time: Python orders them as Java does
+    return None
+
+
+def java_hash_map_order(values, flink_type, puts=STREAMING_PUTS):
     """Distinct `values` of FlinkType `flink_type`, in the order they were first put, in the order a
     java.util.HashMap of Flink's internal objects for them iterates (strings by BinaryStringData's hash, DECIMAL
     by DecimalData's, TIME, TIMESTAMP and TIMESTAMP_LTZ by their Integer's and TimestampData's, numbers, BOOLEAN
-    and DATE by their boxed Java object's); as they are for a type whose Java hashCode is not followed here
-    (BYTES, ARRAY, MAP, ROW: README)."""
+    and DATE by their boxed Java object's, ROW and ARRAY of numbers, BOOLEAN, DATE, TIME and strings by their
+    binary format's: binary_hash.py); as they are for a type whose Java hashCode is not followed here (BYTES:
+    byte[] keys by identity, an order that changes from run to run; MAP; ROW and ARRAY of other types: README)."""
     type_name = flink_type.name if flink_type is not None else None
     if len(values) < 2:
         return list(values)
@@ -547,6 +609,9 @@ def java_hash_map_order(values, flink_type):
         hashes = np.array([_decimal_hash(v, _scale(flink_type)) for v in values], dtype=np.uint32)
     elif type_name in _HASH_CODES:
         hashes = np.array([_HASH_CODES[type_name](v) & 0xFFFFFFFF for v in values], dtype=np.uint32)
+    elif type_name in ("ROW", "ARRAY") and binary_hash.hashable(flink_type):
+        hashes = np.array([binary_hash.value_hash(v, flink_type) for v in values], dtype=np.uint32)
     else:
         return list(values)
-    return [values[i] for i in hash_map_permutation(np.array([0, len(values)]), hashes)]
+    keys = java_compare_keys(values, flink_type) if len(values) >= 9 else None
+    return [values[i] for i in hash_map_permutation(np.array([0, len(values)]), hashes, keys, puts)]

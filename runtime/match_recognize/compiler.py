@@ -343,6 +343,8 @@ class ExpressionCompiler:
             return "fn.SCALARS['CHAR_LENGTH'](%s)" % g(node.this)
         if isinstance(node, exp.Pow):
             return "fn.SCALARS['POWER'](%s, %s)" % (g(node.this), g(node.expression))
+        if isinstance(node, exp.Log):
+            return self.log(node, g)
         if isinstance(node, exp.Substring):
             parts = [g(node.this), g(node.args["start"])]
             if node.args.get("length") is not None:
@@ -358,6 +360,17 @@ class ExpressionCompiler:
         if name in fn.SCALARS:
             return "fn.SCALARS[%r](%s)" % (name, ", ".join(g(a) for a in args))
         raise ValueError("Cannot evaluate %s inside MATCH_RECOGNIZE" % node.sql())
+
+    @staticmethod
+    def log(node, g):
+        """LOG(x) is LN(x); a bare literal base 10 is LOG10(x) (planner/dialect.py: LOG(10, x) keeps its base in
+        parentheses); LOG(b, x) and LOG2(x) are Math.log(x) / Math.log(b), as Flink's SqlFunctionUtils."""
+        if node.expression is None:
+            return "fn.SCALARS['LN'](%s)" % g(node.this)
+        base = node.this
+        if isinstance(base, exp.Literal) and not base.is_string and base.name == "10":
+            return "fn.SCALARS['LOG10'](%s)" % g(node.expression)
+        return "fn.SCALARS['LOG'](%s, %s)" % (g(base), g(node.expression))
 
     @staticmethod
     def _has_float_literal(node):

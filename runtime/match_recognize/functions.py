@@ -10,6 +10,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from planner.errors import RuntimeFailure
 
+from .. import java_math
+
 DIVISION_HINT = "guard the divisor: CASE WHEN d <> 0 THEN n / d END"
 
 
@@ -219,11 +221,13 @@ SCALARS = {
     "ROUND": _null_guard(_round),
     "MOD": mod,
     "SIGN": _null_guard(lambda x: (x > 0) - (x < 0)),
-    "POWER": _null_guard(lambda a, b: float(a) ** float(b)),
-    "SQRT": _null_guard(lambda x: math.sqrt(x)),
-    "LN": _null_guard(lambda x: math.log(x)),
-    "LOG10": _null_guard(lambda x: math.log10(x)),
-    "EXP": _null_guard(lambda x: math.exp(x)),
+    # java.lang.Math's, as Flink's (runtime/java_math.py: Python's math differs in the last digit for some inputs)
+    "POWER": _null_guard(java_math.power),
+    "SQRT": _null_guard(java_math.sqrt),
+    "LN": _null_guard(java_math.log),
+    "LOG10": _null_guard(java_math.log10),
+    "LOG": _null_guard(java_math.log_of_base),      # LOG(b, x), LOG2(x); LOG(x) is LN
+    "EXP": _null_guard(java_math.exp),
     "UPPER": _null_guard(lambda s: s.upper()),
     "LOWER": _null_guard(lambda s: s.lower()),
     "CONCAT": _null_guard(lambda *a: "".join(str(x) for x in a)),

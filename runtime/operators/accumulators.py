@@ -38,6 +38,7 @@ from decimal import Decimal
 from ..connectors.map_order import java_hash_map_order
 from ..java_float import JavaFloat
 from .keyed_state import add as count_in
+from .keyed_state import freeze
 
 FUNCTIONS = ("COUNT", "COUNT_STAR", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
              "VAR_SAMP", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR", "SINGLE_VALUE",
@@ -109,8 +110,8 @@ class Accumulator:
         if self.distinct:
             count_in(acc, v, w)
             return acc
-        if self.function == "COLLECT" and isinstance(v, float):
-            v = JavaFloat(v)
+        if self.function == "COLLECT":
+            v = _collect_element(v, self.element_type)
         return self._fold(acc, v, w)
 
     def _fold(self, acc, v, w):
@@ -307,3 +308,15 @@ def accumulators(calls, input_fields, integer_moments=False, retracting=False):
         acc.element_type = t if c.function == "COLLECT" else None
         return acc
     return [of(c) for c in calls]
+
+
+def _collect_element(v, element_type):
+    """COLLECT's element as its MULTISET's key: a DOUBLE by Double.equals (JavaFloat), a ROW (Spark hands it over
+    as a dict of its fields) as a tuple of them, an ARRAY or MAP frozen (a dict and a list cannot be keys)."""
+    if isinstance(v, float):
+        return JavaFloat(v)
+    if isinstance(v, dict) and element_type is not None and element_type.name == "ROW":
+        return tuple(freeze(x) for x in v.values())
+    if isinstance(v, (dict, list)):
+        return freeze(v)
+    return v

@@ -15,6 +15,7 @@ from decimal import Decimal
 from pyspark.sql import functions as F
 
 from planner.errors import UnsupportedError
+from ..connectors import binary_hash
 
 FUNCTIONS = ("ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "COLLECT", "APPROX_COUNT_DISTINCT")
 
@@ -58,8 +59,9 @@ _MASK = 0xFFFFFFFF
 def _java_hash_code(v, elem):
     """Java's hashCode of Flink's object for value column `v` of FlinkType `elem` (as
     map_order.java_hash_map_order hashes it), a BIGINT in [0, 2^32); NULL for a DECIMAL of more than 18 digits
-    (its unscaled value a BigInteger of more than 64 bits: the Arrow kernel hashes it); None for a type not
-    followed (its elements stay in arrival order): BYTES, ARRAY, MAP, ROW."""
+    (its unscaled value a BigInteger of more than 64 bits) and a ROW or ARRAY (binary_hash.py): the Arrow kernel
+    hashes them; None for a type not followed (its elements stay in arrival order): BYTES, MAP, a ROW or ARRAY
+    of other types."""
     type_name = elem.name if elem is not None else None
     if type_name in ("CHAR", "VARCHAR", "STRING"):
         return F.hash(v).cast("bigint").bitwiseAND(F.lit(_MASK))   # Spark's hash: Murmur3, seed 42, as Flink's
@@ -82,6 +84,8 @@ def _java_hash_code(v, elem):
         return (_long_hash(millis) * 31 + sub * 1000).bitwiseAND(F.lit(_MASK))
     if type_name == "DECIMAL" and elem.params and elem.params[0] > 18:
         return F.lit(None).cast("bigint")     # a BigInteger of more than 64 bits: hashed by the Arrow kernel
+    if type_name in ("ROW", "ARRAY") and binary_hash.hashable(elem):
+        return F.lit(None).cast("bigint")     # its binary format's Murmur3: hashed by the Arrow kernel
     if type_name == "DECIMAL" and elem.params:
         scale = elem.params[1] if len(elem.params) > 1 else 0      # BigDecimal: 31 * BigInteger's hash + scale
         unscaled = (v * F.lit(Decimal(10) ** scale)).cast("bigint")
@@ -130,7 +134,8 @@ def _collect(c, arg):
     A DOUBLE or FLOAT is sorted and told apart by its Java bits (Double.equals: -0.0 is not 0.0, NaN is NaN; Spark
     compares them the other way) and hashed as Double/Float.hashCode. A group with 9 elements or more in one slot
     of 16 is ordered by the streaming accumulator's HashMap simulation (resizes and tree bins:
-    `_in_java_order`). Not followed here: the hash of BYTES, ROW and ARRAY elements (`_java_hash_code`;
+    `_in_java_order`). Not followed here: the hash of BYTES elements (byte[] by identity in Flink: an order of
+    its run) and of ROW and ARRAY elements of types binary_hash.py does not write (`_java_hash_code`;
     arrival order: README)."""
     elem_type = c.type.children[0] if c.type is not None and c.type.children else None
     elem = elem_type.name if elem_type is not None else None
