@@ -2,11 +2,12 @@
 
 Numbers to integers narrow as Java does, not with Spark's overflow error: an integer keeps its low bits
 (CAST(300 AS TINYINT) is 44), a DOUBLE/FLOAT saturates to INT/BIGINT first (NaN is 0), a DECIMAL is truncated
-and wraps modulo 2^64. A number that does not fit a DECIMAL(p, s) is NULL; a NaN or an infinity fails. BOOLEAN
-to a string is 'TRUE' / 'FALSE'; a TIMESTAMP(p) to a string has exactly p fraction digits; an ARRAY, MAP or ROW
-is written as Flink writes it ('[1, NULL]', '{k=v}', '(a, TRUE)', at any depth); CHAR(n) pads and VARCHAR(n)
-cuts. What Flink refuses at run time (a malformed string to a number, a date, a boolean) stays Spark's error,
-which runtime/errors.py words as dynsql's. `rewrite(node, source, target, sub)` -> the Spark tree, or None when
+and wraps modulo 2^64. A number that does not fit a DECIMAL(p, s) is NULL (of a NOT NULL number: fails, as Flink
+fails writing that NULL into the cast's NOT NULL column); a NaN or an infinity fails. BOOLEAN to a string is
+'TRUE' / 'FALSE'; a TIMESTAMP(p) to a string has exactly p fraction digits; an ARRAY, MAP or ROW is written as
+Flink writes it ('[1, NULL]', '{k=v}', '(a, TRUE)', at any depth); CHAR(n) pads and VARCHAR(n) cuts. What Flink
+refuses at run time (a malformed string to a number, a date, a boolean) stays Spark's error, which
+runtime/errors.py words as dynsql's. `rewrite(node, source, target, sub)` -> the Spark tree, or None when
 Spark's CAST is Flink's."""
 
 from sqlglot import exp
@@ -50,17 +51,32 @@ def rewrite(node, source, target, sub):
         return as_bigint if t == "BIGINT" else wrap_integral(as_bigint, t)
     if t == "DECIMAL" and s in _FLOATING:          # NaN and the infinities: Flink fails (BigDecimal has none)
         p, sc = target.params
-        return template("if(%s, %s, try_cast(_x AS DECIMAL(%d, %d)))" % (
-            NOT_A_DECIMAL, no_decimal_error("CAST to DECIMAL(%d, %d)" % (p, sc)), p, sc), x=sub(node.this))
+        return template("if(%s, %s, %s)" % (
+            NOT_A_DECIMAL, no_decimal_error("CAST to DECIMAL(%d, %d)" % (p, sc)), _decimal_fit(source, p, sc)),
+            x=sub(node.this))
     if t == "DECIMAL" and (s in INTEGRAL_BITS or s == "DECIMAL"):
         p, sc = target.params
-        return template("try_cast(_x AS DECIMAL(%d, %d))" % (p, sc), x=sub(node.this))
+        return template(_decimal_fit(source, p, sc), x=sub(node.this))
     if t in ("STRING", "VARCHAR", "CHAR"):
         return _to_string(node, source, target, sub)
     return None
 
 
 NOT_A_DECIMAL = "isnan(_x) OR abs(_x) = double('Infinity')"
+
+
+def _decimal_fit(source, p, sc):
+    """A number `_x` as DECIMAL(p, sc): NULL when it does not fit, as Flink's cast gives; but a cast of a NOT NULL
+    value is typed NOT NULL, and Flink fails writing that NULL into its NOT NULL column (its sink's not-null
+    enforcer: "Column 'EXPR$1' is NOT NULL, however, a null value is being written into it"): dynsql fails there
+    too, naming the cast and the value. (Flink fails only where the NULL is written: a WHERE comparing it
+    filters the row out; dynsql fails wherever the cast is computed.)"""
+    fitted = "try_cast(_x AS DECIMAL(%d, %d))" % (p, sc)
+    if source.nullable:
+        return fitted
+    return ("coalesce(%s, raise_error(concat('CAST to DECIMAL(%d, %d): the value ', CAST(_x AS STRING), ' does not "
+            "fit DECIMAL(%d, %d); the cast is NOT NULL here (its value is), so Flink fails writing the NULL it "
+            "gives')))" % (fitted, p, sc, p, sc))
 
 
 def no_decimal_error(what):

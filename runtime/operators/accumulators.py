@@ -14,10 +14,10 @@ maps input field names to values; the FILTER field must be TRUE, NULL arguments 
                              min / max over the Counter's keys do; over a changelog (`java_compare`) its
                              Min/MaxWithRetractAggFunction orders FLOAT/DOUBLE values by Double.compareTo
                              (NaN above every number, -0.0 below 0.0), each value a key of its own
-  STDDEV_POP/_SAMP, VAR_POP/_SAMP  [n, sum, sum of squares]: as a group aggregate Flink 2.3 computes the
-                             spread in floating point (Welford's M2) and casts the result to the argument's
-                             type; as an OVER aggregate (`integer_moments`) it rewrites them into sums with
-                             integer arithmetic for an integral argument (AggregateReduceFunctionsRule)
+  STDDEV_POP/_SAMP, VAR_POP/_SAMP  as a group or window aggregate [n, mean, m2]: Flink 2.3's WELFORD_M2 in
+                             arrival order, the result cast to the argument's type (spread_aggregates.py); as an
+                             OVER aggregate (`integer_moments`) [n, sum, sum of squares]: Calcite expands them
+                             into sums there, with integer arithmetic for an integral argument
   FIRST_VALUE, LAST_VALUE, LISTAGG  the values in arrival order (a retraction removes the first equal one)
   COLLECT                    Counter of values (a MULTISET: value -> count), given in the order of Flink's
                              java.util.HashMap of them (connectors/map_order.py)
@@ -39,6 +39,7 @@ from ..connectors.map_order import java_hash_map_order
 from ..java_float import JavaFloat
 from .keyed_state import add as count_in
 from .keyed_state import freeze
+from .spread_aggregates import welford_add, welford_empty, welford_value
 
 FUNCTIONS = ("COUNT", "COUNT_STAR", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
              "VAR_SAMP", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR", "SINGLE_VALUE",
@@ -51,7 +52,7 @@ _MOMENTS = ("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP")
 
 class Accumulator:
     __slots__ = ("function", "arg", "distinct", "filter", "separator", "integral", "integer_moments", "value_arg",
-                 "options", "java_compare", "element_type")
+                 "options", "java_compare", "element_type", "sum_moments", "result_type")
 
     def __init__(self, function, arg=None, distinct=False, filter=None, options=(), integral=False,
                  integer_moments=False, value_arg=None, java_compare=False):
@@ -65,7 +66,9 @@ class Accumulator:
         self.separator = options[0] if options else ","
         self.integral = integral          # the argument is TINYINT .. BIGINT: Flink divides as integers
         self.integer_moments = integer_moments and integral
+        self.sum_moments = integer_moments    # an OVER aggregate: the spreads from sums, not by Welford's M2
         self.element_type = None          # COLLECT: its argument's FlinkType (the MULTISET's order)
+        self.result_type = None           # the spreads: the call's FlinkType (the result is cast to it)
 
     @classmethod
     def of_call(cls, call, integral=False, integer_moments=False, java_compare=False):
@@ -91,7 +94,7 @@ class Accumulator:
         if f in ("COUNT", "COUNT_STAR"):
             return [0]
         if f in _MOMENTS:
-            return [0, None, None]
+            return [0, None, None] if self.sum_moments else welford_empty()
         if f in ("BOOL_AND", "BOOL_OR"):
             return [0, 0]
         return [0, None]
@@ -127,6 +130,8 @@ class Accumulator:
                 acc.remove(v)
         elif f in ("COUNT", "COUNT_STAR"):
             acc[0] += w
+        elif f in _MOMENTS and not self.sum_moments:
+            welford_add(acc, v, w)
         elif f in _MOMENTS:
             acc[0] += w
             acc[1] = _plus(acc[1], v * w)
@@ -215,6 +220,8 @@ class Accumulator:
             if acc[0] + acc[1] <= 0:
                 return None
             return acc[1] <= 0 if f == "BOOL_AND" else acc[0] > 0
+        if f in _MOMENTS and not self.sum_moments:
+            return welford_value(f, acc, self.result_type)
         n = acc[0]
         if n <= 0:
             return None
@@ -306,6 +313,7 @@ def accumulators(calls, input_fields, integer_moments=False, retracting=False):
         floating = t is not None and t.name in ("FLOAT", "DOUBLE")
         acc = Accumulator.of_call(c, integral(c), integer_moments, retracting and floating)
         acc.element_type = t if c.function == "COLLECT" else None
+        acc.result_type = getattr(c, "type", None)
         return acc
     return [of(c) for c in calls]
 

@@ -16,6 +16,7 @@ from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
 from .collecting_aggregates import FUNCTIONS as COLLECTING, collecting_expression
 from .keyed_state import KeyedChangelogProcessor, update_pair, weight
+from .spread_aggregates import MOMENTS, welford_column
 from ..physical.nodes import NATIVE_UPDATE_AGGREGATE, RUNNING_AGGREGATE_OF_PIECES, WHOLE_FILE
 from .whole_file_aggregate import aggregate_whole_file
 
@@ -135,6 +136,8 @@ def aggregate_column(c, order=None):
     integral = _integral_aggregate(c)
     if integral is None:
         integral = floating_extreme(c, order)
+    if integral is None and c.function in MOMENTS and not c.distinct:
+        integral = welford_column(c, order)         # Flink's WELFORD_M2 in arrival order (spread_aggregates.py)
     return (integral if integral is not None else aggregate_expression(c)).alias(c.name)
 
 

@@ -17,6 +17,7 @@ from sqlglot import exp
 
 from ...errors import SqlError, UnsupportedError
 from ...literals import integer_literal
+from ..lenient_dates import lenient_to_date
 from ..spark_template import spark_template
 
 
@@ -43,6 +44,14 @@ def _to_timestamp(args):
     if len(args) == 1:
         return _call("TRY_TO_TIMESTAMP", args[0], _lit("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]"))
     return _call("TRY_TO_TIMESTAMP", *args)
+
+
+def _to_date(args):
+    """TO_DATE(text, pattern): Flink's lenient SimpleDateFormat where the pattern is one lenient_dates.py computes;
+    else Spark's TRY_TO_DATE (Flink's TO_DATE is NULL for a text its pattern does not read; Spark's TO_DATE fails
+    under ANSI)."""
+    lenient = lenient_to_date(*args) if len(args) == 2 else None
+    return lenient if lenient is not None else _call("TRY_TO_DATE", *args)
 
 
 def _split_index(args):
@@ -158,8 +167,7 @@ FLINK_FUNCTIONS = {
     "DATE_FORMAT": FunctionMapping("temporal", rewrite=_date_format),
     "TO_TIMESTAMP_LTZ": FunctionMapping("temporal", args=(1, 3)),      # written by bind/time_zones.py
     "TO_TIMESTAMP": FunctionMapping("temporal", rewrite=_to_timestamp),
-    # Flink's TO_DATE is NULL for a text its pattern does not read (Spark's fails under ANSI)
-    "TO_DATE": FunctionMapping("temporal", spark="TRY_TO_DATE"),
+    "TO_DATE": FunctionMapping("temporal", rewrite=_to_date, args=(1, 2)),
     "TIMESTAMPADD": FunctionMapping("temporal", args=(3, 3), rewrite=_timestampadd),
     "TIMESTAMPDIFF": FunctionMapping("temporal"),
     "UNIX_TIMESTAMP": FunctionMapping("temporal", rewrite=_unix_timestamp),
