@@ -41,7 +41,6 @@ def on_conditions_moved(sb, sel):
     SelectBinder of the block)."""
     if not any(has_subquery(j.args.get("on")) for j in sel.args.get("joins") or []):
         return sel
-    ctx = sb.ctx
     sel = sel.copy()
     moved = []
     joins = sel.args["joins"]
