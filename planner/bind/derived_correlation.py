@@ -77,19 +77,20 @@ def _hoist_from(sb, query, table, outer):
         else:
             kept.append(c)
     alias = table.alias_or_name
-    if correlated and not alias:
+    outer_items = [e for e in inner_query.expressions
+                   if any(_side(col, inner, outer, sb.ctx) == "outer" for col in _columns(e))]
+    if (correlated or outer_items) and not alias:
         alias = sb.ctx.fresh("$dt")
         table.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
-    for e in inner_query.expressions + [j.args.get("on") for j in inner_query.args.get("joins") or []]:
-        if e is None:
-            continue
-        for col in _columns(e):
+    for e in [j.args.get("on") for j in inner_query.args.get("joins") or []]:
+        for col in _columns(e) if e is not None else []:
             if _side(col, inner, outer, sb.ctx) == "outer":
                 raise UnsupportedError("The derived table '%s' in the subquery's FROM refers to '%s' of the outer "
-                                       "query outside its WHERE: not supported" % (alias or "",
-                                                                                   ".".join(_parts(col))),
+                                       "query in a join's ON: not supported" % (alias, ".".join(_parts(col))),
                                        *sb.ctx.pos(col), hint="name the outer query's columns in the WHERE of "
-                                                              "the derived table only")
+                                                              "the derived table")
+    if outer_items:
+        _pull_outer_items(sb, query, table, alias, inner, outer, outer_items)
     if not correlated:
         return []
     clause = next((a for a in ("limit", "offset", "order", "qualify") if inner_query.args.get(a) is not None), None)
@@ -132,6 +133,55 @@ def _hoist_from(sb, query, table, outer):
         keys = list(inner_query.args["group"].expressions) if grouped else []
         inner_query.set("group", exp.Group(expressions=keys + group_extra))
     return moved
+
+
+def _pull_outer_items(sb, query, table, alias, inner, outer, items):
+    """The select items of derived table `table` (of `query`) that name the outer row, pulled up into `query`, as
+    Calcite's decorrelator pulls a Project holding correlation variables above its input: the derived table gives
+    the inner columns they read (`c.v AS $cN`), and `query` reads `s.x` as the item's expression over them
+    (`(s.$cN + o.amount)`), an outer column of `query` like any other (planned per outer value where it is in
+    the select list: scalar_by_outer_values.py)."""
+    from .subqueries import _aggregates, _columns, _side
+    inner_query = table.this
+    where = next((w for w in ("group", "having", "distinct", "qualify") if inner_query.args.get(w) is not None),
+                 None)
+    if where is not None or _aggregates(inner_query) or any(
+            isinstance(n, exp.Window) for e in inner_query.expressions for n in e.walk()):
+        col = next(c for e in items for c in _columns(e) if _side(c, inner, outer, sb.ctx) == "outer")
+        raise UnsupportedError("The derived table '%s' in the subquery's FROM %s and refers to '%s' of the outer "
+                               "query in its select list: not supported"
+                               % (alias, "aggregates" if where != "distinct" else "is DISTINCT",
+                                  ".".join(_parts(col))), *sb.ctx.pos(col))
+    if any(isinstance(e, exp.Star) or isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
+           for e in query.expressions):
+        raise UnsupportedError("SELECT * over a derived table that refers to the outer query in its select list is "
+                               "not supported", *sb.ctx.pos(query), hint="name the columns")
+    single = len(_from_items(query)) == 1
+    pulled = {}                             # item name -> its expression over the derived table's columns
+    added = []
+    for e in items:
+        body = (e.this if isinstance(e, exp.Alias) else e).copy()
+        for col in _columns(body):
+            if _side(col, inner, outer, sb.ctx) == "inner":
+                name = sb.ctx.fresh("$c")
+                added.append(exp.alias_(col.copy(), name, quoted=True))
+                col.replace(exp.column(name, table=alias, quoted=True))
+        pulled[e.alias_or_name] = body
+    inner_query.set("expressions", [e for e in inner_query.expressions if not any(e is i for i in items)] + added)
+    for col in [c for c in query.find_all(exp.Column) if not _in_from_item(c, query)]:
+        if col.name in pulled and (col.table == alias or not col.table and single):
+            col.replace(exp.Paren(this=pulled[col.name].copy()))
+
+
+def _in_from_item(node, query):
+    """Whether `node` is inside a FROM item (a derived table) of `query`."""
+    items = [t for t in _from_items(query) if isinstance(t, exp.Subquery)]
+    p = node.parent
+    while p is not None and p is not query:
+        if any(p is t for t in items):
+            return True
+        p = p.parent
+    return False
 
 
 def _equality(c, inner, outer, sb):

@@ -15,8 +15,8 @@ from ..expr.conditions import conjuncts
 from .scope import Scope, ScopeEntry
 
 
-def hoist_nested(sb, node, scope, query):
-    """Scalar subquery `query` (of the block over `node`, `scope`) with each subquery of its WHERE that names only
+def hoist_nested(sb, node, scope, query, predicates=False):
+    """Subquery `query` (of the block over `node`, `scope`) with each subquery of its WHERE that names only
     the outer block joined to `node` and replaced by a column `$nN` -> (node, the scope with those columns, the
     query)."""
     from .subqueries import _columns, _scalar_join, bind_inner
@@ -40,7 +40,53 @@ def hoist_nested(sb, node, scope, query):
             name = sb.ctx.fresh("$n")
             scope = Scope(scope.entries + [ScopeEntry(None, name, field)])
             sub.replace(exp.column(name, quoted=True))
+        for pred in _outermost_predicates(c) if predicates else []:
+            inner_query = pred.this if isinstance(pred, exp.Exists) else pred.args["query"]
+            while isinstance(inner_query, exp.Subquery):
+                inner_query = inner_query.this
+            try:
+                _, own = bind_inner(sb, inner_query, mid)
+            except SqlError:
+                continue
+            sides = {_side_of(col, own, mid, scope) for col in _columns(inner_query)}
+            if isinstance(pred, exp.In):
+                sides |= {_side_of(col, Scope([]), mid, scope) for col in _columns(pred.this)}
+            if "outer" not in sides or "mid" in sides:
+                continue
+            node, scope, name = _as_outer_column(sb, node, scope, pred)
+            pred.replace(exp.column(name, quoted=True))
     return node, scope, query
+
+
+def _as_outer_column(sb, node, scope, pred):
+    """IN / EXISTS predicate `pred`, naming the outer block only, computed as a column of `node` (its TRUE, FALSE
+    or NULL per outer row, as in a select list: subquery_counts.py) -> (node, scope with it, its name)."""
+    from .subqueries import _scalars
+    from ..plan.calc import Calc
+    from ..expr.bound import Expr
+    from .expressions import ExpressionBinder
+    node, scope, tree = _scalars(sb, node, scope, pred.copy())
+    name = sb.ctx.fresh("$n")
+    value = ExpressionBinder(sb.ctx, scope).bind(tree)
+    node = Calc(node, [(Expr.of_field(f), f.name) for f in node.fields] + [(value, name)], position=sb.ctx.pos(pred))
+    from .subqueries import _rescoped
+    scope = _rescoped(scope, node)
+    return node, Scope(scope.entries + [ScopeEntry(None, name, node.field(name))]), name
+
+
+def _outermost_predicates(tree):
+    """The IN and EXISTS subqueries of `tree` not inside another subquery."""
+    from .subqueries import is_predicate
+    out, stack = [], [tree]
+    while stack:
+        n = stack.pop()
+        if is_predicate(n):
+            out.append(n)
+            continue
+        if isinstance(n, (exp.Subquery, exp.Select)):
+            continue
+        stack.extend(n.iter_expressions())
+    return out
 
 
 def _outermost_scalars(tree):

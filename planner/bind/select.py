@@ -67,9 +67,10 @@ class SelectBinder:
         sel, ctx = self.select, self.ctx
         python_aggregates.mark_aggregates(sel, ctx)     # calls of Python aggregate functions are aggregate calls
         self._expand_named_windows()
-        from .join_on_subqueries import on_conditions_moved      # a join's ON with a subquery: to WHERE, or below
-        sel = self.select = on_conditions_moved(sel, ctx)
+        from .join_on_subqueries import hidden_columns, on_conditions_moved     # a join's ON with a subquery
+        sel = self.select = on_conditions_moved(self, sel)
         node, scope = bind_from(self.binder, sel)
+        scope = hidden_columns(scope)
         if node is None:
             node, scope = Values([[]], [], position=self.pos(sel)), Scope([])
         from .subqueries import bind_subqueries     # IN / EXISTS / scalar subqueries: joins on top of the FROM
@@ -100,13 +101,14 @@ class SelectBinder:
             else:
                 cond = self._post(having.this, scope, replace, aggregated)
                 node = Calc(node, [(Expr.of_field(f), f.name) for f in node.fields], cond, position=self.pos(having))
-        if aggregated and any(has_subquery(e) for e, _ in items):     # joined to the aggregate's rows
-            from .subqueries_over_aggregate import bind_items
-            node, items = bind_items(self, node, scope, items, replace)
+        extra = self._order_extra(scope, items, replace, aggregated)
+        if aggregated and any(has_subquery(e) for e, _ in items + extra):     # joined to the aggregate's rows
+            from .subqueries_over_aggregate import bind_items      # (ORDER BY's too, as Flink sorts on them)
+            node, joined = bind_items(self, node, scope, items + extra, replace)
+            items, extra = joined[:len(items)], joined[len(items):]
         windows = [w for e, _ in items for w in _windows(e)]
         if windows:
             node, replace = self._over(node, scope, windows, replace, aggregated)
-        extra = self._order_extra(scope, items, replace, aggregated)
         node = self._project(node, scope, items + extra, replace, aggregated)
         if sel.args.get("distinct"):
             if extra:

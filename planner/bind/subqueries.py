@@ -144,7 +144,12 @@ def _semi_join(sb, node, scope, pred, negated):
     ctx = sb.ctx
     query = pred.this if isinstance(pred, exp.Exists) else pred.args["query"]
     query = query.this if isinstance(query, exp.Subquery) else query
-    query, pulled = _decorrelate(sb, hoisted(sb, query, scope), scope)
+    from .nested_outer_subqueries import hoist_nested      # its own subqueries naming this block only: first
+    block_scope = scope
+    node, scope, query = hoist_nested(sb, node, scope, query, predicates=isinstance(pred, exp.Exists))
+    query = hoisted(sb, query, scope)
+    by_values = _semi_by_outer_values(sb, node, scope, query, pred, negated)
+    query, pulled = by_values or _decorrelate(sb, query, scope)
     right, _ = sb.binder.bind_query(query)
     conditions = []                     # condition trees over the joined scope
     null_aware = []                     # NOT IN: (left ast, right field) pairs compared null-aware
@@ -196,7 +201,40 @@ def _semi_join(sb, node, scope, pred, negated):
     semi = SemiJoin(node, right, anti, left_keys, right_keys, condition, position=ctx.pos(pred))
     from ..rules import window_semi_join      # both sides' windows equated: a window semi/anti join
     semi = window_semi_join.rewrite(semi)
-    return semi, _rescoped(scope, semi)
+    return semi, _rescoped(block_scope, semi)
+
+
+def _semi_by_outer_values(sb, node, scope, query, pred, negated):
+    """IN / EXISTS subquery `query` whose WHERE holds a subquery naming both it and this block (`scope`), planned
+    as scalar_by_outer_values.py plans a scalar one: D (the distinct outer values it reads) joined to its FROM,
+    the nested subquery reading D's columns (one level out). -> (the query, the semi join's conditions pairing
+    the outer columns with D's), or None for any other subquery."""
+    from .scalar_by_outer_values import REFUSED_CLAUSES, nested_outer_columns, user_items, with_outer_values
+    if not isinstance(query, exp.Select) or query.args.get("where") is None:
+        return None
+    _, inner = bind_inner(sb, query, scope)
+    if not nested_outer_columns(query, inner, scope):
+        return None
+    if negated and isinstance(pred, exp.In):
+        raise UnsupportedError("NOT IN with a subquery whose own subquery refers to the query two levels out is not "
+                               "supported", *sb.ctx.pos(pred), hint="NOT EXISTS can say it")
+    for arg in REFUSED_CLAUSES:
+        if query.args.get(arg) is not None or _aggregates(query):
+            raise UnsupportedError("A correlated subquery with %s is not supported yet"
+                                   % (arg.upper() if query.args.get(arg) is not None else "an aggregate"),
+                                   *sb.ctx.pos(query))
+    kept, correlated = [], []
+    for c in conjuncts(query.args["where"].this):
+        outer = any(_side(col, inner, scope, sb.ctx) == "outer" for col in _columns(c))
+        (correlated if outer else kept).append(c)
+    query, outer_names, keys, _ = with_outer_values(sb, node, scope, query, user_items(query, inner), kept,
+                                                    correlated, sb.ctx.pos(pred), scalar=False)
+    pulled = []
+    for field_name, d in outer_names.items():
+        entry = next(e for e in scope.entries if e.field.name == field_name)
+        pulled.append(exp.EQ(this=exp.column(entry.name, table=entry.qualifier, quoted=True),
+                             expression=exp.column(_right_name(keys[d]), table=SQ, quoted=True)))
+    return query, pulled
 
 
 def _right_name(name):
@@ -470,12 +508,16 @@ def _decorrelate_scalar(sb, query, outer):
     correlated columns (`SELECT agg, r.k AS $cN FROM r WHERE ... GROUP BY r.k`), [(outer expression ast,
     is a COUNT)] in the order of the added columns (a ByOuterValues for a non-equality), and its EmptyGroupValue
     (None: the value over no rows is NULL or a plain COUNT's 0)."""
-    if not isinstance(query, exp.Select) or query.args.get("where") is None:
+    if not isinstance(query, exp.Select) or query.args.get("where") is None and not _outer_items(sb, query, outer):
         _check_uncorrelated(sb, query, outer)
         return query, [], None
     _, inner = bind_inner(sb, query, outer)
-    kept, pulled, added, correlated, by_values = [], [], [], [], False
-    for c in conjuncts(query.args["where"].this):
+    kept, pulled, added, correlated = [], [], [], []
+    from .scalar_by_outer_values import nested_outer_columns
+    by_values = bool(_outer_items(sb, query, outer)        # a select item over outer columns, or a subquery
+                     or nested_outer_columns(query, inner, outer))   # naming them: per outer value
+    where = query.args.get("where")
+    for c in conjuncts(where.this) if where is not None else []:
         sides = [_side(col, inner, outer, sb.ctx) for col in _columns(c)]
         if "outer" not in sides:
             kept.append(c)
@@ -500,7 +542,7 @@ def _decorrelate_scalar(sb, query, outer):
         name = sb.ctx.fresh("$c")
         added.append((inner_ast, name))
         pulled.append(outer_ast)
-    if not correlated:
+    if not correlated and not by_values:
         _check_uncorrelated(sb, query, outer)
         return query, [], None
     if query.args.get("group") is not None or _aggregates(query) and not _single_row(query):
@@ -519,6 +561,19 @@ def _decorrelate_scalar(sb, query, outer):
     query.set("group", exp.Group(expressions=[a.copy() for a, _ in added]))
     _check_uncorrelated(sb, query, outer)
     return query, [(o, is_count) for o in pulled], empty
+
+
+def _outer_items(sb, query, outer):
+    """The select items of subquery `query` that name a column of the outer block (`outer`)."""
+    if not any(_columns(e) for e in query.expressions):
+        return []
+    try:
+        _, inner = bind_inner(sb, query, outer)
+    except UnsupportedError:
+        raise
+    except SqlError:
+        return []
+    return [e for e in query.expressions if any(_side(c, inner, outer, sb.ctx) == "outer" for c in _columns(e))]
 
 
 def _is_count(query):
