@@ -54,7 +54,7 @@ test-faults: java postgres $(STAMP)
 test-plan: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_plans.py tests/planner_tests
 
-# the tests marked `slow` (a minute or more each: tests/test_sql_files.py's SLOW), left out of `make test`
+# the tests marked `slow` (a minute or more each, and the heaviest of the rest: README), left out of `make test`
 test-slow: java $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q tests -m slow
 

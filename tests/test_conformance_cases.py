@@ -25,6 +25,9 @@ def test_case_matches_flink(client, name):
     assert ok, detail
 
 
+# `slow` (make test-slow), to keep `make test` within CI's time: `make conformance` runs the same cases with the same
+# default settings through the CLI
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CASES)
 def test_case_matches_flink_with_the_default_settings(one_pass_client, name):
     """As the CLI runs them: a streaming query over one small file is read in one pass where it can be."""

@@ -231,6 +231,7 @@ def test_a_window_over_matches_composes_in_one_pass(one_pass_client, tables):
     assert sorted(changes(c, sql)) == [("+I", ("10:00:00", 1)), ("+I", ("10:00:05", 1))]
 
 
+@pytest.mark.slow       # the heaviest of this file (10-15 s each on CI): `make test-slow`
 def test_a_temporal_join_in_one_pass_joins_as_of_each_row_as_micro_batches_do(one_pass_client, client,
                                                                              orders_and_rates):
     inner = [("o2", 1.10, "10:00:00"), ("o3", 1.30, "10:00:05"), ("o4", 1.00, "10:00:00"),
@@ -334,6 +335,7 @@ def test_a_temporal_join_on_two_key_columns_finds_the_same_versions_by_lookup_an
     assert got["window"] == got[None] == got["lookup"] == got["scan lookup"]
 
 
+@pytest.mark.slow       # the heaviest of this file (10-15 s each on CI): `make test-slow`
 def test_a_temporal_join_on_decimal_and_date_keys_and_over_no_versions(one_pass_client, client, tmp_path):
     orders = "o1,1.50,2024-01-01,2024-01-01 10:00:05\no2,2.50,2024-01-02,2024-01-01 10:00:06\n" \
              "o3,1.50,2024-01-01,2024-01-01 09:00:00\n"
@@ -576,6 +578,7 @@ PIECES_TUMBLE = """
 
 
 @pytest.mark.parametrize("window, size, slide", [("TUMBLE", 5, 5), ("HOP", 6, 3)])
+@pytest.mark.slow       # the heaviest of this file (10-15 s each on CI): `make test-slow`
 def test_a_window_aggregate_over_a_file_read_in_pieces_drops_the_rows_late_by_the_earlier_pieces(
         one_pass_client, client, tmp_path, window, size, slide):
     rows = shuffled_clicks()

@@ -40,7 +40,8 @@ XFAIL = {}
 def _cases():
     for layout in nexmark_sql.LAYOUTS:
         for n in nexmark_sql.QUERY_NUMBERS:
-            marks = []
+            # the nested layout (the same queries over ROW-typed events) in `make test-slow`: CI's time
+            marks = [pytest.mark.slow] if layout == "nested" else []
             if n in SKIPPED:
                 marks.append(pytest.mark.skip(reason=SKIPPED[n]))
             elif (layout, n) in XFAIL:
