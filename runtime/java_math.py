@@ -72,11 +72,27 @@ class _Server:
             raise RuntimeFailure("java.lang.Math's functions need Java (java on PATH or JAVA_HOME)")
         # a small, quick JVM: C1 and the interpreter call the same Math stubs as C2 does
         self.process = subprocess.Popen(
-            [java, "-Xmx16m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-cp", JAR,
+            [java, "-Xmx16m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-cp", _jar(),
              "dynsql.math.JavaMathServer"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.pid = os.getpid()
         return self.process
+
+
+def _jar():
+    """The jar beside this module, or, on a cluster's executor that cannot see the checkout (dynsql's packages
+    came as a zip), the copy the session added to its files (session.py: SparkContext.addFile)."""
+    if os.path.exists(JAR):
+        return JAR
+    from pyspark import SparkFiles
+    try:
+        copy = SparkFiles.get(os.path.basename(JAR))
+    except Exception:
+        copy = None
+    if copy is None or not os.path.exists(copy):
+        raise RuntimeFailure("java.lang.Math's functions need %s (dynsql's jar), which this executor has not got"
+                             % os.path.basename(JAR))
+    return copy
 
 
 _SERVER = _Server()

@@ -360,6 +360,10 @@ def _create_session(master, conf):
     sc.setLogLevel("ERROR")
     if not is_local(master):
         sc.addPyFile(package_zip())
+        # java.lang.Math's functions in the Python workers (java_math.py) run this jar, which a worker that cannot
+        # see the checkout finds among the session's files (SparkFiles)
+        from .java_math import JAR
+        sc.addFile(JAR)
     spark = SparkSession(sc)
     _register_sources(spark)
     return spark
