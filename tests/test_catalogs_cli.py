@@ -11,9 +11,12 @@ import os
 import stat
 import time
 
+import pytest
+
 from test_cli import dynsql
 
 
+@pytest.mark.slow       # 14-24 s on CI: `make test-slow` (CI's time)
 def test_a_persistent_catalog_outlives_the_session_and_ctas_and_statement_sets_run(tmp_path):
     (tmp_path / "fruit.csv").write_text("1,apple,3\n2,pear,5\n3,plum,7\n")
     catalog = tmp_path / "catalog"

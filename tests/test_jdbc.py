@@ -147,6 +147,7 @@ def test_upsert_sink_takes_an_updating_query_with_deletes_and_append_sink_refuse
                                                                       ["plum", "10", "1"]]
 
 
+@pytest.mark.slow       # 14-24 s on CI: `make test-slow` (CI's time)
 def test_lookup_join_queries_by_key_through_the_partial_cache(client, postgres, tmp_path):
     """A processing-time lookup join against a jdbc table (Flink's LookupJoin), which is queried by key: LEFT
     JOIN through a PARTIAL cache (expire-after-write 15 s) sees a rate changed in PostgreSQL only once the

@@ -14,6 +14,7 @@ from test_cli import dynsql
 pytestmark = pytest.mark.own_job_registry      # its dynsql process lists the jobs of the registry
 
 
+@pytest.mark.slow       # 14-24 s on CI: `make test-slow` (CI's time)
 def test_a_script_submits_jobs_that_outlive_it_and_waits_with_dml_sync(client, tmp_path):
     jobs_dir = client.settings.jobs_dir
     watched = tmp_path / "in"

@@ -166,7 +166,9 @@ def file_modes(path):
 SLOW = {("subqueries_in_three_valued", "streaming"), ("subqueries_scalar_non_equi", "streaming"),
         ("subqueries", "streaming"), ("subqueries_in_joins", "streaming"), ("subqueries_in_joins", "batch"),
         ("subqueries_in_three_valued", "batch"), ("subqueries_scalar_non_equi", "batch"),
-        ("ltz_windows", "streaming"), ("float_anti_join_keys", "streaming")}
+        ("ltz_windows", "streaming"), ("float_anti_join_keys", "streaming"), ("set_operations", "streaming"),
+        ("time_functions", "streaming"), ("everyday_functions", "batch"), ("subqueries_marked", "streaming"),
+        ("interval_joins", "streaming"), ("python_aggregate_windows", None)}
 CASES = [c for p in FILES for c in file_modes(p)]
 
 
