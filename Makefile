@@ -82,6 +82,7 @@ bench: java $(STAMP)
 	$(BIN)/python bench/dynamic_tables_bench.py
 	$(BIN)/python bench/match_recognize_bench.py
 	$(BIN)/python bench/prompt_bench.py
+	$(BIN)/python bench/planner_bench.py
 	$(BIN)/python bench/source_memory_bench.py
 
 # an hour of files arriving in a watched directory: the driver's RSS each minute, its growth from minute 10 on

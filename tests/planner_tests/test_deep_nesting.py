@@ -1,15 +1,16 @@
-"""Statements nested 1,000 levels deep plan in time linear in their depth (the fuzzer's bound: 2 s of CPU),
-and deeper than planner/parse.py's MAX_NESTING is its "nested too deeply" error, never a hang.
+"""Statements nested 1,000 levels deep plan, with work linear in their depth, and deeper than planner/parse.py's
+MAX_NESTING is its "nested too deeply" error, never a hang.
 
-Long conditions plan in time linear in their length: a condition is bound and typed once; what a rule or the
+Long conditions plan with work linear in their length: a condition is bound and typed once; what a rule or the
 binder takes out of it (a Top-N's rank bound, a join's keys and its conjuncts from WHERE, a filter merged into
 the Calc below) leaves the rest as it is, not walked again, and its Spark SQL is written when the runtime
-asks for it: the same text as before."""
+asks for it: the same text as before.
 
-import gc
-import sys
+The work is counted in Python calls (`calls_to_plan`), the same on any machine and at any load; the seconds it
+takes are figures, printed by bench/planner_bench.py (the fuzzer's goal: 2 s of CPU a statement).
+"""
+
 import threading
-import time
 
 import pytest
 
@@ -34,26 +35,25 @@ def nested(head, inner, tail, levels=LEVELS):
     return head + "(SELECT * FROM " * levels + inner + tail * levels
 
 
-@pytest.mark.parametrize("shape", [
-    nested("SELECT * FROM ", "Ticker", ")"),                                  # positions asked at every level
-    nested("SELECT * FROM ", "Ticker", " WHERE price > 1)"),                  # a Calc merged per level
-    "SELECT symbol FROM " + "(SELECT symbol, MAX(price) AS price FROM " * LEVELS + "Ticker" +
-    " GROUP BY symbol)" * LEVELS,
-    "EXPLAIN " + nested("SELECT * FROM ", "Ticker", ")"),
-])
-def test_a_thousand_levels_plan_in_time(planner, shape):
-    gc.collect()        # not the garbage of the tests before: a full collection of it costs ~0.6 s of CPU
-    started = time.process_time()
-    planner.plan(shape)
-    assert time.process_time() - started < 2.0
+SHAPES = [
+    lambda n: nested("SELECT * FROM ", "Ticker", ")", n),                          # positions asked at every level
+    lambda n: nested("SELECT * FROM ", "Ticker", " WHERE price > 1)", n),          # a Calc merged per level
+    lambda n: ("SELECT symbol FROM " + "(SELECT symbol, MAX(price) AS price FROM " * n + "Ticker" +
+               " GROUP BY symbol)" * n),
+    lambda n: "EXPLAIN " + nested("SELECT * FROM ", "Ticker", ")", n),
+]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=["select", "filter", "aggregate", "explain"])
+def test_a_thousand_levels_plan_with_work_linear_in_the_depth(planner, shape):
+    assert planner.plan(shape(LEVELS))
+    calls_to_plan(planner, shape(20))          # what the first one alone does (templates parsed, ...)
+    assert calls_to_plan(planner, shape(300)) < 3.6 * calls_to_plan(planner, shape(100))
 
 
 def test_deeper_than_the_limit_is_refused_with_its_place(planner):
-    gc.collect()        # not the garbage of the tests before: a full collection of it costs ~0.6 s of CPU
-    started = time.process_time()
     with pytest.raises(SqlError) as info:
         planner.plan(nested("SELECT * FROM ", "Ticker", ")", levels=2100))
-    assert time.process_time() - started < 2.0
     assert "nested too deeply" in info.value.message and info.value.line == 1 and info.value.column > 1
 
 
@@ -67,13 +67,9 @@ def test_merged_conditions_are_the_conjunction_of_every_level(planner):
 
 # ---------------------------------------------------------------------- long conditions
 def planned(planner, text):
-    """A 4,000-conjunct condition's plan: in a few seconds of CPU (sqlglot's parse alone takes about 1 s of them;
-    quadratic work would take minutes; calls_to_plan below checks the growth itself, whatever the CPU)."""
-    gc.collect()        # not the garbage of the tests before: a full collection of it costs ~0.6 s of CPU
-    started = time.process_time()
-    plan = planner.plan(text)
-    assert time.process_time() - started < 5.0
-    return plan.query.root
+    """A 4,000-conjunct condition's plan (quadratic work would take minutes: test_a_long_condition_is_planned_once
+    below checks the growth)."""
+    return planner.plan(text).query.root
 
 
 def nodes(root):
@@ -171,7 +167,7 @@ NESTED_CALLS = 30
     ("price", "(%s) / 2"),                                   # BIGINT division (MIN_VALUE / -1)
     ("CAST(price AS DECIMAL(10, 2))", "TRUNCATE(%s, 1)"),    # a function template that reads its argument twice
 ])
-def test_thirty_nested_arithmetic_calls_plan_in_well_under_a_second(planner, inner, outer):
+def test_thirty_nested_arithmetic_calls_are_written_in_text_linear_in_the_depth(planner, inner, outer):
     """Flink's arithmetic on Spark reads an operand more than once (`if(x < 0, -x, x)`); each operand is written
     once all the same (planner/expr/operands_once.py), so the Spark SQL grows linearly with the depth, not
     exponentially (30 levels of ABS were 3^30 copies of the column)."""
@@ -184,10 +180,7 @@ def test_thirty_nested_arithmetic_calls_plan_in_well_under_a_second(planner, inn
     def spark_sql(levels):
         return planner.plan(query(levels)).query.root.inputs[0].projections[0][0].sql
 
-    gc.collect()        # not the garbage of the tests before: a full collection of it costs ~0.6 s of CPU
-    started = time.process_time()
     deep = spark_sql(NESTED_CALLS)
-    assert time.process_time() - started < 0.5
     assert len(deep) < 2 * NESTED_CALLS * len(spark_sql(2))
 
 
@@ -201,10 +194,7 @@ def test_a_chain_of_signs_is_written_in_time_linear_in_its_length(planner, inner
         return "SELECT %s%s FROM Ticker" % ("- " * n, inner)
     calls_to_plan(planner, signs(80), written=True)   # what the first one alone does (templates parsed, ...)
     assert calls_to_plan(planner, signs(240), True) < 3.6 * calls_to_plan(planner, signs(80), True)
-    gc.collect()
-    started = time.process_time()
     assert planner.plan(signs(1000)).query.root.inputs[0].projections[0][0].sql
-    assert time.process_time() - started < 2.0
 
 
 def test_with_union_all_with_binds_in_time_linear_in_its_length(planner):
@@ -218,10 +208,7 @@ def test_with_union_all_with_binds_in_time_linear_in_its_length(planner):
         return " UNION ALL ".join([unit] * n)
     calls_to_plan(planner, unions(2))
     assert calls_to_plan(planner, unions(60)) < 3.6 * calls_to_plan(planner, unions(20))
-    gc.collect()
-    started = time.process_time()
     root = planner.plan(unions(300)).query.root
-    assert time.process_time() - started < 2.0
     joins, todo = 0, [root]
     while todo:
         node = todo.pop()
