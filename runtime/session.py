@@ -63,6 +63,11 @@ DEFAULT_CONF = {
     # join 9.0 -> 7.9 s, first runs)
     "spark.sql.execution.arrow.maxRecordsPerBatch": "100000",
     "spark.python.worker.reuse": "true",
+    # PySpark's DataFrame debugging (Spark 4's default: on) walks the Python stack and makes four py4j calls for
+    # every Column and DataFrame call (the call site, for the "DataFrame query context" of Spark's error text,
+    # which dynsql never shows: it says its own errors). dynsql builds its plans out of such calls, for each
+    # statement and each micro-batch: `(F.col('a') + 1) == F.lit(3)` 14 -> ~3 ms (load 7-8)
+    "spark.python.sql.dataFrameDebugging.enabled": "false",
     "spark.sql.adaptive.enabled": "false",
     "spark.sql.streaming.forceDeleteTempCheckpointLocation": "true",
     "spark.driver.memory": "2g",
@@ -364,9 +369,21 @@ def _create_session(master, conf):
         # see the checkout finds among the session's files (SparkFiles)
         from .java_math import JAR
         sc.addFile(JAR)
+    _import_hot_classes(gateway)
     spark = SparkSession(sc)
     _register_sources(spark)
     return spark
+
+
+def _import_hot_classes(gateway):
+    """PySpark names some JVM classes without their package (`sc._jvm.functions` for a Column's operators,
+    `sc._jvm.PythonUtils` for a list of columns): py4j then tries java.lang and each package pyspark imported
+    with a `*` in turn, and every miss is a search of the ~250 jars on the classpath (11 % of the JVM's samples
+    in a streaming .sqltest run). Imported by name, each is found at once."""
+    from py4j.java_gateway import java_import
+    for name in ("org.apache.spark.sql.functions", "org.apache.spark.api.python.PythonUtils",
+                 "org.apache.spark.sql.api.python.PythonSQLUtils"):
+        java_import(gateway.jvm, name)
 
 
 _WORKER_FORKS = []     # the fork server this process started (worker_startup/worker_forks.py): (Popen, folder)

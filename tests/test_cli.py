@@ -93,6 +93,7 @@ SELECT 'never' AS x;
     assert os.path.getsize(log) > 0 and "log4j" in open(log, errors="replace").read()
 
 
+@pytest.mark.slow       # 22 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_jsonl_csv_define_and_demo_from_another_folder(tmp_path, spark_runtime, capsys, monkeypatch):
     sql = ("SELECT symbol, COUNT(*) AS n, MAX(price) AS hi FROM Ticker GROUP BY symbol; "
            "SELECT `user`, COUNT(*) AS n FROM clicks WHERE `user` = 'Liz' GROUP BY `user`;")

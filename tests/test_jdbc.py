@@ -109,6 +109,7 @@ def test_clear_errors_without_the_password(client, postgres):
         client.execute("SELECT * FROM missing")
 
 
+@pytest.mark.slow       # 29 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_upsert_sink_takes_an_updating_query_with_deletes_and_append_sink_refuses_it(client, postgres, tmp_path):
     (tmp_path / "changes.json").write_text("\n".join(CHANGES) + "\n")
     client.execute("CREATE TABLE products (id INT, name STRING, price INT, PRIMARY KEY (id) NOT ENFORCED) WITH ("

@@ -9,11 +9,13 @@ import json
 import os
 import time
 
+import pytest
 from test_cli import dynsql
 
 from runtime.job_registry import JobRegistry
 
 
+@pytest.mark.slow       # 27 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_scripts_share_a_job_host_and_a_bad_insert_leaves_no_job(tmp_path):
     watched = tmp_path / "in"
     watched.mkdir()

@@ -299,6 +299,7 @@ def as_of_plan(client, plan, sql=AS_OF % ("", "")):
         client.execute("RESET 'dynsql.whole-file.max-size'")
 
 
+@pytest.mark.slow       # 21 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_a_temporal_join_on_two_key_columns_finds_the_same_versions_by_lookup_and_by_window(
         one_pass_client, client, tmp_path, monkeypatch):
     """Random orders and rates on a (currency, region) key, with NULL keys and times, versions arriving late and

@@ -13,6 +13,7 @@ from planner.errors import DynsqlError
 SAMPLE_UDFS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "python_udfs", "sample_udfs.py")
 
 
+@pytest.mark.slow       # 22 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_a_job_runs_python_functions_and_a_wrong_result_type_names_the_value(client, tmp_path):
     (tmp_path / "lines.csv").write_text("1,hello big world\n2,\n3,spark\n")
     for statement in (

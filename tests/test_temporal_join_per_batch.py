@@ -78,6 +78,7 @@ def _tables(client, tmp_path, rows_per_batch):
                    "OVER (PARTITION BY currency ORDER BY update_time DESC) AS rownum FROM rates) WHERE rownum = 1")
 
 
+@pytest.mark.slow       # 22-27 s a query here: `make test-slow` (make test within 25 min on a slow CI machine)
 @pytest.mark.parametrize("query", QUERIES)
 def test_per_micro_batch_gives_the_temporal_join_operators_rows(client, tmp_path, query):
     client.settings.set("dynsql.one-pass.enabled", "false")

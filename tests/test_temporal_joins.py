@@ -196,6 +196,7 @@ def test_a_rate_older_than_the_newest_of_its_key_is_ignored_by_the_versioned_vie
         ("+I", ("o_1", "114", "09:00:00")), ("+I", ("o_2", "119", "11:00:00"))])
 
 
+@pytest.mark.slow       # 18 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_the_result_does_not_depend_on_micro_batch_sizes(client, tmp_path):
     create_tables(client, tmp_path)
     whole = rate_of_each_order(client, "LEFT JOIN")

@@ -44,6 +44,7 @@ def test_stopping_returns_once_the_warm_up_query_has_stopped(spark, fresh):
     assert not [q for q in spark.streams.active if q.name == "dynsql_warm_up"]
 
 
+@pytest.mark.slow       # 11 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_waiting_for_the_warm_up_returns_once_its_queries_have_run(spark, fresh):
     warm_up.start_warm_up(spark)
     warm_up.wait_for_warm_up(120)

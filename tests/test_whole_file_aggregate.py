@@ -133,6 +133,7 @@ def test_a_directory_is_read_whole_file_after_file_in_each_task(one_pass_client,
     assert streamed(one_pass_client, TUMBLE) == sorted(on_time, key=repr)
 
 
+@pytest.mark.slow       # 21 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_many_keys_and_windows_of_each_kind_give_the_shuffles_rows(one_pass_client, tmp_path):
     """3,000 rows, some arriving late (a one pass drops them), over 40 keys and NULL: TUMBLE, HOP and CUMULATE
     windows and a grouped aggregate give Spark's rows, in a one pass and in batch mode."""

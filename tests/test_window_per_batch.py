@@ -45,6 +45,7 @@ def insert_only_rows(client, sql):
     return sorted(out, key=repr)
 
 
+@pytest.mark.slow       # 13 s a query here: `make test-slow` (make test within 25 min on a slow CI machine)
 @pytest.mark.parametrize("query", QUERIES)
 def test_per_micro_batch_gives_the_streaming_aggregates_rows(client, tmp_path, query):
     path = tmp_path / "events.csv"

@@ -25,6 +25,7 @@ def case_frame(spark, case):
     return spark.createDataFrame(data, st.StructType(fields))
 
 
+@pytest.mark.slow       # 32 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_all_cases_batch(spark):
     """All cases in one Spark job each (kept small: a few rows per case)."""
     for case in CASES:

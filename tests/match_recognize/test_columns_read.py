@@ -72,6 +72,7 @@ def matcher_input(client, sql):
     return [a.split("#")[0] for a in args.split(", ")]
 
 
+@pytest.mark.slow       # 11 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_the_rows_are_the_same_in_batch_mode_on_micro_batches_and_in_one_pass(client, one_pass_client, ticks):
     expected = [("+I", ("ACME", "2024-01-01 10:00:04", "10")), ("+I", ("BETA", "2024-01-01 10:00:07", "19"))]
     assert rows(ticks(client), ONE_ROW) == expected

@@ -40,8 +40,9 @@ XFAIL = {}
 def _cases():
     for layout in nexmark_sql.LAYOUTS:
         for n in nexmark_sql.QUERY_NUMBERS:
-            # the nested layout (the same queries over ROW-typed events) in `make test-slow`: CI's time
-            marks = [pytest.mark.slow] if layout == "nested" else []
+            # the nested layout (the same queries over ROW-typed events), and q10 (a filesystem sink, 25 s) in
+            # `make test-slow`: CI's time
+            marks = [pytest.mark.slow] if layout == "nested" or n == 10 else []
             if n in SKIPPED:
                 marks.append(pytest.mark.skip(reason=SKIPPED[n]))
             elif (layout, n) in XFAIL:
