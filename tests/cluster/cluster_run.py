@@ -227,6 +227,31 @@ SELECT COUNT(*) AS c, SUM(n) AS s, COUNT(DISTINCT word) AS w FROM big;
     return ok
 
 
+def java_math_check(dynsql_args, folder, label):
+    """java.lang.Math's values in MATCH_RECOGNIZE's DEFINE and MEASURES, evaluated in the executors' Python
+    workers by a JVM running dynsql-java-math.jar (runtime/java_math.py), which a worker that cannot see the
+    checkout takes from the session's files. Rows: Flink 2.3's (tests/sql/math_functions_java_outer_joins.sqltest);
+    EXP(10.64) and POWER(0.71, 1.7) are Math's, not Python's (..55, ..912)."""
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "h.csv"), "w") as f:
+        f.write("1,10.64,41772.771218515496,2024-01-01 10:00:00\n2,0.17,-0.769551078621726,2024-01-01 10:00:01\n"
+                "3,0.71,0.5586492149739913,2024-01-01 10:00:02\n4,0,-1,2024-01-01 10:00:03\n")
+    proc, rows = run_script(dynsql_args, folder, "java_math.sql", """
+CREATE TABLE h (id INT, x DOUBLE, v DOUBLE, ts TIMESTAMP(3), WATERMARK FOR ts AS ts)
+  WITH ('connector' = 'filesystem', 'path' = '%s/h.csv', 'format' = 'csv');
+SELECT id, ex, pw FROM h MATCH_RECOGNIZE (ORDER BY ts
+  MEASURES A.id AS id, EXP(A.x) AS ex, POWER(A.x, 1.7) AS pw
+  ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW PATTERN (A)
+  DEFINE A AS EXP(A.x) = A.v OR LOG10(A.x) = A.v OR POWER(A.x, 1.7) = A.v OR A.x = 0) MR;
+""" % folder)
+    expected = [[1, 41772.771218515496, 55.69301987498649], [2, 1.1853048513203654, 0.049177128508381726],
+                [3, 2.0339912586467506, 0.5586492149739913], [4, 1.0, 0.0]]
+    ok = proc.returncode == 0 and sorted(rows) == expected
+    log("%s: java.lang.Math in MATCH_RECOGNIZE %s (rows %s)%s" % (label, "ok" if ok else "FAILED", rows,
+                                                                 "" if ok else ": " + proc.stderr[-800:]))
+    return ok
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--glob", default="*", help="the cluster's conformance cases (default: all)")
@@ -273,6 +298,9 @@ def main():
                 figures["cluster conformance"] = conformance(command, os.path.join(CONFORMANCE, "cases"), args.glob)
                 figures["cluster file pieces"] = pieces_check(
                     ["--master", master, "-D", "spark.pyspark.python=%s" % python], os.path.join(work, "pieces"),
+                    "cluster")
+                figures["cluster java math"] = java_math_check(
+                    ["--master", master, "-D", "spark.pyspark.python=%s" % python], os.path.join(work, "java-math"),
                     "cluster")
                 figures["cluster job"] = job_check(on_cluster, os.path.join(work, "job-cluster"), "cluster")
                 stop_job_hosts(os.path.join(work, "job-cluster", "jobs"))
