@@ -65,6 +65,9 @@ class SelectBinder:
     # ------------------------------------------------------------------ the block
     def bind(self):
         sel, ctx = self.select, self.ctx
+        if sel.args.get("distinct"):        # ORDER BY an expression of the distinct rows: a sort over them
+            from .distinct_order import over_distinct_rows
+            sel = self.select = over_distinct_rows(sel) or sel
         python_aggregates.mark_aggregates(sel, ctx)     # calls of Python aggregate functions are aggregate calls
         self._expand_named_windows()
         from .join_on_subqueries import hidden_columns, on_conditions_moved     # a join's ON with a subquery
