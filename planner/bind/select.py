@@ -325,6 +325,7 @@ class SelectBinder:
         arg_types = [finish(a, self.ctx).type for a in args]
         check_aggregate(name, arg_types, lambda: self.ctx.start(call))
         aggregate_functions.check_min_max(name, arg_types, lambda: self.ctx.start(call))
+        aggregate_functions.check_collect(name, arg_types, lambda: self.ctx.start(call))
         if name in aggregate_functions.NEW:
             aggregate_functions.check_key_type(
                 name, [finish(aggregate_functions.value_of(a), self.ctx).type for a in args], options,
