@@ -112,6 +112,20 @@ def check_min_max(name, arg_types, position):
                        % (name.capitalize(), _UNORDERED[arg_types[0].name]), *position())
 
 
+_BYTES = ("BINARY", "VARBINARY", "BYTES")
+
+
+def check_collect(name, arg_types, position):
+    """COLLECT of BYTES: Flink 2.3 keys its MULTISET (a java.util.HashMap) by the byte[] itself, whose equals and
+    hashCode are its object's identity: equal byte strings are counted apart ({x'6162'=1, x'61'=1, x'61'=1, ..})
+    in an order of identity hashes, which no run repeats. Not copied: refused in words. (BYTES inside a ROW or
+    ARRAY element are hashed by the element's binary form, equal ones counted together: binary_hash.py.)"""
+    if name == "COLLECT" and arg_types and arg_types[0] is not None and arg_types[0].name in _BYTES:
+        raise UnsupportedError("COLLECT of BYTES values is not supported: Flink 2.3 counts equal byte strings apart "
+                               "(by each array's identity), in an order no run repeats", *position(),
+                               hint="COLLECT(TO_BASE64(x)) or COLLECT(CAST(x AS STRING))")
+
+
 def _calcite_name(t):
     return "ANY" if t is None else calcite(t)
 

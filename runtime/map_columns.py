@@ -51,11 +51,35 @@ class RepeatedKeyMap(dict):
         return list(self.entries)
 
 
+class ArrayKey(list):
+    """An ARRAY that is a map's key (a MULTISET of arrays: COLLECT(ARRAY[..])): a list, printed as one, that a
+    dict can hold (a plain list cannot be hashed)."""
+
+    def __hash__(self):
+        from .operators.keyed_state import freeze
+        return hash(freeze(list(self)))
+
+
+class MapKey(dict):
+    """A MAP that is a map's key: a dict, printed as one, that a dict can hold."""
+
+    def __hash__(self):
+        from .operators.keyed_state import freeze
+        return hash(freeze(dict(self)))
+
+
+def _key(k):
+    return ArrayKey(k) if type(k) is list else MapKey(k) if type(k) is dict else k
+
+
 def map_value(pairs, key_type):
     """A map's (key, value) pairs in order -> the dict a Row holds: DOUBLE and FLOAT keys as JavaFloat (-0.0 and
-    0.0 two keys, as in Java's map); a RepeatedKeyMap when a key comes twice."""
+    0.0 two keys, as in Java's map); ARRAY and MAP keys hashable (ArrayKey, MapKey); a RepeatedKeyMap when a key
+    comes twice."""
     if isinstance(key_type, (st.DoubleType, st.FloatType)):
         pairs = [(k if k is None else JavaFloat(k), v) for k, v in pairs]
+    elif isinstance(key_type, (st.ArrayType, st.MapType)):
+        pairs = [(_key(k), v) for k, v in pairs]
     pairs = list(pairs)
     value = dict(pairs)
     return value if len(value) == len(pairs) else RepeatedKeyMap(pairs)

@@ -80,6 +80,8 @@ def _bind_item(binder, rel):
     if isinstance(rel, exp.Unnest):
         from . import unnest
         return unnest.bind_unnest_alone(binder, rel)
+    if isinstance(rel, exp.Lateral) and isinstance(rel.this, exp.Subquery):   # nothing before it to name
+        return _bind_item(binder, exp.Subquery(this=rel.this.this, alias=rel.args.get("alias")))
     if isinstance(rel, exp.Lateral):
         from ..python_functions.calls import bind_lateral_table
         return bind_lateral_table(binder, rel)
@@ -169,6 +171,9 @@ def bind_join(binder, left, lscope, j, select):
     if isinstance(right_ast, exp.Unnest):
         from . import unnest
         return unnest.bind_unnest_join(binder, left, lscope, j)
+    if isinstance(right_ast, exp.Lateral) and isinstance(right_ast.this, exp.Subquery):
+        from .lateral_derived import bind_lateral_derived
+        return bind_lateral_derived(binder, right_ast, left, lscope, j, select)
     if isinstance(right_ast, exp.Lateral):
         from ..python_functions.calls import bind_lateral_table
         return bind_lateral_table(binder, right_ast, left, lscope, j)

@@ -65,6 +65,9 @@ class SelectBinder:
     # ------------------------------------------------------------------ the block
     def bind(self):
         sel, ctx = self.select, self.ctx
+        if sel.args.get("distinct"):        # ORDER BY an expression of the distinct rows: a sort over them
+            from .distinct_order import over_distinct_rows
+            sel = self.select = over_distinct_rows(sel) or sel
         python_aggregates.mark_aggregates(sel, ctx)     # calls of Python aggregate functions are aggregate calls
         self._expand_named_windows()
         from .join_on_subqueries import hidden_columns, on_conditions_moved     # a join's ON with a subquery
@@ -322,6 +325,7 @@ class SelectBinder:
         arg_types = [finish(a, self.ctx).type for a in args]
         check_aggregate(name, arg_types, lambda: self.ctx.start(call))
         aggregate_functions.check_min_max(name, arg_types, lambda: self.ctx.start(call))
+        aggregate_functions.check_collect(name, arg_types, lambda: self.ctx.start(call))
         if name in aggregate_functions.NEW:
             aggregate_functions.check_key_type(
                 name, [finish(aggregate_functions.value_of(a), self.ctx).type for a in args], options,

@@ -138,7 +138,26 @@ def aggregate_column(c, order=None):
         integral = floating_extreme(c, order)
     if integral is None and c.function in MOMENTS and not c.distinct:
         integral = welford_column(c, order)         # Flink's WELFORD_M2 in arrival order (spread_aggregates.py)
+    if integral is None and c.function == "LISTAGG" and order is not None:
+        integral = _listagg_in_arrival_order(c, order)
     return (integral if integral is not None else aggregate_expression(c)).alias(c.name)
+
+
+def _listagg_in_arrival_order(c, order):
+    """LISTAGG (DISTINCT: each value at its first arrival) in the rows' arrival order, as Flink's batch aggregate
+    reads them: Spark's collect_list keeps its input's order only where nothing reshuffles it, and a COUNT(DISTINCT)
+    beside it does (Spark's Expand for distinct aggregates: 'x,,zz,y' where Flink gives 'zz,y,x,'). (Flink's own
+    order differs where its plan sorts the values: LISTAGG(DISTINCT s) beside a non-distinct LISTAGG gives them
+    sorted, two LISTAGG(DISTINCT) of different separators an order of its hash aggregate: not followed.)"""
+    col = F.col(q(c.args[0]))
+    if c.filter:
+        col = F.when(F.col(q(c.filter)), col)
+    pairs = F.array_sort(F.collect_list(F.when(col.isNotNull(), F.struct(order.alias("o"), col.alias("v")))))
+    values = F.transform(pairs, lambda p: p.getField("v"))
+    if c.distinct:
+        values = F.array_distinct(values)
+    sep = c.options[0] if c.options else ","
+    return F.when(F.size(values) > 0, F.concat_ws(sep, values))
 
 
 def floating_extreme(c, order, window=None):

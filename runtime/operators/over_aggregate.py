@@ -14,6 +14,8 @@ microseconds); MAX / MIN of a FLOAT/DOUBLE fold each frame in its order as Flink
 a NaN first in the frame stays, a later one is skipped, a zero has the first zero's sign), where a streaming
 bounded frame takes them by Double.compareTo (a NaN in the frame is its MAX, -0.0 below 0.0). It does not run Flink 2.3's updating OVER over a non-time order (the planner refuses it)."""
 
+import functools
+
 from pyspark.sql import Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
@@ -217,6 +219,20 @@ def translate_over_aggregate(node, inputs, ctx):
     return Stream(conform(out, node.fields))
 
 
+def _nan_apart(df, node, base, keys):
+    """The window RANK / DENSE_RANK number peers over: Flink's RankAggFunction / DenseRankAggFunction compare a row's
+    ORDER BY keys with the last row's by `==` (its equalTo expressions), for which a NaN equals nothing, so each
+    row with a NaN key starts a new rank (in arrival order; -0.0 and 0.0 stay peers). Spark takes NaNs as peers:
+    a last key, the row's arrival for a row with a NaN key (NULL, one value, for the others), sets them apart."""
+    floats = [c for c, _ in node.order if isinstance(df.schema[c].dataType, (st.DoubleType, st.FloatType))]
+    if not keys:
+        return base
+    if not floats:
+        return base.orderBy(*keys)
+    any_nan = functools.reduce(lambda a, b: a | b, [F.isnan(F.col(q(c))) for c in floats])
+    return base.orderBy(*keys, F.when(any_nan, F.col("__seq")).asc_nulls_first())
+
+
 def _batch(node, df):
     """Spark's window functions, Flink's frames: ranking functions over the ordered partition."""
     first = []
@@ -255,7 +271,7 @@ def _batch(node, df):
             continue
         if c.function in ("ROW_NUMBER", "RANK", "DENSE_RANK"):
             fn = {"ROW_NUMBER": F.row_number, "RANK": F.rank, "DENSE_RANK": F.dense_rank}[c.function]
-            e = fn().over(by_arrival if c.function == "ROW_NUMBER" else ordered)
+            e = fn().over(by_arrival if c.function == "ROW_NUMBER" else _nan_apart(df, node, base, keys))
         elif c.function in ("NTILE", "CUME_DIST", "PERCENT_RANK"):      # batch only, as in Flink
             e = (F.ntile(int(c.options[0])) if c.function == "NTILE" else
                  F.cume_dist() if c.function == "CUME_DIST" else F.percent_rank()).over(ordered)

@@ -206,3 +206,11 @@ def test_a_table_or_query_inside_match_recognize_measures_is_refused_where_it_st
     error = refused(planner, "SELECT * FROM Ticker MATCH_RECOGNIZE (\n  PARTITION BY symbol ORDER BY rowtime\n"
                              "  MEASURES %s AS p\n  PATTERN (A B)\n  DEFINE B AS B.price > A.price)" % measure)
     assert message in error.message and (error.line, error.column) == where
+
+
+def test_collect_of_bytes_is_refused_in_words(planner):
+    """Flink 2.3 keys COLLECT's MULTISET by each byte[]'s identity (equal byte strings counted apart, in an order no
+    run repeats): refused, where Spark failed with its own words before."""
+    error = refused(planner, "SELECT symbol, COLLECT(CAST(symbol AS BYTES)) FROM Ticker GROUP BY symbol")
+    assert "COLLECT of BYTES values is not supported" in error.render()
+    assert (error.line, error.column) == (3, 18)

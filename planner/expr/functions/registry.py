@@ -39,19 +39,49 @@ def _lit(v):
     return exp.Literal.number(v) if isinstance(v, (int, float)) else exp.Literal.string(v)
 
 
+# Flink's TO_TIMESTAMP(text): DateTimeUtils.parseTimestampData(text, 3) with its DEFAULT_TIMESTAMP_FORMATTER,
+# `yyyy-[MM][M]-[dd][d][ [HH][H]:[mm][m]:[ss][s][.fraction]]`, SMART resolver: a 4-digit year of era (0000 and a
+# fifth digit are NULL), each other field one or two digits within its range (month 13, hour 24, second 60 are
+# NULL), a day past the month's end (up to 31) the month's last day (2024-02-30 is 2024-02-29), the time of day
+# optional (midnight). A fraction past microseconds is cut (the result is TIMESTAMP(3)).
+_TO_TIMESTAMP_TEXT = (
+    "CASE WHEN {0} RLIKE '^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?"
+    "( [0-9][0-9]?:[0-9][0-9]?:[0-9][0-9]?([.][0-9]+)?)?$' "
+    "AND TRY_CAST(SUBSTR({0}, 1, 4) AS INT) >= 1 "
+    "AND TRY_CAST(REGEXP_EXTRACT({0}, '^[0-9]+-([0-9]+)', 1) AS INT) BETWEEN 1 AND 12 "
+    "AND TRY_CAST(REGEXP_EXTRACT({0}, '^[0-9]+-[0-9]+-([0-9]+)', 1) AS INT) BETWEEN 1 AND 31 "
+    "AND COALESCE(TRY_CAST(NULLIF(REGEXP_EXTRACT({0}, ' ([0-9]+):', 1), '') AS INT), 0) <= 23 "
+    "AND COALESCE(TRY_CAST(NULLIF(REGEXP_EXTRACT({0}, ':([0-9]+):', 1), '') AS INT), 0) <= 59 "
+    "AND COALESCE(TRY_CAST(NULLIF(REGEXP_EXTRACT({0}, ':([0-9]+)([.]|$)', 1), '') AS INT), 0) <= 59 "
+    "THEN MAKE_TIMESTAMP_NTZ(TRY_CAST(SUBSTR({0}, 1, 4) AS INT), "
+    "TRY_CAST(REGEXP_EXTRACT({0}, '^[0-9]+-([0-9]+)', 1) AS INT), "
+    "LEAST(TRY_CAST(REGEXP_EXTRACT({0}, '^[0-9]+-[0-9]+-([0-9]+)', 1) AS INT), DAY(LAST_DAY(MAKE_DATE("
+    "TRY_CAST(SUBSTR({0}, 1, 4) AS INT), TRY_CAST(REGEXP_EXTRACT({0}, '^[0-9]+-([0-9]+)', 1) AS INT), 1)))), "
+    "COALESCE(TRY_CAST(NULLIF(REGEXP_EXTRACT({0}, ' ([0-9]+):', 1), '') AS INT), 0), "
+    "COALESCE(TRY_CAST(NULLIF(REGEXP_EXTRACT({0}, ':([0-9]+):', 1), '') AS INT), 0), "
+    "TRY_CAST(CONCAT(COALESCE(NULLIF(REGEXP_EXTRACT({0}, ':([0-9]+)([.]|$)', 1), ''), '0'), "
+    "SUBSTR(REGEXP_EXTRACT({0}, '([.][0-9]+)$', 1), 1, 7)) AS DECIMAL(8, 6))) END")
+
+
 def _to_timestamp(args):
     """Flink's TO_TIMESTAMP is NULL for a text its pattern does not read (Spark's fails under ANSI)."""
     if len(args) == 1:
-        return _call("TRY_TO_TIMESTAMP", args[0], _lit("yyyy-MM-dd HH:mm:ss[.SSSSSS][.SSS]"))
-    return _call("TRY_TO_TIMESTAMP", *args)
+        return spark_template(_TO_TIMESTAMP_TEXT, list(args))
+    return spark_template("CASE WHEN YEAR(TRY_TO_TIMESTAMP({0}, {1})) BETWEEN 1 AND 9999 "     # (as TO_DATE's)
+                          "THEN TRY_TO_TIMESTAMP({0}, {1}) END", list(args))
 
 
 def _to_date(args):
     """TO_DATE(text, pattern): Flink's lenient SimpleDateFormat where the pattern is one lenient_dates.py computes;
     else Spark's TRY_TO_DATE (Flink's TO_DATE is NULL for a text its pattern does not read; Spark's TO_DATE fails
-    under ANSI)."""
+    under ANSI). TO_DATE(text) is Flink's DateTimeUtils.parseDate: the text up to a blank as [y]-[m]-[d], a year
+    in 0..9999 (its isIllegalDate), as Spark's cast reads it; the year 0 Flink gives (0000-01-01) is NULL here, a
+    year no DATE of dynsql holds (nor Python's), and a longer year Spark reads is NULL as in Flink."""
     lenient = lenient_to_date(*args) if len(args) == 2 else None
-    return lenient if lenient is not None else _call("TRY_TO_DATE", *args)
+    if lenient is not None:
+        return lenient
+    call = "TRY_TO_DATE({0})" if len(args) == 1 else "TRY_TO_DATE({0}, {1})"
+    return spark_template("CASE WHEN YEAR(%s) BETWEEN 1 AND 9999 THEN %s END" % (call, call), list(args))
 
 
 def _split_index(args):
