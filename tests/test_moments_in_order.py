@@ -44,3 +44,21 @@ def test_nan_is_one_group_and_negative_zero_one_apart_from_zero():
 
 def test_no_rows_no_groups():
     assert fold([]) == []
+
+
+def test_no_group_aggregate_of_the_variance_family_collects_a_groups_values(client, tmp_path):
+    """Spark's plan of a group aggregate (and of a window aggregate in batch mode) holds no collect_list, in either
+    mode: the values are never gathered in one array, nor in the state of a streaming key (translated only, no job)."""
+    (tmp_path / "t.csv").write_text("a,2024-01-01 10:00:01,1.5\na,2024-01-01 10:00:02,2.5\nb,2024-01-01 10:00:03,4\n")
+    client.execute("CREATE TABLE t (k STRING, ts TIMESTAMP(3), x DOUBLE, WATERMARK FOR ts AS ts) WITH ("
+                   "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % (tmp_path / "t.csv"))
+    queries = {"streaming": ["SELECT k, COUNT(*), STDDEV_POP(x), VAR_SAMP(x) FROM t GROUP BY k"],
+               "batch": ["SELECT k, COUNT(*), STDDEV_POP(x), VAR_SAMP(x) FROM t GROUP BY k",
+                         "SELECT VAR_POP(x) FROM t",
+                         "SELECT k, window_start, STDDEV_SAMP(x) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), "
+                         "INTERVAL '10' SECOND)) GROUP BY k, window_start, window_end"]}
+    for mode, statements in queries.items():
+        client.execute("SET 'execution.runtime-mode' = '%s'" % mode)
+        for sql in statements:
+            frame = client.engine.result_frame(client.plan(sql).query, mode == "batch")
+            assert "collect_list" not in frame.df._jdf.queryExecution().analyzed().toString(), (mode, sql)
