@@ -5,6 +5,8 @@ processor over a changelog (and for DISTINCT, which Spark's streaming aggregate 
 runtime/operators/accumulators.py (COUNT .. COLLECT, each with DISTINCT and FILTER (WHERE ...)), applying
 retractions, emitting +I for a new group, -U/+U when its row changes and -D when it empties."""
 
+from functools import reduce
+
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
@@ -15,7 +17,8 @@ from planner.plan.aggregate import GroupAggregate
 from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
 from .collecting_aggregates import FUNCTIONS as COLLECTING, collecting_expression
-from .keyed_state import KeyedChangelogProcessor, update_pair, weight
+from .keyed_state import KeyedChangelogProcessor, key_value, update_pair, weight
+from .moments_in_order import KEY_TEXT, folds_in_order, moments_in_order
 from .spread_aggregates import MOMENTS, welford_column
 from ..physical.nodes import NATIVE_UPDATE_AGGREGATE, RUNNING_AGGREGATE_OF_PIECES, WHOLE_FILE
 from .whole_file_aggregate import aggregate_whole_file
@@ -286,20 +289,37 @@ def native_aggregate(df, keys, calls, signs=()):
     Python's and Spark's equality take -0.0 for 0.0)."""
     from ..python_functions.aggregates import collected, collected_name, finished
     order = F.col("__seq") if "__seq" in df.columns else None
+    # batch: the variance family by a sorted fold, O(1) memory a group (moments_in_order.py), joined by the keys
+    in_order = [] if df.isStreaming else [c for c in calls if folds_in_order(c) and python_function(c) is None]
+    if in_order and keys and len(in_order) == len(calls):
+        return moments_in_order(df, keys, calls, order, [result_type(c, df.schema) for c in calls]) \
+            .drop(*[KEY_TEXT % i for i in range(len(keys))])
     exprs = [collected(c).alias(collected_name(c)) if python_function(c) else aggregate_column(c, order)
-             for c in calls] \
+             for c in calls if not any(c is m for m in in_order)] \
         or [F.count(F.lit(1)).alias("__count")]
     signed = _negative_zero_keys(df, keys)          # [(hidden column, key)]
     if signed:
         df = df.withColumns({name: is_negative_zero(F.col(q(key))) for name, key in signed})
     grouped = df.groupBy(*[F.col(q(k)) for k in keys + [name for name, _ in signed]]) if keys else df.groupBy()
     out = _negative_zero_restored(grouped.agg(*exprs), df, signed, dict(zip([n for n, _ in signed], signs)))
+    if in_order:
+        out = moments_joined(out, df, keys, in_order, order)
     if not any(python_function(c) for c in calls):
         return out
     # a Python aggregate function: its value from the group's collected rows (runtime/python_functions/aggregates.py)
     return out.select(*[F.col(q(k)) for k in keys],
                       *[finished(c, python_function(c), F.col(q(collected_name(c)))).alias(c.name)
                         if python_function(c) else F.col(q(c.name)) for c in calls])
+
+
+def moments_joined(out, df, keys, calls, order):
+    """`out`, Spark's aggregate of `df` by `keys`, with the columns of `calls` computed by moments_in_order.py
+    (none for a group without values), joined by each key's `python_key` (NaN one group, -0.0 apart from 0.0)."""
+    folded = moments_in_order(df, keys, calls, order, [result_type(c, df.schema) for c in calls])
+    folded = folded.select(*[F.col(KEY_TEXT % i) for i in range(len(keys))], *[F.col(q(c.name)) for c in calls])
+    on = [key_value(F.col(q(k)), out.schema[k].dataType).eqNullSafe(folded[KEY_TEXT % i]) for i, k in enumerate(keys)]
+    return out.join(folded, reduce(lambda a, b: a & b, on, F.lit(True)), "left").drop(
+        *[KEY_TEXT % i for i in range(len(keys))])
 
 
 def _negative_zero_keys(df, keys):
@@ -341,8 +361,12 @@ def q(name):
 
 
 # ---------------------------------------------------------------------- the translator
-# Spark's streaming aggregate gives Flink's rows for these (their results do not depend on the rows' order)
-NATIVE_STREAMING_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP")
+# Spark's streaming aggregate gives Flink's rows for these in O(1) state a key. Not the variance family: Flink folds
+# its values in arrival order (spread_aggregates.py), which Spark's aggregate can only do over the group's values
+# collected, a state that grows with every row; dynsql's keyed aggregate keeps (n, mean, m2) a key instead
+NATIVE_STREAMING_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX")
+# a one pass runs a grouped aggregate as batch mode does: these too (moments_in_order.py)
+ONE_PASS_FUNCTIONS = NATIVE_STREAMING_FUNCTIONS + MOMENTS
 
 
 @translates(GroupAggregate)

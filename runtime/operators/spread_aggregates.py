@@ -90,10 +90,14 @@ def java_double(v):
     return float(v)
 
 
-# ---------------------------------------------------------------------- Spark's aggregate (batch, native streaming)
+# ---------------------------------------------------------------------- Spark's window aggregate
 def welford_column(c, order):
     """The call `c` (not DISTINCT) as a Spark aggregate expression: the group's values collected, put in arrival
-    `order` (`__seq`, where the input has one) and folded as Flink folds them; narrowed to `c`'s type."""
+    `order` (`__seq`, where the input has one) and folded as Flink folds them; narrowed to `c`'s type. So a
+    group's values are all in memory at once: only a window aggregate on micro-batches (Spark's streaming
+    aggregate, whose state of a window is freed when the window fires) and a legacy SESSION group window in batch
+    mode compute it so; a group aggregate and other batch window aggregates fold in O(1) memory a group
+    (accumulators.py on micro-batches, moments_in_order.py in batch)."""
     x = F.col("`%s`" % c.args[0].replace("`", "``"))
     if c.filter:
         x = F.when(F.col("`%s`" % c.filter.replace("`", "``")), x)

@@ -8,7 +8,8 @@ aggregate runs in append mode and emits a window's row once the watermark passes
 micro-batches runs Spark's batch aggregate per micro-batch instead, window_per_batch.py; the window function
 SESSION's rows come with their sessions from session_window.py; a legacy SESSION group window groups by
 Spark's `session_window`); one over a small file read as one batch, each task reading the file, without a
-shuffle (whole_file_aggregate.py). Before that, a (row, window) pair whose window had
+shuffle (whole_file_aggregate.py); on batch frames STDDEV / VAR by moments_in_order.py's sorted fold, in O(1)
+memory a (window, key), joined to the others. Before that, a (row, window) pair whose window had
 fired when the row arrived (window_end - 1 ms <= the row's watermark `__wm`, plus the allowed lateness of a
 legacy group window) is dropped: lateness decided per row, whatever the micro-batches. Outputs are never
 late for the next operator (`__wm` NULL), and window_time carries the watermark metadata, so a window
@@ -29,7 +30,8 @@ from ..lateness import window_fired
 from ..physical.nodes import (AGGREGATE_OF_PIECES, ARROW_AGGREGATE_OF_FILES, ARROW_AGGREGATE_OF_PIECES,
                               PER_MICRO_BATCH_WINDOW_AGGREGATE, WHOLE_FILE)
 from ..translate import Stream, conform, q, translates
-from .group_aggregate import aggregate_column
+from .group_aggregate import aggregate_column, moments_joined, python_function
+from .moments_in_order import folds_in_order
 from .whole_file_aggregate import aggregate_whole_file, groups_schema
 
 WATERMARK_DELAY_KEY = "spark.watermarkDelayMs"   # Spark's EventTimeWatermark.delayKey
@@ -124,7 +126,6 @@ def _aggregates(calls, streaming, order=None):
     """The calls as Spark aggregate columns, and the projection finishing them: Spark's streaming aggregate
     has no DISTINCT aggregates, so COUNT / SUM / AVG (DISTINCT x) collect the set of values and reduce it.
     `order`: the rows' arrival order (`__seq`), where MAX / MIN of a FLOAT/DOUBLE depend on it."""
-    from planner.python_functions.aggregate_calls import python_function
     from ..python_functions.aggregates import collected, collected_name, finished
     aggs, finish = [], []
     for c in calls:
@@ -208,8 +209,14 @@ def _window_groups(node, s, ctx, lateness_ms=0, paired=False):
 def _aggregate(node, s, ctx, lateness_ms=0, paired=False):
     """-> (Spark's grouped result with the keys, the finished calls and `__window`)."""
     df, window = _window_groups(node, s, ctx, lateness_ms, paired)
-    aggs, finish = _aggregates(node.calls, ctx.streaming, F.col("__seq") if "__seq" in df.columns else None)
-    if node.spec.kind != "SESSION" or getattr(node, "time_field", None) is None:
+    order = F.col("__seq") if "__seq" in df.columns else None
+    by_column = node.spec.kind != "SESSION" or getattr(node, "time_field", None) is None
+    # a batch frame: the variance family by a sorted fold, O(1) memory a (window, key) (moments_in_order.py); on
+    # micro-batches Spark's streaming aggregate collects a window's values, its state freed when the window fires
+    in_order = [c for c in node.calls if folds_in_order(c) and python_function(c) is None] \
+        if by_column and not ctx.streaming else []
+    aggs, finish = _aggregates([c for c in node.calls if not any(c is m for m in in_order)], ctx.streaming, order)
+    if by_column:
         # grouped by a column (an attribute), not an expression: Spark finds the watermark metadata on it
         df, window = df.select("*", window), F.col(WINDOW)
     # a FLOAT/DOUBLE key keeps -0.0 apart from 0.0, as Flink groups it (a hidden key: Spark makes -0.0 0.0)
@@ -220,7 +227,8 @@ def _aggregate(node, s, ctx, lateness_ms=0, paired=False):
     grouped = df.groupBy(window, *[F.col(q(k)) for k in node.keys], *[F.col(name) for name, _ in signed]) \
         .agg(*(aggs or [F.count(F.lit(1)).alias("__n")]))
     out = grouped.select(*[F.col(q(k)) for k in node.keys], *finish, F.col(WINDOW), *[F.col(n) for n, _ in signed])
-    return _negative_zero_restored(out, df, signed, {})
+    out = _negative_zero_restored(out, df, signed, {})
+    return moments_joined(out, df, [WINDOW] + list(node.keys), in_order, order) if in_order else out
 
 
 def _property_columns(props, streaming, proctime_kind, spec):

@@ -337,8 +337,8 @@ class _Planner:
                                                                                scans)
 
     def _group_aggregate_in_one_pass(self, aggregate, scans):
-        from ..operators.group_aggregate import NATIVE_STREAMING_FUNCTIONS
-        if not aggregate.keys or any(c.function not in NATIVE_STREAMING_FUNCTIONS or c.distinct
+        from ..operators.group_aggregate import ONE_PASS_FUNCTIONS
+        if not aggregate.keys or any(c.function not in ONE_PASS_FUNCTIONS or c.distinct
                                      for c in aggregate.calls):
             return False
         return self._first_micro_batch_reads_all((aggregate.input,), scans)
@@ -554,15 +554,24 @@ class _Planner:
 
     def _group_aggregate(self, p, one_batch):
         from ..operators.accumulators import FUNCTIONS
-        from ..operators.group_aggregate import NATIVE_STREAMING_FUNCTIONS
+        from ..operators.group_aggregate import NATIVE_STREAMING_FUNCTIONS, ONE_PASS_FUNCTIONS
+        from ..operators.moments_in_order import folds_in_order
         n = p.logical
+        folded = sorted({c.function for c in n.calls if folds_in_order(c)})
         if one_batch:
             p.choice = P.SPARK_AGGREGATE
             from ..operators.whole_file_aggregate import whole_file_fields
             self._whole_file(p, n.input, whole_file_fields(n))
+            if folded:
+                p.because = ["%s: each group's rows sorted by arrival and folded, (n, mean, m2) at a time" %
+                             ", ".join(folded)]
             return
-        native = (n.input.insert_only and not self.facts.state_ttl_ms and p.only_projections_above
-                  and all(c.function in NATIVE_STREAMING_FUNCTIONS and not c.distinct for c in n.calls))
+        plain = (n.input.insert_only and not self.facts.state_ttl_ms and p.only_projections_above
+                 and not any(c.distinct for c in n.calls))
+        native = plain and all(c.function in NATIVE_STREAMING_FUNCTIONS for c in n.calls)
+        if folded and plain and all(c.function in ONE_PASS_FUNCTIONS for c in n.calls):
+            # Spark's streaming aggregate would keep every value of a key, to fold them in arrival order
+            p.because = ["%s: (n, mean, m2) a key, folded in arrival order" % ", ".join(folded)]
         if native and self.force == "general":
             from planner.python_functions.aggregate_calls import python_function
             if all(c.function in FUNCTIONS or python_function(c) is not None for c in n.calls):
