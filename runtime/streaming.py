@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 
+from .operators.keyed_state import freeze
 from .result_columns import collect_columns
 from .results import OP_NAMES
 from .results import ChangeBatch
@@ -116,6 +117,7 @@ class UpsertSink:
     def changes(self, block):
         out = []
         for row, k, visible in zip(block.tuples(self.names), block.tuples(self.key), block["__visible"]):
+            k = freeze(k)                   # an ARRAY, MAP or ROW key as a dict can hold it
             old = self.last.get(k)
             if not visible:
                 if old is not None:

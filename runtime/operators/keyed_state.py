@@ -11,7 +11,8 @@ import pickle
 from pyspark.sql import Row
 from pyspark.sql import functions as F
 from pyspark.sql.streaming import StatefulProcessor
-from pyspark.sql.types import BinaryType, ByteType, DoubleType, FloatType, LongType, StringType, StructField, StructType
+from pyspark.sql.types import (ArrayType, BinaryType, ByteType, DoubleType, FloatType, LongType, MapType, StringType,
+                               StructField, StructType)
 from ..connect_shims import portable
 
 ADD_OPS = (0, 2)
@@ -69,15 +70,29 @@ def python_key(df, name):
 
 
 def key_value(col, data_type):
-    """`python_key` of a Column `col` of Spark type `data_type` (its type: `key_type`)."""
+    """`python_key` of a Column `col` of Spark type `data_type` (its type: `key_type`). An ARRAY or MAP (or a ROW
+    holding one) as its JSON text: Spark's Python worker cannot read the grouping key's schema when it holds an
+    array (pyspark's StructType.fromJson: KeyError 'elementType'); the text keys its values as they are, a NaN one
+    key and -0.0 apart from 0.0 inside them too."""
     if isinstance(data_type, (DoubleType, FloatType)):
         return col.cast("string")
+    if isinstance(data_type, MapType):
+        return F.to_json(F.map_entries(col))
+    if _holds_collection(data_type):
+        return F.to_json(col)
     return col
+
+
+def _holds_collection(data_type):
+    if isinstance(data_type, (ArrayType, MapType)):
+        return True
+    return isinstance(data_type, StructType) and any(_holds_collection(f.dataType) for f in data_type.fields)
 
 
 def key_type(data_type):
     """The Spark type of `key_value` of a column of `data_type`."""
-    return StringType() if isinstance(data_type, (DoubleType, FloatType)) else data_type
+    return StringType() if isinstance(data_type, (DoubleType, FloatType)) or _holds_collection(data_type) \
+        else data_type
 
 
 def arrow_key(array):
