@@ -372,6 +372,7 @@ def test_a_temporal_join_stays_on_micro_batches_where_they_would_split_its_input
         GROUP BY window_start, window_end""")
 
 
+@pytest.mark.slow       # 12 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_a_temporal_join_over_a_probe_file_read_in_pieces_gives_the_rows_of_micro_batches(
         one_pass_client, client, tmp_path):
     """A probe file past the one pass's limit is cut in pieces read in parallel, the versions read whole: every

@@ -36,6 +36,7 @@ def test_all_cases_batch(spark):
         assert as_multiset(got) == sorted(json.dumps(e["row"]) for e in case.expected), case.name
 
 
+@pytest.mark.slow       # 24 s here, with its setup: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_late_rows_counted(spark):
     case = Case(os.path.join(CASES_DIR, "mr_out_of_order_input"))
     spec = validate(parse_match_recognize(case.body), case.columns, case.rowtime)

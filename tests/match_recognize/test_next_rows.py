@@ -341,6 +341,7 @@ def v_matches(acme_from=lambda k: 6 * k + 3):
                   [("BETA", 5 * k + 2, 5 * k + 4) for k in range(40)])
 
 
+@pytest.mark.slow       # 16 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_the_client_gives_the_matches_in_batch_and_streaming(client, ticks):
     c = ticks(client)
     assert rows_of(c, query(V_DEFINE)) == v_matches()            # streaming, micro-batches of 200 rows

@@ -34,6 +34,7 @@ def listening_addresses(port):
     return found
 
 
+@pytest.mark.slow       # 20 s here: `make test-slow` (make test within 25 min on a slow CI machine)
 def test_spark_ui_log_and_settings_as_spark_users_expect(tmp_path):
     conf_dir = tmp_path / "conf"
     conf_dir.mkdir()
