@@ -96,6 +96,7 @@ class Flink(Dialect):
         IDENTIFIERS = ["`"]
         QUOTES = ["'"]
         STRING_ESCAPES = ["'"]
+        HEX_STRINGS = [("x'", "'"), ("X'", "'")]          # X'0aff': a BINARY literal
         KEYWORDS = {
             **tokens.Tokenizer.KEYWORDS,
             "STRING": TokenType.TEXT,
@@ -147,7 +148,16 @@ class Flink(Dialect):
             # their places, as other literals have theirs
             **{t: (lambda base: lambda self, token: _placed(base(self, token), token))(parser.Parser.PRIMARY_PARSERS[t])
                for t in (TokenType.NULL, TokenType.TRUE, TokenType.FALSE)},
+            TokenType.HEX_STRING: lambda self, token: self._binary_literal(token),
         }
+
+        def _binary_literal(self, token):
+            """X'0aff': Flink's BINARY literal, its hexits checked as Flink's parser checks them (Calcite's)."""
+            if len(token.text) % 2:
+                self.raise_error("Binary literal string must contain an even number of hexits", token)
+            if not re.fullmatch(r"[0-9a-fA-F]*", token.text):
+                self.raise_error("Binary literal string must contain only characters '0' - '9', 'A' - 'F'", token)
+            return self.expression(exp.HexString(this=token.text), token)
 
         def _parse_types(self, check_func=False, schema=False, allow_identifiers=True, **kwargs):
             """Flink's `ROW<name type, ..>` / `ROW(name type, ..)` type (a CAST's target), as sqlglot's STRUCT;

@@ -107,6 +107,8 @@ def _cell(v, ft, top=False):
         return "TRUE" if v else "FALSE"
     if name in ("DOUBLE", "FLOAT"):
         return v if isinstance(v, str) else java_double_text(float(v))
+    if name in ("BINARY", "VARBINARY") and isinstance(v, str):       # flink_run.py: the bytes in hex
+        return "x'%s'" % v
     if name in ("TIMESTAMP", "TIMESTAMP_LTZ", "TIME") and isinstance(v, str):
         p = ft.params[0] if ft.params else (0 if name == "TIME" else 6)
         whole, _, frac = v.partition(".")

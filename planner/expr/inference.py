@@ -239,6 +239,8 @@ def infer(node, typeof):
         return _path_type(base, [node.expression.name]) if base is not None else None
     if isinstance(node, (exp.Literal, exp.Boolean, exp.Null)):
         return literal_type(node)
+    if isinstance(node, exp.HexString):
+        return t("BINARY(%d)" % max(len(node.this) // 2, 1), False)
     if isinstance(node, (exp.Cast, exp.TryCast)):
         target = node.meta.get("flink_type")
         if target is None:

@@ -249,11 +249,16 @@ def _type_text(data_type):
 
 
 def _spark_cast(node):
-    """Flink CAST targets -> Spark: VARCHAR(n)/CHAR(n) are STRING; TIMESTAMP(p) truncates to p digits."""
+    """Flink CAST targets -> Spark: VARCHAR(n)/CHAR(n) are STRING, BYTES is BINARY; TIMESTAMP(p) truncates to p
+    digits."""
     to = node.to
     name = to.this.name.upper() if hasattr(to.this, "name") else str(to.this).upper()
     if name in ("VARCHAR", "CHAR", "NCHAR", "NVARCHAR", "TEXT"):
         node.set("to", exp.DataType.build("STRING"))
+        return node
+    flink = node.meta.get("flink_type")
+    if flink is not None and flink.name == "VARBINARY" and flink.params == (2147483647,):
+        node.set("to", exp.DataType.build("BINARY"))           # BYTES (Spark's BINARY holds any length)
         return node
     if name in ("TIMESTAMP", "TIMESTAMPLTZ", "TIMESTAMP_LTZ", "TIMESTAMPTZ"):
         flink = node.meta.get("flink_type")
