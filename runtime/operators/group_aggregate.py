@@ -19,7 +19,7 @@ from .accumulators import FUNCTIONS, accumulators
 from .collecting_aggregates import FUNCTIONS as COLLECTING, collecting_expression
 from .keyed_state import KeyedChangelogProcessor, key_value, update_pair, weight
 from .moments_in_order import KEY_TEXT, folds_in_order, moments_in_order
-from .spread_aggregates import MOMENTS, welford_column
+from .spread_aggregates import MOMENTS, values_in_arrival_order, welford_column
 from ..physical.nodes import NATIVE_UPDATE_AGGREGATE, RUNNING_AGGREGATE_OF_PIECES, WHOLE_FILE
 from .whole_file_aggregate import aggregate_whole_file
 
@@ -155,8 +155,7 @@ def _listagg_in_arrival_order(c, order):
     col = F.col(q(c.args[0]))
     if c.filter:
         col = F.when(F.col(q(c.filter)), col)
-    pairs = F.array_sort(F.collect_list(F.when(col.isNotNull(), F.struct(order.alias("o"), col.alias("v")))))
-    values = F.transform(pairs, lambda p: p.getField("v"))
+    values = values_in_arrival_order(col, order)
     if c.distinct:
         values = F.array_distinct(values)
     sep = c.options[0] if c.options else ","

@@ -102,12 +102,7 @@ def welford_column(c, order):
     if c.filter:
         x = F.when(F.col("`%s`" % c.filter.replace("`", "``")), x)
     x = x.cast("double")                # (Spark's DECIMAL to DOUBLE: its BigDecimal's; exact up to 15 digits)
-    if order is not None:
-        values = F.transform(F.array_sort(F.collect_list(F.when(x.isNotNull(), F.struct(order.alias("o"),
-                                                                                        x.alias("x"))))),
-                             lambda e: e.getField("x"))
-    else:
-        values = F.collect_list(x)
+    values = values_in_arrival_order(x, order) if order is not None else F.collect_list(x)
     start = F.struct(F.lit(0).cast("long").alias("n"), F.lit(0.0).alias("mean"), F.lit(0.0).alias("m2"))
 
     def step(acc, v):
@@ -122,6 +117,12 @@ def welford_column(c, order):
     if c.function.startswith("STDDEV"):
         var = _java_pow_half(var)
     return _narrowed_column(var, c.type)
+
+
+def values_in_arrival_order(x, order):
+    """The group's non-NULL values of Column `x` as an array, in the order of Column `order` (`__seq`)."""
+    pairs = F.collect_list(F.when(x.isNotNull(), F.struct(order.alias("o"), x.alias("x"))))
+    return F.transform(F.array_sort(pairs), lambda e: e.getField("x"))
 
 
 def _java_pow_half(d):
