@@ -52,13 +52,20 @@ def test_no_group_aggregate_of_the_variance_family_collects_a_groups_values(clie
     (tmp_path / "t.csv").write_text("a,2024-01-01 10:00:01,1.5\na,2024-01-01 10:00:02,2.5\nb,2024-01-01 10:00:03,4\n")
     client.execute("CREATE TABLE t (k STRING, ts TIMESTAMP(3), x DOUBLE, WATERMARK FOR ts AS ts) WITH ("
                    "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')" % (tmp_path / "t.csv"))
-    queries = {"streaming": ["SELECT k, COUNT(*), STDDEV_POP(x), VAR_SAMP(x) FROM t GROUP BY k"],
+    window = ("SELECT k, window_start, STDDEV_SAMP(x) FROM TABLE(%s(TABLE t, DESCRIPTOR(ts), INTERVAL '10' SECOND%s)) "
+              "GROUP BY k, window_start, window_end")
+    queries = {"streaming": ["SELECT k, COUNT(*), STDDEV_POP(x), VAR_SAMP(x) FROM t GROUP BY k",
+                             # a window aggregate as a job runs it (a SELECT's runs per micro-batch, carrying pairs)
+                             "SET 'dynsql.window-aggregate.per-micro-batch' = 'false'",
+                             window % ("TUMBLE", ""), window % ("HOP", ", INTERVAL '20' SECOND")],
                "batch": ["SELECT k, COUNT(*), STDDEV_POP(x), VAR_SAMP(x) FROM t GROUP BY k",
                          "SELECT VAR_POP(x) FROM t",
-                         "SELECT k, window_start, STDDEV_SAMP(x) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), "
-                         "INTERVAL '10' SECOND)) GROUP BY k, window_start, window_end"]}
+                         window % ("TUMBLE", "")]}
     for mode, statements in queries.items():
         client.execute("SET 'execution.runtime-mode' = '%s'" % mode)
         for sql in statements:
+            if sql.startswith("SET"):
+                client.execute(sql)
+                continue
             frame = client.engine.result_frame(client.plan(sql).query, mode == "batch")
             assert "collect_list" not in frame.df._jdf.queryExecution().analyzed().toString(), (mode, sql)

@@ -9,7 +9,8 @@ micro-batches runs Spark's batch aggregate per micro-batch instead, window_per_b
 SESSION's rows come with their sessions from session_window.py; a legacy SESSION group window groups by
 Spark's `session_window`); one over a small file read as one batch, each task reading the file, without a
 shuffle (whole_file_aggregate.py); on batch frames STDDEV / VAR by moments_in_order.py's sorted fold, in O(1)
-memory a (window, key), joined to the others. Before that, a (row, window) pair whose window had
+memory a (window, key), joined to the others; on micro-batches (a job's window aggregate) all the calls beside
+one of them by window_accumulate.py's keyed operator, O(1) state a (window, key). Before that, a (row, window) pair whose window had
 fired when the row arrived (window_end - 1 ms <= the row's watermark `__wm`, plus the allowed lateness of a
 legacy group window) is dropped: lateness decided per row, whatever the micro-batches. Outputs are never
 late for the next operator (`__wm` NULL), and window_time carries the watermark metadata, so a window
@@ -33,6 +34,7 @@ from ..translate import Stream, conform, q, translates
 from .group_aggregate import aggregate_column, moments_joined, python_function
 from .moments_in_order import folds_in_order
 from .whole_file_aggregate import aggregate_whole_file, groups_schema
+from .window_accumulate import accumulated_windows, folds_on_arrival
 
 WATERMARK_DELAY_KEY = "spark.watermarkDelayMs"   # Spark's EventTimeWatermark.delayKey
 WINDOW = "__window"
@@ -211,8 +213,13 @@ def _aggregate(node, s, ctx, lateness_ms=0, paired=False):
     df, window = _window_groups(node, s, ctx, lateness_ms, paired)
     order = F.col("__seq") if "__seq" in df.columns else None
     by_column = node.spec.kind != "SESSION" or getattr(node, "time_field", None) is None
-    # a batch frame: the variance family by a sorted fold, O(1) memory a (window, key) (moments_in_order.py); on
-    # micro-batches Spark's streaming aggregate collects a window's values, its state freed when the window fires
+    if ctx.streaming and by_column and node.time_kind != PROCTIME and folds_on_arrival(node, lateness_ms):
+        # the variance family on micro-batches: accumulators folded as rows arrive, O(1) state a (window, key)
+        out = accumulated_windows(node, df)
+        return out.select(*[F.col(q(k)) for k in node.keys], *[F.col(q(c.name)) for c in node.calls],
+                          F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
+                                   F.timestamp_millis(F.col("__end_ms")).alias("end")).alias(WINDOW))
+    # a batch frame: the variance family by a sorted fold, O(1) memory a (window, key) (moments_in_order.py)
     in_order = [c for c in node.calls if folds_in_order(c) and python_function(c) is None] \
         if by_column and not ctx.streaming else []
     aggs, finish = _aggregates([c for c in node.calls if not any(c is m for m in in_order)], ctx.streaming, order)
