@@ -166,12 +166,36 @@ def tokenize(text, line=1, column=1):
         what, offset = unclosed
         raise SqlError("SQL parse failed. %s is not closed" % what, *position(text, offset, line, column),
                        hint="close it, or double a quote inside it ('it''s')" if "string" in what else None)
+    bad = bad_binary_literal(text)
+    if bad is not None:
+        raise SqlError("SQL parse failed. " + bad[0], *position(text, bad[1], line, column))
     raise SqlError("SQL parse failed. Cannot read the statement", line, column)
 
 
 def unclosed_quote(text):
     """(what, offset) of the first string literal, quoted name or comment of `text` that is not
     closed, or None."""
+    for opener, start, end in _quoted_parts(text):
+        if end is None:
+            what = {"'": "The string literal", "`": "The quoted name"}.get(opener, "The comment")
+            return what, start
+    return None
+
+
+def bad_binary_literal(text):
+    """(message, offset) of the first X'..' literal of `text` whose text is not hexits (sqlglot's tokenizer
+    stops there), with the message of Flink's parser (Calcite's SqlParserUtil), or None."""
+    for opener, start, end in _quoted_parts(text):
+        if opener == "'" and end is not None and start > 0 and text[start - 1] in "xX" \
+                and not (start > 1 and (text[start - 2].isalnum() or text[start - 2] in "_$")) \
+                and not re.fullmatch(r"[0-9a-fA-F]*", text[start + 1:end - 1]):
+            return "Binary literal string must contain only characters '0' - '9', 'A' - 'F'", start - 1
+    return None
+
+
+def _quoted_parts(text):
+    """(opener, start, end) of each string literal ('), quoted name (`) and comment (--, /*) of `text` in
+    order; `end` (past its closing) None where it is not closed (the last part then)."""
     i, n = 0, len(text)
     while i < n:
         c = text[i]
@@ -180,23 +204,26 @@ def unclosed_quote(text):
             while True:
                 k = text.find(c, j)
                 if k < 0:
-                    return ("The string literal" if c == "'" else "The quoted name"), i
+                    yield c, i, None
+                    return
                 if text.startswith(c, k + 1):
                     j = k + 2
                     continue
+                yield c, i, k + 1
                 i = k + 1
                 break
         elif text.startswith("--", i):
             k = text.find("\n", i)
+            yield "--", i, n if k < 0 else k + 1
             i = n if k < 0 else k + 1
         elif text.startswith("/*", i):
             k = text.find("*/", i + 2)
+            yield "/*", i, None if k < 0 else k + 2
             if k < 0:
-                return "The comment", i
+                return
             i = k + 2
         else:
             i += 1
-    return None
 
 
 def check_nesting(tokens, text, line=1, column=1):
