@@ -165,7 +165,7 @@ def file_modes(path):
 #   3: several subqueries, each a streaming query of several stateful operators). A file whose every run is
 #   here is covered by `make test` elsewhere: the same operators in the files that stay, or the tests of
 #   tests/test_window_tvfs.py, test_temporal_joins.py and test_subqueries*.py
-SLOW = {("subqueries_in_three_valued", "streaming"), ("subqueries_scalar_non_equi", "streaming"),
+SLOW = {("window_moments_cascade", "streaming"), ("subqueries_in_three_valued", "streaming"), ("subqueries_scalar_non_equi", "streaming"),
         ("subqueries", "streaming"), ("subqueries_in_joins", "streaming"), ("subqueries_in_joins", "batch"),
         ("subqueries_in_three_valued", "batch"), ("subqueries_scalar_non_equi", "batch"),
         ("ltz_windows", "streaming"), ("float_anti_join_keys", "streaming"), ("set_operations", "streaming"),
