@@ -168,7 +168,7 @@ def file_modes(path):
 SLOW = {("window_moments_cascade", "streaming"), ("subqueries_in_three_valued", "streaming"), ("subqueries_scalar_non_equi", "streaming"),
         ("subqueries", "streaming"), ("subqueries_in_joins", "streaming"), ("subqueries_in_joins", "batch"),
         ("subqueries_in_three_valued", "batch"), ("subqueries_scalar_non_equi", "batch"),
-        ("ltz_windows", "streaming"), ("float_anti_join_keys", "streaming"), ("set_operations", "streaming"),
+        ("ltz_windows", "streaming"), ("ltz_session_windows", "streaming"), ("float_anti_join_keys", "streaming"), ("set_operations", "streaming"),
         ("time_functions", "streaming"), ("everyday_functions", "batch"), ("subqueries_marked", "streaming"),
         ("interval_joins", "streaming"), ("python_aggregate_windows", None),
         ("window_late_rows", "streaming"), ("temporal_join_compositions", None), ("subqueries_derived", "batch"),

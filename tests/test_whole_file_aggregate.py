@@ -162,8 +162,6 @@ def test_many_keys_and_windows_of_each_kind_give_the_shuffles_rows(one_pass_clie
 
 
 @pytest.mark.parametrize("sql", [
-    TUMBLE.replace("TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND)",
-                   "SESSION(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND)"),
     "SELECT `user`, COUNT(DISTINCT tag) AS n FROM clicks GROUP BY `user`",
     "SELECT `user`, AVG(amount) AS a FROM clicks GROUP BY `user`",
     "SELECT `user`, COUNT(*) FILTER (WHERE amount > 2) AS n FROM clicks GROUP BY `user`",

@@ -8,7 +8,7 @@ also delays the sources' Spark watermark so that a fired window's state is kept 
 from sqlglot import exp
 
 from ..ddl import interval_ms
-from ..errors import SqlError
+from ..errors import SqlError, UnsupportedError
 from ..plan.calc import Calc
 from ..expr.bound import Expr
 from ..plan.fields import PROCTIME, ROWTIME
@@ -16,6 +16,7 @@ from ..plan.scan import TableScan
 from ..plan.window import GroupWindowAggregate
 from ..plan.window_spec import WindowSpec
 from .expressions import ExpressionBinder
+from .table_functions import SESSION_IN_BATCH
 from ..expr.time_zones import window_time_zone
 
 KINDS = ("TUMBLE", "HOP", "SESSION")
@@ -79,6 +80,9 @@ def bind_group_window(select_binder, node, scope, group, items):
         if v < 0 or (v == 0 and what in {"TUMBLE": ("size",), "HOP": ("size", "slide"),
                                          "SESSION": ("gap",)}[kind]):
             raise SqlError("The %s of %s must be positive" % (what, kind), *ctx.pos(call))
+    if kind == "SESSION" and ctx.batch:     # Flink 2.3: "Window SessionGroupWindow(..) is not supported right now"
+        raise UnsupportedError("A SESSION group window is not supported in batch mode", *ctx.pos(call),
+                               hint=SESSION_IN_BATCH[1])
     taken = set(agg.field_names)
     props = {}
     for p in ("start", "end", "rowtime") if f.time == ROWTIME else ("start", "end", "proctime"):

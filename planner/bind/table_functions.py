@@ -59,6 +59,8 @@ def bind_table_function(binder, rel):
         e, _ = scope.resolve([col.name], ctx.pos(col))
         partition.append(e.field.name)
     spec.partition_by = partition
+    if spec.kind == "SESSION" and ctx.batch:
+        raise UnsupportedError(SESSION_IN_BATCH[0], *ctx.pos(call), hint=SESSION_IN_BATCH[1])
     tvf = WindowTableFunction(node, spec, time_kind=f.time, position=ctx.pos(call))
     alias = rel.alias or None
     entries = [ScopeEntry(e.qualifier if alias is None else alias, e.name, tvf.field(e.field.name))
@@ -66,6 +68,12 @@ def bind_table_function(binder, rel):
     entries += [ScopeEntry(alias, name, f) for name, f in zip(("window_start", "window_end", "window_time"),
                                                               tvf.fields[len(node.fields):])]
     return tvf, Scope(entries)
+
+
+# Flink 2.3's batch planner has no session windows (its TableException); as in its SQL client, a streaming
+# query over bounded tables runs them
+SESSION_IN_BATCH = ("Unaligned windows like session are not supported in batch mode yet",
+                    "run it in streaming mode: SET 'execution.runtime-mode' = 'streaming'")
 
 
 def _data(binder, inner):
