@@ -33,7 +33,8 @@ from .scope import Scope, ScopeEntry
 
 
 class _Sb:
-    """What empty_group_value's helpers read of a SELECT's binder: the binder and its context."""
+    """What the helpers of a SELECT's binding read off it (empty_group_value's, derived_correlation's): the binder
+    and its context."""
 
     def __init__(self, binder):
         self.binder, self.ctx = binder, binder.ctx
@@ -48,13 +49,7 @@ def bind_by_outer_values(binder, derived, left, lscope, join, correlated, kept, 
     ctx = binder.ctx
     query = derived.this
     alias = derived.alias_or_name
-    _, inner = bind_from(binder, query)
-    for j in query.args.get("joins") or []:
-        for col in _columns(j.args["on"]) if j.args.get("on") is not None else []:
-            if _side(col, inner, lscope, ctx) == "outer":
-                raise UnsupportedError("The LATERAL derived table refers to '%s' of the FROM items before it in a "
-                                       "join's ON: not supported" % col.sql(), *ctx.pos(col),
-                                       hint="name the outer row's columns in the WHERE of the derived table")
+    _, inner = bind_from(binder, query)     # (an outer table in its FROM: refused by lateral_derived.py)
     nested = nested_outer_columns(query, inner, lscope)
     grouped = [c for e in (query.args["group"].expressions if query.args.get("group") is not None else [])
                for c in _columns(e) if _side(c, inner, lscope, ctx) == "outer"]
@@ -82,11 +77,11 @@ def bind_by_outer_values(binder, derived, left, lscope, join, correlated, kept, 
     if aggregates:
         _refuse_ungrouped_outer(ctx, items + ([having.this] if having is not None else []), inner, lscope)
     on = join.args.get("on")
-    calls, values = [], None
+    calls, value = [], None
     if side == "LEFT" and aggregates and query.args.get("group") is None and having is None and len(items) == 1 \
             and (on is None or isinstance(on, exp.Boolean) and on.this):    # computed over the join, below
         item = items[0].this if isinstance(items[0], exp.Alias) else items[0]
-        values = [EmptyGroupValue(exp.Paren(this=_split(_Sb(binder), item, calls)), calls)]
+        value = EmptyGroupValue(exp.Paren(this=_split(_Sb(binder), item, calls)), calls)
     conditions = [read_from_d(c) for c in correlated]
     query.set("where", exp.Where(this=_and([read_from_d(c) for c in kept])) if kept else None)
     if having is not None:
@@ -112,13 +107,13 @@ def bind_by_outer_values(binder, derived, left, lscope, join, correlated, kept, 
     right, rscope = _bind_item(binder, derived)     # (its errors, as the user wrote it; its columns' names)
     shown = Scope([e for e in rscope.entries if e.name not in keys.values()])
     right_keys = [next(e.field.name for e in rscope.entries if e.name == c) for c in keys.values()]
-    if values is not None:
+    if value is not None:
         reading = query.copy()      # its aggregate calls and D's columns, grouped by D's
         reading.set("expressions", [exp.alias_(c, n, quoted=True) for n, c in calls] + query.expressions[-len(keys):])
-        right, _ = binder.bind_query(reading)
-        join_ = Join(left, right, "LEFT", list(outer_names), [f.name for f in right.fields[len(calls):]],
-                     position=ctx.pos(join))
-        return _computed(ctx, join_, lscope, shown, values[0], len(calls), alias, items[0])
+        calls_node, _ = binder.bind_query(reading)
+        node = Join(left, calls_node, "LEFT", list(outer_names), [f.name for f in calls_node.fields[len(calls):]],
+                    position=ctx.pos(join))
+        return _computed(ctx, node, lscope, shown, value, len(calls), alias, items[0])
     node = Join(left, right, side or "INNER", list(outer_names), right_keys, position=ctx.pos(join))
     scope = joined_scope(node, lscope, shown)
     if on is not None:

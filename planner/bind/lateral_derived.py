@@ -143,13 +143,9 @@ def _equality_sides(c, inner, outer, ctx):
 def _refuse_outer_names(binder, query, lscope):
     """A set operation inside LATERAL (...) naming the outer row in a WHERE of its SELECTs: refused in words."""
     from .derived_correlation import _refuse_outer
-
-    class _Sb:                       # (derived_correlation's helper reads the binder and context off `sb`)
-        pass
-    sb = _Sb()
-    sb.binder, sb.ctx = binder, binder.ctx
+    from .lateral_by_outer_values import _Sb
     try:
-        _refuse_outer(sb, query, lscope, "a set operation")
+        _refuse_outer(_Sb(binder), query, lscope, "a set operation")
     except UnsupportedError as e:
         e.message = e.message.replace("A derived table with a set operation in a subquery's FROM",
                                       "A LATERAL derived table with a set operation")
