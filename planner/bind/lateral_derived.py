@@ -12,15 +12,19 @@ extra columns (`t2.k AS $cN`, read as `x.$cN`, hidden from the query's `*`):
 A derived table that aggregates or is DISTINCT keeps its groups when every correlated conjunct is an equality of
 its own expression and the outer row's (the expression becomes a group key / part of the distinct row: a single
 value per outer row); one that aggregates without GROUP BY is grouped by it, so an outer row without inner rows
-meets no row of it: Flink 2.3 gives no row for it (no COUNT of 0) in a comma / CROSS / INNER join. Refused in
-words: an outer column elsewhere than in the WHERE, another condition beside an aggregate or DISTINCT, a LEFT
-JOIN LATERAL that aggregates (Flink gives COUNT 0 for an outer row without inner rows, which a join of the
-groups cannot), LIMIT / ORDER BY / OVER windows / a set operation that names the outer row."""
+meets no row of it: Flink 2.3 gives no row for it (no COUNT of 0) in a comma / CROSS / INNER join. What this cannot
+plan is planned per distinct outer value (lateral_by_outer_values.py): an outer column outside the WHERE, another
+condition beside an aggregate or DISTINCT, a LEFT JOIN LATERAL that aggregates without GROUP BY. Refused in words:
+LIMIT / ORDER BY / OVER windows / a set operation that names the outer row, a table of the outer row named in the
+derived table's FROM (a join's ON), RIGHT / FULL JOIN LATERAL."""
+
+import re
 
 from sqlglot import exp
 
 from ..errors import SqlError, UnsupportedError
 from ..expr.conditions import conjuncts
+from .scalar_by_outer_values import nested_outer_columns
 
 
 def bind_lateral_derived(binder, lateral, left, lscope, join, select):
@@ -29,7 +33,9 @@ def bind_lateral_derived(binder, lateral, left, lscope, join, select):
     derived = exp.Subquery(this=lateral.this.this.copy(), alias=lateral.args.get("alias"))
     plain = join.copy()
     plain.set("this", derived)
-    rewritten, hidden = _decorrelated(binder, derived, lscope, plain)
+    rewritten, hidden = _decorrelated(binder, derived, left, lscope, plain)
+    if not isinstance(rewritten, exp.Join):     # (node, scope): planned per outer value
+        return rewritten
     node, scope = bind_join(binder, left, lscope, rewritten, select)
     if hidden:
         from .scope import Scope
@@ -38,9 +44,10 @@ def bind_lateral_derived(binder, lateral, left, lscope, join, select):
     return node, scope
 
 
-def _decorrelated(binder, derived, lscope, join):
+def _decorrelated(binder, derived, left, lscope, join):
     """(the join with its derived table decorrelated, the names of the columns added to it); the join as it is,
-    with no names, where the derived table names nothing of the outer row."""
+    with no names, where the derived table names nothing of the outer row; ((node, scope), None) where it is planned
+    per distinct outer value (lateral_by_outer_values.py)."""
     from .relations import bind_from
     from .subqueries import _aggregates, _columns, _side
     ctx = binder.ctx
@@ -50,22 +57,25 @@ def _decorrelated(binder, derived, lscope, join):
         return join, []
     try:
         _, inner = bind_from(binder, query)
-    except SqlError:
-        return join, []             # the derived table's own error, when the join binds it
+    except SqlError as error:       # the derived table's own error, when the join binds it
+        m = re.match(r"Table '(.*)' not found$", error.message)
+        if m is not None and m.group(1) in lscope.qualifiers:   # (a join's ON or a derived table naming it)
+            raise UnsupportedError("The LATERAL derived table refers to table '%s' of the FROM items before it in its "
+                                   "FROM: not supported" % m.group(1), error.line, error.column,
+                                   hint="name the outer row's columns in the WHERE of the derived table")
+        return join, []
     where = query.args.get("where")
     correlated, kept = [], []
     for c in conjuncts(where.this) if where is not None else []:
         (correlated if any(_side(col, inner, lscope, ctx) == "outer" for col in _columns(c)) else kept).append(c)
+    elsewhere = []                  # its outer columns outside the WHERE (the select list, HAVING, a join's ON)
     for part in [e for k, e in query.args.items() if k not in ("where", "from_") and e is not None]:
         for node in part if isinstance(part, list) else [part]:
-            for col in _columns(node):
-                if _side(col, inner, lscope, ctx) == "outer":
-                    raise UnsupportedError("The LATERAL derived table refers to '%s' of the FROM items before it "
-                                           "outside its WHERE: not supported" % col.sql(), *ctx.pos(col),
-                                           hint="name the outer row's columns in the WHERE of the derived table")
-    if not correlated:
+            elsewhere += [col for col in _columns(node) if _side(col, inner, lscope, ctx) == "outer"]
+            elsewhere += nested_outer_columns(node, inner, lscope)
+    if not correlated and not elsewhere:
         return join, []
-    where_first = ctx.pos(correlated[0])
+    where_first = ctx.pos(correlated[0] if correlated else elsewhere[0])
     clause = next((a for a in ("limit", "offset", "order", "qualify") if query.args.get(a) is not None), None)
     if clause is not None:
         raise UnsupportedError("A LATERAL derived table with %s that refers to the FROM items before it is not "
@@ -73,27 +83,24 @@ def _decorrelated(binder, derived, lscope, join):
     if any(isinstance(n, exp.Window) for e in query.expressions for n in e.walk()):
         raise UnsupportedError("A LATERAL derived table with OVER windows that refers to the FROM items before it "
                                "is not supported", *where_first)
-    aggregates = query.args.get("group") is not None or _aggregates(query) or query.args.get("having") is not None
+    grouped = query.args.get("group") is not None
+    aggregates = grouped or _aggregates(query) or query.args.get("having") is not None
     distinct = query.args.get("distinct") is not None
     side = (join.args.get("side") or "").upper()
-    if aggregates and side:
-        raise UnsupportedError("%s JOIN LATERAL with a derived table that aggregates is not supported (Flink gives "
-                               "COUNT 0 for an outer row without rows)" % side, *where_first,
-                               hint="JOIN LATERAL (an outer row without rows gives no row) or a scalar subquery")
     if side not in ("", "LEFT"):
         raise UnsupportedError("%s JOIN LATERAL is not supported" % side, *where_first)
     alias = derived.alias_or_name
     if not alias:
         alias = ctx.fresh("$lateral")
         derived.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+    if elsewhere or side and aggregates and not grouped or (aggregates or distinct) and any(
+            _equality_sides(c, inner, lscope, ctx) is None for c in correlated):
+        from .lateral_by_outer_values import bind_by_outer_values
+        return bind_by_outer_values(binder, derived, left, lscope, join, correlated, kept, aggregates), None
     added, moved = [], []
     for original in correlated:
         c = original.copy()
         pair = _equality_sides(c, inner, lscope, ctx)
-        if pair is None and (aggregates or distinct):
-            raise UnsupportedError("A LATERAL derived table %s refers to the FROM items before it by a condition "
-                                   "other than an equality: not supported"
-                                   % ("that aggregates" if aggregates else "with DISTINCT"), *ctx.pos(original))
         # (an equality's own side whole, so that `t2.k * t2.k = t1.k` groups by one value per outer row)
         targets = [pair[0]] if pair is not None else \
             [col for col in _columns(c) if _side(col, inner, lscope, ctx) == "inner"]
@@ -136,13 +143,9 @@ def _equality_sides(c, inner, outer, ctx):
 def _refuse_outer_names(binder, query, lscope):
     """A set operation inside LATERAL (...) naming the outer row in a WHERE of its SELECTs: refused in words."""
     from .derived_correlation import _refuse_outer
-
-    class _Sb:                       # (derived_correlation's helper reads the binder and context off `sb`)
-        pass
-    sb = _Sb()
-    sb.binder, sb.ctx = binder, binder.ctx
+    from .lateral_by_outer_values import _Sb
     try:
-        _refuse_outer(sb, query, lscope, "a set operation")
+        _refuse_outer(_Sb(binder), query, lscope, "a set operation")
     except UnsupportedError as e:
         e.message = e.message.replace("A derived table with a set operation in a subquery's FROM",
                                       "A LATERAL derived table with a set operation")

@@ -196,10 +196,7 @@ def bind_join(binder, left, lscope, j, select):
             join.left_keys.append(lhit[0].field.name)
             join.right_keys.append(rhit[0].field.name)
     elif on is not None:
-        condition = ExpressionBinder(ctx, scope).bind(on)
-        if condition.type is not None and condition.type.name not in ("BOOLEAN", "NULL"):
-            raise SqlError("JOIN ON condition must be a boolean, not %s" % condition.type.text(), *ctx.pos(on))
-        add_join_condition(join, condition)
+        add_on_condition(ctx, join, scope, on)
     elif side or kind not in ("", "CROSS", "INNER"):
         raise SqlError("%s JOIN needs an ON condition" % (side or kind), *ctx.pos(j))
     from ..rules import window_join          # both sides' windows equated: a window join (keeps time attributes)
@@ -218,6 +215,14 @@ def joined_scope(join, lscope, rscope):
             out = join.output_name(side, e.field.name)
             entries.append(ScopeEntry(e.qualifier, e.name, join.field(out)))
     return Scope(entries)
+
+
+def add_on_condition(ctx, join, scope, on):
+    """The join's ON (`on`, over `scope`: the join's output) added to its condition."""
+    condition = ExpressionBinder(ctx, scope).bind(on)
+    if condition.type is not None and condition.type.name not in ("BOOLEAN", "NULL"):
+        raise SqlError("JOIN ON condition must be a boolean, not %s" % condition.type.text(), *ctx.pos(on))
+    add_join_condition(join, condition)
 
 
 def add_join_condition(join, condition):

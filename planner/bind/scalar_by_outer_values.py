@@ -94,7 +94,7 @@ def with_outer_values(sb, node, scope, query, items, kept, pulled, position, bas
     kept = [read_from_d(c.copy()) for c in kept]
     items = [read_from_d(e.copy()) for e in items]      # (an item over outer columns: a derived table's, pulled up)
     source = base if base is not None and set(outer_names) <= {f.name for f in base.fields} else node
-    values = _distinct_values(copy.deepcopy(source), outer_names, position)
+    values = distinct_values(copy.deepcopy(source), outer_names, position)
     table = exp.Table(this=exp.to_identifier(d_qualifier, quoted=True))
     table.meta["bound"] = (values, Scope([ScopeEntry(d_qualifier, f.name, f) for f in values.fields]))
     keys = {d: ctx.fresh("$c") for d in outer_names.values()}
@@ -160,7 +160,7 @@ def user_items(query, inner):
     return items
 
 
-def _distinct_values(node, outer_names, position):
+def distinct_values(node, outer_names, position):
     calc = Calc(node, [(Expr.of_field(node.field(f)), d) for f, d in outer_names.items()], position=position)
     return GroupAggregate(calc, list(outer_names.values()), [], position=position)
 
