@@ -11,9 +11,13 @@ Flink's FlinkAggregateExpandDistinctAggregatesRule turns the DISTINCT calls into
   BinaryRowData.isMutable); else BatchPhysicalSortAggRule's sort aggregate, whose input is sorted by those
   fields: each group's distinct values come to the upper aggregate sorted (Flink's ASC, NULL first: a STRING
   by its UTF-8 bytes, as Spark's array_sort).
-(Flink sorts the lower aggregate's rows again by the key alone for the upper, sort-based aggregate, with its
-QuickSort, which is not stable past 12 rows a task: for more rows Flink may permute the values of a group, in
-either order; that is not followed here.)"""
+Not followed here: Flink sorts the lower aggregate's rows again, by the group key alone, for the upper
+SortAggregate, with its in-memory QuickSort (org.apache.flink.runtime.operators.sort.QuickSort: an insertion sort
+under 13 rows, else a median-of-three pivot and three-way partition, not stable), over all the rows of the task.
+Past 12 rows that permutes a group's values, in either order. A simulation of that QuickSort over the lower
+rows in the order above (first arrival of each (key, value[, grouping id]) row; sorted) gave Flink 2.3's strings
+exactly at parallelism 1, e.g. 'y|zz|x|' for LISTAGG(DISTINCT s, '|') beside LISTAGG(DISTINCT s) over 16 lower
+rows, where first arrival is 'zz|y|x|'."""
 
 # calls whose buffers are numbers (COUNT; SUM and AVG of numbers or DECIMALs: isMutable holds for every DECIMAL).
 # Not the variance family: Flink 2.3 computes it with $WELFORD_M2, whose plan here is a sort aggregate
