@@ -176,7 +176,8 @@ SLOW = {("window_moments_cascade", "streaming"), ("subqueries_in_three_valued", 
         ("window_semi_joins", "streaming"), ("math_functions_java_outer_joins", "streaming"),
         ("window_grouping_sets", "streaming"), ("float_temporal_join_keys", "streaming"),
         ("subqueries_having", "batch"), ("time_zones", "streaming"), ("float_partition_keys_streaming", "streaming"),
-        ("float_time_join_keys_streaming", "streaming"), ("subqueries_in_three_valued_batch", "batch")}
+        ("float_time_join_keys_streaming", "streaming"), ("subqueries_in_three_valued_batch", "batch"),
+        ("collect_binary_decimal_timestamp", "streaming"), ("collect_binary_decimal_timestamp", "batch")}
 CASES = [c for p in FILES for c in file_modes(p)]
 
 

@@ -11,11 +11,21 @@ The bytes are written here as BinaryRowWriter / BinaryArrayWriter write them (Fl
   variable-length part;
 - a fixed-size value little-endian in its slot; a string or BYTES of 7 bytes or fewer in the slot itself (its
   bytes, the last byte 0x80 | length), longer ones in the variable-length part (zero-padded to 8 bytes) with
-  offset << 32 | length in the slot; a NULL field or element is a zero slot.
-Fields of other types (DECIMAL, TIMESTAMP, nested ROW / ARRAY / MAP, ...) are not written here: `row_hash` and
+  offset << 32 | length in the slot; a NULL field or element is a zero slot with its null bit set (an array's
+  setNullLong), except a NULL row field of a DECIMAL or TIMESTAMP kept in the variable-length part below:
+  Flink's generated code writes it with writeDecimal / writeTimestamp of null (CodeGenUtils.binaryWriterWriteNull),
+  which keeps its zeroed bytes there and offset << 32 in the slot;
+- a DECIMAL (AbstractBinaryWriter.writeDecimal): of 18 digits or fewer (DecimalData.isCompact) its unscaled
+  value as a long in the slot; a longer one's unscaled BigInteger.toByteArray (big-endian, two's complement,
+  fewest bytes) in 16 bytes of the variable-length part, offset << 32 | its byte count in the slot;
+- a TIMESTAMP (writeTimestamp): of precision 3 or less (TimestampData.isCompact) its epoch milliseconds as a long
+  in the slot; a finer one's milliseconds in 8 bytes of the variable-length part, offset << 32 | the nanoseconds
+  of the millisecond in the slot.
+Fields of other types (TIMESTAMP_LTZ, nested ROW / ARRAY / MAP, ...) are not written here: `row_hash` and
 `array_hash` give None and COLLECT keeps such elements in arrival order."""
 
 import datetime
+import decimal
 import struct
 
 _EPOCH = datetime.date(1970, 1, 1)
@@ -26,6 +36,7 @@ _FIXED = {"BOOLEAN": ("<?", 1), "TINYINT": ("<b", 1), "SMALLINT": ("<h", 2), "IN
           "INTEGER": ("<i", 4), "DATE": ("<i", 4), "TIME": ("<i", 4), "FLOAT": ("<f", 4), "BIGINT": ("<q", 8),
           "DOUBLE": ("<d", 8)}
 _VARIABLE = {"CHAR", "VARCHAR", "STRING", "BINARY", "VARBINARY", "BYTES"}
+_EPOCH_TIME = datetime.datetime(1970, 1, 1)
 
 
 def _murmur_words(data):
@@ -58,7 +69,34 @@ def _scalar(value, type_name):
 
 
 def _writable(types):
-    return all(t.name in _FIXED or t.name in _VARIABLE for t in types)
+    return all(t.name in _FIXED or t.name in _VARIABLE or t.name in ("DECIMAL", "TIMESTAMP") for t in types)
+
+
+def _unscaled(value, scale):
+    """The unscaled integer of a DECIMAL value of `scale`, exactly (no context rounding: up to 38 digits)."""
+    sign, digits, exponent = decimal.Decimal(value).as_tuple()
+    n = int("".join(map(str, digits)) or "0")
+    shift = exponent + scale
+    n = n * 10 ** shift if shift >= 0 else n // 10 ** -shift
+    return -n if sign else n
+
+
+def _epoch_micros(value):
+    """A TIMESTAMP's wall clock as microseconds from 1970-01-01 00:00 (a text as Python reads it)."""
+    if isinstance(value, str):
+        value = datetime.datetime.fromisoformat(value)
+    delta = value.replace(tzinfo=None) - _EPOCH_TIME
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _precision(flink_type, default):
+    return flink_type.params[0] if flink_type.params else default
+
+
+def _variable_length(flink_type):
+    """Whether a DECIMAL or TIMESTAMP is kept in the variable-length part (DecimalData / TimestampData.isCompact)."""
+    return flink_type.name == "DECIMAL" and _precision(flink_type, 10) > 18 or \
+        flink_type.name == "TIMESTAMP" and _precision(flink_type, 6) > 3
 
 
 def _write(buf, slot, value, flink_type, base, var):
@@ -68,6 +106,23 @@ def _write(buf, slot, value, flink_type, base, var):
     if name in _FIXED:
         fmt, _ = _FIXED[name]
         struct.pack_into(fmt, buf, slot, _scalar(value, name))
+        return
+    if name == "DECIMAL":
+        unscaled = _unscaled(value, flink_type.params[1] if len(flink_type.params) > 1 else 0)
+        if not _variable_length(flink_type):
+            struct.pack_into("<q", buf, slot, unscaled)
+            return
+        data = unscaled.to_bytes((unscaled if unscaled >= 0 else ~unscaled).bit_length() // 8 + 1, "big", signed=True)
+        struct.pack_into("<q", buf, slot, (base + len(var)) << 32 | len(data))
+        var += data + bytes(16 - len(data))
+        return
+    if name == "TIMESTAMP":
+        millis, micros = divmod(_epoch_micros(value), 1000)
+        if not _variable_length(flink_type):
+            struct.pack_into("<q", buf, slot, millis)
+            return
+        struct.pack_into("<q", buf, slot, (base + len(var)) << 32 | micros * 1000)
+        var += struct.pack("<q", millis)
         return
     data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
     if len(data) <= 7:
@@ -89,6 +144,9 @@ def row_hash(values, field_types):
     for i, (v, t) in enumerate(zip(values, field_types)):
         if v is None:
             fixed[(i + 8) >> 3] |= 1 << ((i + 8) & 7)
+            if _variable_length(t):
+                struct.pack_into("<q", fixed, nulls + 8 * i, (len(fixed) + len(var)) << 32)
+                var += bytes(16 if t.name == "DECIMAL" else 8)
         else:
             _write(fixed, nulls + 8 * i, v, t, len(fixed), var)
     return _murmur_words(bytes(fixed + var))
@@ -127,19 +185,3 @@ def value_hash(value, flink_type):
         return row_hash(value, [t for _, t in flink_type.children])
     return array_hash(value, flink_type.children[0])
 
-
-_ARROW_NAMES = {"int8": "TINYINT", "int16": "SMALLINT", "int32": "INT", "int64": "BIGINT", "float": "FLOAT",
-                "double": "DOUBLE", "bool": "BOOLEAN", "date32[day]": "DATE", "string": "VARCHAR",
-                "large_string": "VARCHAR", "binary": "BYTES", "large_binary": "BYTES"}
-
-
-def arrow_value_hash(value, arrow_type):
-    """value_hash of a ROW (an Arrow struct's dict) or ARRAY (list) value as the batch kernel reads it, by its
-    Arrow type (a struct's or list's fields of the types value_hash writes: the planner sends no other)."""
-    from planner.expr.types import FlinkType
-
-    def flink(t):
-        return FlinkType(_ARROW_NAMES[str(t)])
-    if isinstance(value, dict):
-        return row_hash(list(value.values()), [flink(f.type) for f in arrow_type])
-    return array_hash(value, flink(arrow_type.value_type))

@@ -174,11 +174,12 @@ def str_to_map_entries(pairs):
 STREAMING_PUTS, BATCH_PUTS = 2, 3
 
 
-def elements_in_java_order(lists: pa.Array) -> pa.Array:
+def elements_in_java_order(lists: pa.Array, element_type=None) -> pa.Array:
     """Arrow kernel of batch COLLECT: each list of elements (structs with `i`: first arrival, `v`: the value,
     `h`: its Java hashCode, NULL for a DECIMAL of more than 18 digits, a ROW or an ARRAY, whose hash is taken
-    here from the value and its type: the scale, binary_hash.arrow_value_hash) put in its java.util.HashMap
-    order (java_hash_map_order_of: by slot, then first arrival, or, where 9 elements or more share a slot of 16,
+    here from the value and its type: the scale, binary_hash.value_hash of FlinkType `element_type`, whose
+    TIMESTAMP precisions the Arrow type does not hold) put in its java.util.HashMap order
+    (java_hash_map_order_of: by slot, then first arrival, or, where 9 elements or more share a slot of 16,
     resizes and tree bins, BATCH_PUTS). The lists keep their type."""
     offsets = np.asarray(lists.offsets, dtype=np.int64)
     values = lists.values
@@ -187,7 +188,7 @@ def elements_in_java_order(lists: pa.Array) -> pa.Array:
     if hashes.null_count:
         v_type = values.field("v").type
         hash_of = (lambda v: _decimal_hash(v, v_type.scale)) if pa.types.is_decimal(v_type) else \
-            (lambda v: binary_hash.arrow_value_hash(v, v_type))
+            (lambda v: binary_hash.value_hash(list(v.values()) if isinstance(v, dict) else v, element_type))
         h = np.array([hash_of(v) if x is None else x
                       for x, v in zip(hashes.to_pylist(), values.field("v").to_pylist())], dtype=np.int64)
     else:
@@ -597,8 +598,8 @@ def java_hash_map_order(values, flink_type, puts=STREAMING_PUTS):
     """Distinct `values` of FlinkType `flink_type`, in the order they were first put, in the order a
     java.util.HashMap of Flink's internal objects for them iterates (strings by BinaryStringData's hash, DECIMAL
     by DecimalData's, TIME, TIMESTAMP and TIMESTAMP_LTZ by their Integer's and TimestampData's, numbers, BOOLEAN
-    and DATE by their boxed Java object's, ROW and ARRAY of numbers, BOOLEAN, DATE, TIME and strings by their
-    binary format's: binary_hash.py); as they are for a type whose Java hashCode is not followed here (BYTES:
+    and DATE by their boxed Java object's, ROW and ARRAY of numbers, BOOLEAN, DATE, TIME, DECIMAL, TIMESTAMP and
+    strings by their binary format's: binary_hash.py); as they are for a type whose Java hashCode is not followed here (BYTES:
     byte[] keys by identity, an order that changes from run to run; MAP; ROW and ARRAY of other types: README)."""
     type_name = flink_type.name if flink_type is not None else None
     if len(values) < 2:

@@ -177,6 +177,7 @@ def _in_java_order(elements, elem_type):
     elements or more in one slot of 16 (a list that Java grows the table for, or makes a tree bin), as the
     HashMap simulation puts them. (A Spark sort gave the first order alone; the kernel does both, the elements
     written once: Spark refuses a Python UDF inside a lambda, which a choice between the two would need.)"""
+    import pyarrow as pa
     from pyspark.sql import types as st
     from pyspark.sql.functions import arrow_udf
 
@@ -184,7 +185,10 @@ def _in_java_order(elements, elem_type):
     from ..connectors.map_order import elements_in_java_order
     fields = [("i", st.IntegerType()), ("v", to_spark(elem_type)), ("n", st.IntegerType()), ("h", st.LongType())]
     typed = F.transform(elements, lambda e: F.struct(*[e[name].cast(t).alias(name) for name, t in fields]))
-    kernel = arrow_udf(elements_in_java_order, st.ArrayType(st.StructType([st.StructField(n, t) for n, t in fields])))
+
+    def in_java_order(lists: pa.Array) -> pa.Array:
+        return elements_in_java_order(lists, elem_type)
+    kernel = arrow_udf(in_java_order, st.ArrayType(st.StructType([st.StructField(n, t) for n, t in fields])))
     return kernel(typed)
 
 

@@ -17,6 +17,7 @@ from planner.plan.aggregate import GroupAggregate
 from ..translate import Stream, conform, translates
 from .accumulators import FUNCTIONS, accumulators
 from .collecting_aggregates import FUNCTIONS as COLLECTING, collecting_expression
+from .distinct_order import distinct_values_sorted
 from .keyed_state import KeyedChangelogProcessor, key_value, update_pair, weight
 from .moments_in_order import KEY_TEXT, folds_in_order, moments_in_order
 from .spread_aggregates import MOMENTS, values_in_arrival_order, welford_column
@@ -133,33 +134,37 @@ def result_type(c, input_schema):
     return st.DoubleType()
 
 
-def aggregate_column(c, order=None):
+def aggregate_column(c, order=None, distinct_sorted=False):
     """A planner AggCall as a Spark aggregate expression named after its output field; `order`: a column giving
-    the rows' arrival order (`__seq`), where the input has one."""
+    the rows' arrival order (`__seq`), where the input has one; `distinct_sorted`: whether Flink's plan hands a
+    DISTINCT call its values sorted (distinct_order.py; batch mode)."""
+    if c.function == "LISTAGG" and (order is not None or (c.distinct and distinct_sorted)):
+        return _listagg_in_order(c, order, distinct_sorted).alias(c.name)
     integral = _integral_aggregate(c)
     if integral is None:
         integral = floating_extreme(c, order)
     if integral is None and c.function in MOMENTS and not c.distinct:
         integral = welford_column(c, order)         # Flink's WELFORD_M2 in arrival order (spread_aggregates.py)
-    if integral is None and c.function == "LISTAGG" and order is not None:
-        integral = _listagg_in_arrival_order(c, order)
     return (integral if integral is not None else aggregate_expression(c)).alias(c.name)
 
 
-def _listagg_in_arrival_order(c, order):
-    """LISTAGG (DISTINCT: each value at its first arrival) in the rows' arrival order, as Flink's batch aggregate
-    reads them: Spark's collect_list keeps its input's order only where nothing reshuffles it, and a COUNT(DISTINCT)
-    beside it does (Spark's Expand for distinct aggregates: 'x,,zz,y' where Flink gives 'zz,y,x,'). (Flink's own
-    order differs where its plan sorts the values: LISTAGG(DISTINCT s) beside a non-distinct LISTAGG gives them
-    sorted, two LISTAGG(DISTINCT) of different separators an order of its hash aggregate: not followed.)"""
+def _listagg_in_order(c, order, distinct_sorted):
+    """LISTAGG in the order Flink's batch aggregate reads its values: DISTINCT ones sorted where its plan sorts
+    them (`distinct_sorted`: LISTAGG(DISTINCT s) beside a LISTAGG, FIRST_VALUE, MAX of a STRING ..., ',x,y,zz'),
+    else in the rows' arrival `order` (DISTINCT: each value at its first arrival). Spark's collect_list keeps its
+    input's order only where nothing reshuffles it, and a COUNT(DISTINCT) beside it does (Spark's Expand for
+    distinct aggregates: 'x,,zz,y' where Flink gives 'zz,y,x,')."""
     col = F.col(q(c.args[0]))
     if c.filter:
         col = F.when(F.col(q(c.filter)), col)
-    values = values_in_arrival_order(col, order)
-    if c.distinct:
-        values = F.array_distinct(values)
+    if c.distinct and distinct_sorted:
+        values = F.array_sort(F.array_distinct(F.collect_list(col)))     # (collect_list skips NULLs)
+    else:
+        values = values_in_arrival_order(col, order)
+        if c.distinct:
+            values = F.array_distinct(values)
     sep = c.options[0] if c.options else ","
-    return F.when(F.size(values) > 0, F.concat_ws(sep, values))
+    return F.when(F.size(values) > 0, F.concat_ws(sep, values))        # NULL when every value is NULL, as Flink
 
 
 def floating_extreme(c, order, window=None):
@@ -293,8 +298,9 @@ def native_aggregate(df, keys, calls, signs=()):
     if in_order and keys and len(in_order) == len(calls):
         return moments_in_order(df, keys, calls, order, [result_type(c, df.schema) for c in calls]) \
             .drop(*[KEY_TEXT % i for i in range(len(keys))])
-    exprs = [collected(c).alias(collected_name(c)) if python_function(c) else aggregate_column(c, order)
-             for c in calls if not any(c is m for m in in_order)] \
+    distinct_sorted = not df.isStreaming and distinct_values_sorted(calls)
+    exprs = [collected(c).alias(collected_name(c)) if python_function(c) else
+             aggregate_column(c, order, distinct_sorted) for c in calls if not any(c is m for m in in_order)] \
         or [F.count(F.lit(1)).alias("__count")]
     signed = _negative_zero_keys(df, keys)          # [(hidden column, key)]
     if signed:
