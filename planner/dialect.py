@@ -209,9 +209,11 @@ class Flink(Dialect):
             # TIMESTAMPDIFF(unit, a, b) as written: sqlglot's node reads `b` as a unit (a column `lz` became `LZ`)
             "TIMESTAMPDIFF": lambda args: exp.Anonymous(this="TIMESTAMPDIFF", expressions=args),
             # not Flink's functions (Flink: "No match found for function signature POW(...)"): kept by their
-            # names, not read as POWER / CHAR_LENGTH, so that the function registry refuses them
+            # names, not read as POWER / CHAR_LENGTH / sqlglot's LogicalAnd, so that the function registry refuses them
             "POW": lambda args: exp.Anonymous(this="POW", expressions=args),
             "LENGTH": lambda args: exp.Anonymous(this="LENGTH", expressions=args),
+            "BOOL_AND": lambda args: exp.Anonymous(this="BOOL_AND", expressions=args),
+            "BOOL_OR": lambda args: exp.Anonymous(this="BOOL_OR", expressions=args),
             "MOD": _mod_call,
             "LOG": _log_call,
             "LOG10": lambda args: _log_of_base(args, 10, "LOG10"),

@@ -30,8 +30,7 @@ from .scope import Scope, ScopeEntry
 _AGG_NAMES = {"COUNT": "COUNT", "SUM": "SUM", "AVG": "AVG", "MIN": "MIN", "MAX": "MAX",
               "STDDEVPOP": "STDDEV_POP", "STDDEVSAMP": "STDDEV_SAMP", "STDDEV": "STDDEV_SAMP",
               "VARIANCEPOP": "VAR_POP", "VARIANCE": "VAR_SAMP", "FIRSTVALUE": "FIRST_VALUE",
-              "LASTVALUE": "LAST_VALUE", "GROUPCONCAT": "LISTAGG", "ARRAYAGG": "ARRAY_AGG",
-              "LOGICALAND": "BOOL_AND", "LOGICALOR": "BOOL_OR"}
+              "LASTVALUE": "LAST_VALUE", "GROUPCONCAT": "LISTAGG", "ARRAYAGG": "ARRAY_AGG"}
 _RANKING = {"ROWNUMBER": "ROW_NUMBER", "RANK": "RANK", "DENSERANK": "DENSE_RANK", "CUMEDIST": "CUME_DIST",
             "PERCENTRANK": "PERCENT_RANK"}
 
@@ -314,7 +313,7 @@ class SelectBinder:
             return AggCall(function=fn.name, args=tuple(pre_field(a) for a in args), distinct=distinct, filter=flt,
                            name=out, type=ftype, options=options)
         if name not in ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
-                        "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "BOOL_AND", "BOOL_OR") + aggregate_functions.NEW:
+                        "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT") + aggregate_functions.NEW:
             raise UnsupportedError("Aggregate function %s is not supported yet" % name, *self.pos(call))
         options = ()
         if name in aggregate_functions.NEW:
