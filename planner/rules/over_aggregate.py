@@ -19,6 +19,7 @@ from ..python_functions.aggregate_calls import python_function
 STREAMING_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP",
                        "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "ROW_NUMBER", "RANK", "DENSE_RANK", "LAG")
 _TIME_TYPES = ("TIMESTAMP", "TIMESTAMP_LTZ", "DATE", "TIME")
+_NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL")
 
 
 def rewrite(node, ctx):
@@ -68,13 +69,16 @@ def _streaming_time(node):
 
 
 def _check_range(node):
-    """RANGE bounds of the ORDER BY column's type: Flink (Calcite) refuses `RANGE 2 PRECEDING` on a timestamp."""
+    """RANGE bounds of the ORDER BY column's type: Flink (Calcite) refuses `RANGE 2 PRECEDING` on a timestamp, and
+    any offset on a column neither numeric nor temporal (a STRING: before, Spark's words at the prompt)."""
     frame = node.frame
     if frame.kind != "RANGE" or not frame.explicit or not node.order or \
             all(b in (None, 0) for b in (frame.lower, frame.upper)):
         return
     t = node.input.field(node.order[0][0]).type
     temporal = t is not None and t.name in _TIME_TYPES
+    if not temporal and t is not None and t.name not in _NUMERIC_TYPES:
+        raise SqlError("Data type of ORDER BY prohibits use of RANGE clause", *node.position)
     if temporal != frame.interval:
         raise SqlError("Data Type mismatch between ORDER BY and RANGE clause", *node.position)
 

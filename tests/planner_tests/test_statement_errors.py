@@ -89,13 +89,16 @@ def refused(planner, text):
     ("\x00", "Unknown statement"),
     ("SELECT * FROM Ticker WHERE", "Expected a condition after WHERE"),
     ("SELECT CAST(price AS DECIMAL(5, 6)) FROM Ticker", "Decimal scale must be between 0 and the precision 5"),
-    # a fractional RANGE offset: Flink 2.3's words in streaming mode (batch runs it); over a time, a type mismatch
+    # a fractional RANGE offset: Flink 2.3's words in streaming mode (batch runs it); over a time, a type mismatch;
+    # any offset over a STRING (before: Spark's words)
     ("SELECT SUM(price) OVER (ORDER BY price RANGE BETWEEN 0.5 PRECEDING AND CURRENT ROW) FROM Ticker",
      "the specific value is decimal which haven not supported yet."),
     ("SELECT SUM(price) OVER (ORDER BY rowtime RANGE BETWEEN 1.5 PRECEDING AND CURRENT ROW) FROM Ticker",
      "Data Type mismatch between ORDER BY and RANGE clause"),
     ("SELECT SUM(price) OVER (ORDER BY rowtime ROWS BETWEEN 0.5 PRECEDING AND CURRENT ROW) FROM Ticker",
      "A window frame bound must be a whole number, not '0.5'"),
+    ("SELECT SUM(price) OVER (ORDER BY symbol RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM Ticker",
+     "Data type of ORDER BY prohibits use of RANGE clause"),
 ])
 def test_broken_statements_are_refused_with_their_place(planner, text, fragment):
     assert fragment in refused(planner, text).render()
