@@ -97,6 +97,8 @@ def refused(planner, text):
      "Data Type mismatch between ORDER BY and RANGE clause"),
     ("SELECT SUM(price) OVER (ORDER BY rowtime ROWS BETWEEN 0.5 PRECEDING AND CURRENT ROW) FROM Ticker",
      "A window frame bound must be a whole number, not '0.5'"),
+    ("SELECT SUM(price) OVER (ORDER BY price RANGE BETWEEN 1e400 PRECEDING AND CURRENT ROW) FROM Ticker",
+     "A RANGE offset of more than 2,147,483,647 or with more than 18 digits after the point is not supported"),
     ("SELECT SUM(price) OVER (ORDER BY symbol RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM Ticker",
      "Data type of ORDER BY prohibits use of RANGE clause"),
 ])
