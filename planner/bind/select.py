@@ -3,6 +3,9 @@ sides become the join's condition), GROUP BY with aggregates (a Calc computing t
 the GroupAggregate, HAVING as a Calc), OVER windows (`Over` nodes), the select list (a Calc), DISTINCT,
 ORDER BY / LIMIT."""
 
+import re
+from decimal import Decimal
+
 from sqlglot import exp
 
 from .. import aggregate_functions
@@ -471,6 +474,13 @@ class SelectBinder:
                 return 0
             if isinstance(v, exp.Literal) and not v.is_string:
                 from ..literals import INT_MAX, integer_literal
+                if kind == "RANGE" and re.fullmatch(r"\d*[.]\d*([eE][+-]?\d+)?|\d+[eE][+-]?\d+", v.name):
+                    offset = Decimal(v.name)    # a fractional RANGE offset, a value of the ORDER BY column
+                    if offset > INT_MAX or -offset.as_tuple().exponent > 18:
+                        raise UnsupportedError("A RANGE offset of more than %s or with more than 18 digits after "
+                                               "the point is not supported, not '%s'" % (format(INT_MAX, ","),
+                                                                                         v.name), *self.pos(w))
+                    return offset
                 return integer_literal(v, "A window frame bound", self.pos(w), minimum=0, maximum=INT_MAX)
             if isinstance(v, exp.Interval):
                 from ..ddl import interval_ms

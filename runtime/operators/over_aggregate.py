@@ -15,6 +15,7 @@ a NaN first in the frame stays, a later one is skipped, a zero has the first zer
 bounded frame takes them by Double.compareTo (a NaN in the frame is its MAX, -0.0 below 0.0). It does not run Flink 2.3's updating OVER over a non-time order (the planner refuses it)."""
 
 import functools
+from decimal import Decimal
 
 from pyspark.sql import Window
 from pyspark.sql import functions as F
@@ -233,6 +234,33 @@ def _nan_apart(df, node, base, keys):
     return base.orderBy(*keys, F.when(any_nan, F.col("__seq")).asc_nulls_first())
 
 
+def _fractional_range(df, node):
+    """A RANGE frame with a fractional offset (`0.5 PRECEDING`) as Spark's rangeBetween, which takes whole
+    numbers: (the ORDER BY key, the lower and upper offsets). Flink (RangeBoundComparatorCodeGenerator) keeps a
+    row whose `input - current` is within the offsets: for an integer column the offsets' whole parts; for a
+    DECIMAL the column's and offsets' values scaled by 10^scale to whole numbers (exact); for a FLOAT / DOUBLE the
+    same scaling, exact but where scaling rounds the last binary digit."""
+    column, _ = node.order[0]
+    t = df.schema[column].dataType
+    frame = node.frame
+    bounds = [b for b in (frame.lower, frame.upper) if b is not None]
+    if isinstance(t, st.IntegralType):
+        key, factor = F.col(q(column)), 1
+        whole = lambda b: int(b // 1)                       # noqa: E731  (input - current >= -0.5: >= 0)
+    else:
+        digits = max([-Decimal(b).as_tuple().exponent for b in bounds] + [0] +
+                     ([t.scale] if isinstance(t, st.DecimalType) else []))
+        factor = 10 ** digits
+        if isinstance(t, st.DecimalType):        # (at most 18 digits: planner/rules/over_aggregate.py)
+            key = (F.col(q(column)) * F.lit(factor)).cast("bigint")
+        else:
+            key = F.col(q(column)).cast("double") * F.lit(float(factor))
+        whole = lambda b: int(b * factor)                   # noqa: E731
+    lower = Window.unboundedPreceding if frame.lower is None else -whole(frame.lower)
+    upper = Window.unboundedFollowing if frame.upper is None else whole(frame.upper)
+    return key, lower, upper
+
+
 def _batch(node, df):
     """Spark's window functions, Flink's frames: ranking functions over the ordered partition."""
     first = []
@@ -251,6 +279,9 @@ def _batch(node, df):
     scale = 1000 if interval else 1
     lower = Window.unboundedPreceding if frame.lower is None else -frame.lower * scale
     upper = Window.unboundedFollowing if frame.upper is None else frame.upper * scale
+    if frame.kind == "RANGE" and any(isinstance(b, Decimal) for b in (frame.lower, frame.upper)):
+        key, lower, upper = _fractional_range(df, node)
+        ordered = base.orderBy(key.asc_nulls_first() if node.order[0][1] else key.desc_nulls_last())
     if not order:
         window = base
     elif not frame.explicit:

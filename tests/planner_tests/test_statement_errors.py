@@ -89,6 +89,18 @@ def refused(planner, text):
     ("\x00", "Unknown statement"),
     ("SELECT * FROM Ticker WHERE", "Expected a condition after WHERE"),
     ("SELECT CAST(price AS DECIMAL(5, 6)) FROM Ticker", "Decimal scale must be between 0 and the precision 5"),
+    # a fractional RANGE offset: Flink 2.3's words in streaming mode (batch runs it); over a time, a type mismatch;
+    # any offset over a STRING (before: Spark's words)
+    ("SELECT SUM(price) OVER (ORDER BY price RANGE BETWEEN 0.5 PRECEDING AND CURRENT ROW) FROM Ticker",
+     "the specific value is decimal which haven not supported yet."),
+    ("SELECT SUM(price) OVER (ORDER BY rowtime RANGE BETWEEN 1.5 PRECEDING AND CURRENT ROW) FROM Ticker",
+     "Data Type mismatch between ORDER BY and RANGE clause"),
+    ("SELECT SUM(price) OVER (ORDER BY rowtime ROWS BETWEEN 0.5 PRECEDING AND CURRENT ROW) FROM Ticker",
+     "A window frame bound must be a whole number, not '0.5'"),
+    ("SELECT SUM(price) OVER (ORDER BY price RANGE BETWEEN 1e400 PRECEDING AND CURRENT ROW) FROM Ticker",
+     "A RANGE offset of more than 2,147,483,647 or with more than 18 digits after the point is not supported"),
+    ("SELECT SUM(price) OVER (ORDER BY symbol RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM Ticker",
+     "Data type of ORDER BY prohibits use of RANGE clause"),
 ])
 def test_broken_statements_are_refused_with_their_place(planner, text, fragment):
     assert fragment in refused(planner, text).render()
@@ -214,3 +226,14 @@ def test_collect_of_bytes_is_refused_in_words(planner):
     error = refused(planner, "SELECT symbol, COLLECT(CAST(symbol AS BYTES)) FROM Ticker GROUP BY symbol")
     assert "COLLECT of BYTES values is not supported" in error.render()
     assert (error.line, error.column) == (3, 18)
+
+
+def test_a_fractional_range_offset_over_a_wide_decimal_is_refused_in_batch(planner):
+    """Batch runs a fractional RANGE offset over the ORDER BY values scaled to whole numbers of 18 digits at most."""
+    planner.plan("SET 'execution.runtime-mode' = 'batch'")
+    planner.plan("SELECT SUM(price) OVER (ORDER BY CAST(price AS DECIMAL(12, 2)) RANGE BETWEEN 0.5 PRECEDING AND "
+                 "CURRENT ROW) FROM Ticker")
+    error = refused(planner, "SELECT SUM(price) OVER (ORDER BY d RANGE BETWEEN 0.125 PRECEDING AND CURRENT ROW) "
+                             "FROM (SELECT price, CAST(price AS DECIMAL(18, 2)) AS d FROM Ticker)")
+    assert "A RANGE offset of 3 digits after the point over a DECIMAL(18, 2) column is not supported" in \
+        error.render()

@@ -64,11 +64,12 @@ _TO_TIMESTAMP_TEXT = (
 
 
 def _to_timestamp(args):
-    """Flink's TO_TIMESTAMP is NULL for a text its pattern does not read (Spark's fails under ANSI)."""
+    """Flink's TO_TIMESTAMP is NULL for a text its pattern does not read (Spark's fails under ANSI); with a pattern
+    it falls back to java.sql.Timestamp's lenient reading (lenient_timestamps.py)."""
     if len(args) == 1:
         return spark_template(_TO_TIMESTAMP_TEXT, list(args))
-    return spark_template("CASE WHEN YEAR(TRY_TO_TIMESTAMP({0}, {1})) BETWEEN 1 AND 9999 "     # (as TO_DATE's)
-                          "THEN TRY_TO_TIMESTAMP({0}, {1}) END", list(args))
+    from ..lenient_timestamps import to_timestamp_with_pattern
+    return to_timestamp_with_pattern(*args)
 
 
 def _to_date(args):
