@@ -94,7 +94,7 @@ class FlinkSqlLexer(RegexLexer):
             (r"\.[0-9]+(?:e[+-]?[0-9]+)?\b", Number.Float),
             (r"[0-9]+e[+-]?[0-9]+\b", Number.Float),
             (r"[0-9]+\b", Number.Integer),
-            (r"x(')", bygroups(String.Single), "string"),
+            (r"x'", String.Single, "string"),      # X'0aff': the X is the literal's too (the echo shows it)
             *[(r"\b" + phrase + r"\b", Keyword.Streaming) for phrase in STREAMING_PHRASES],
             (words(STREAMING_KEYWORDS, suffix=r"\b"), Keyword.Streaming),
             (words(TYPES, suffix=r"\b"), Keyword.Type),

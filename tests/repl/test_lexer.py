@@ -83,5 +83,5 @@ def test_time_and_window_vocabulary():
 
 
 def test_the_whole_text_is_covered():
-    sql = "SELECT a, 'x' AS b FROM t WHERE c <> 1 /* c */ -- d\n;"
+    sql = "SELECT a, 'x' AS b, X'0aff' FROM t WHERE c <> 1 /* c */ -- d\n;"
     assert "".join(v for _, v in FlinkSqlLexer().get_tokens(sql)).rstrip("\n") == sql
