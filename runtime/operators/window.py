@@ -10,8 +10,8 @@ SESSION's rows come with their sessions from session_window.py; a legacy SESSION
 Spark's `session_window`); one over a small file read as one batch, each task reading the file, without a
 shuffle (whole_file_aggregate.py); on batch frames STDDEV / VAR by moments_in_order.py's sorted fold, in O(1)
 memory a (window, key), joined to the others; on micro-batches (a job's window aggregate) all the calls beside
-one of them by window_accumulate.py's keyed operator, O(1) state a (window, key). Before that, a (row, window) pair whose window had
-fired when the row arrived (window_end - 1 ms <= the row's watermark `__wm`, plus the allowed lateness of a
+one of them by window_accumulate.py's keyed operator, O(1) state a (window, key). Before that, a (row, window)
+pair whose window had fired when the row arrived (window_end - 1 ms <= the row's watermark `__wm`, plus the allowed lateness of a
 legacy group window) is dropped: lateness decided per row, whatever the micro-batches. Outputs are never
 late for the next operator (`__wm` NULL), and window_time carries the watermark metadata, so a window
 downstream (cascading windows) is again a native append aggregate. In batch mode the same assignment feeds
@@ -197,8 +197,7 @@ def _window_groups(node, s, ctx, lateness_ms=0, paired=False):
         return df, F.session_window(ts, "%d milliseconds" % spec.gap_ms).alias(WINDOW)
     if not paired:
         df = window_pairs(node, df, ctx, lateness_ms)
-    window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
-                      F.timestamp_millis(F.col("__end_ms")).alias("end"))
+    window = _bounds_struct()
     if ctx.streaming:
         if node.time_kind == PROCTIME:
             df = df.withColumn("__ptime", F.timestamp_millis(F.col("__end_ms") - 1)).withWatermark("__ptime", "0 seconds")
@@ -206,6 +205,12 @@ def _window_groups(node, s, ctx, lateness_ms=0, paired=False):
     else:
         window = window.alias(WINDOW)
     return df, window
+
+
+def _bounds_struct():
+    """`__window` of rows carrying their window's instants `__start_ms` / `__end_ms`: (start, end) TIMESTAMPs."""
+    return F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
+                    F.timestamp_millis(F.col("__end_ms")).alias("end"))
 
 
 def _aggregate(node, s, ctx, lateness_ms=0, paired=False):
@@ -217,8 +222,7 @@ def _aggregate(node, s, ctx, lateness_ms=0, paired=False):
         # the variance family on micro-batches: accumulators folded as rows arrive, O(1) state a (window, key)
         out = accumulated_windows(node, df)
         return out.select(*[F.col(q(k)) for k in node.keys], *[F.col(q(c.name)) for c in node.calls],
-                          F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
-                                   F.timestamp_millis(F.col("__end_ms")).alias("end")).alias(WINDOW))
+                          _bounds_struct().alias(WINDOW))
     # a batch frame: the variance family by a sorted fold, O(1) memory a (window, key) (moments_in_order.py)
     in_order = [c for c in node.calls if folds_in_order(c) and python_function(c) is None] \
         if by_column and not ctx.streaming else []
@@ -292,8 +296,7 @@ def translate_window_aggregate(node, inputs, ctx):
         return Stream(df, finished_in_driver=PiecesMerge(node, groups_schema(chosen.file[0], chosen.file[1], node,
                                                                              node.spec), disjoint=True))
     grouped = aggregate_whole_file(ctx, *chosen.file, node, node.spec)
-    window = F.struct(F.timestamp_millis(F.col("__start_ms")).alias("start"),
-                      F.timestamp_millis(F.col("__end_ms")).alias("end")).alias(WINDOW)
+    window = _bounds_struct().alias(WINDOW)
     return Stream(_finish(node, grouped.select(*[F.col(q(k)) for k in node.keys],
                                                *[F.col(q(c.name)) for c in node.calls], window), ctx))
 
